@@ -1,0 +1,100 @@
+"""Playing cards shared by both games: parsing what people type, and one canonical display form.
+
+>>> Card.parse("td")
+Card.parse('10♦')
+>>> str(Card.parse("k-d")), str(Card.parse("As")), str(Card.parse("QH"))
+('K♦', 'A♠', 'Q♥')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from engine.errors import InvalidMoveError
+
+SUITS: Final = ("♠", "♥", "♦", "♣")
+SUIT_NAMES: Final = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+RANK_NAMES: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+ACE: Final = 1
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
+
+_SUIT_ALIASES: Final = {
+    "♠": "♠", "♤": "♠", "s": "♠",
+    "♥": "♥", "♡": "♥", "h": "♥",
+    "♦": "♦", "♢": "♦", "d": "♦",
+    "♣": "♣", "♧": "♣", "c": "♣",
+}  # fmt: skip
+_RANK_ALIASES: Final = {"a": 1, "1": 1, "t": 10, "j": 11, "q": 12, "k": 13, **{str(n): n for n in range(2, 11)}}
+# Rank, optional separator, suit, optional "#deck" (only multi-deck games write the deck).
+_CARD_RE: Final = re.compile(r"^(?P<rank>10|[2-9akqjt1])[\s\-_/]?(?P<suit>[♠♤♥♡♦♢♣♧shdc])(?:#(?P<deck>[0-9]))?$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One physical card. `deck` tells apart the copies when a game shuffles several decks together."""
+
+    rank: int
+    suit: str
+    deck: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13 or self.suit not in SUITS or self.deck < 0:
+            raise ValueError(f"not a card: rank={self.rank!r} suit={self.suit!r} deck={self.deck!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card as people type it: `10♦`, `10d`, `Td`, `as`, `QH`, `k-d` (case-insensitive).
+
+        Raises:
+            InvalidMoveError: the text is not a card.
+        """
+        match = _CARD_RE.match(text.strip().lower())
+        if match is None:
+            raise InvalidMoveError(f"“{text.strip()}” is not a card; write it like 10♦, 10d, Td, A♠ or qh.")
+        deck = int(match["deck"]) if match["deck"] else 0
+        return cls(_RANK_ALIASES[match["rank"]], _SUIT_ALIASES[match["suit"]], deck)
+
+    @property
+    def rank_text(self) -> str:
+        """`A`, `2` … `10`, `J`, `Q`, `K`."""
+        return RANK_NAMES.get(self.rank, str(self.rank))
+
+    @property
+    def code(self) -> str:
+        """Serialization form: the display form, plus `#deck` for copies beyond the first deck."""
+        return f"{self}#{self.deck}" if self.deck else str(self)
+
+    def __str__(self) -> str:
+        return f"{self.rank_text}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by spaces, commas or `+`.
+
+    Raises:
+        InvalidMoveError: one of them is not a card.
+    """
+    return tuple(Card.parse(part) for part in re.split(r"[\s,+]+", text.strip()) if part)
+
+
+def format_cards(cards: tuple[Card, ...] | list[Card], sep: str = " ") -> str:
+    """Cards in display form, joined by `sep`."""
+    return sep.join(str(card) for card in cards)
+
+
+def new_deck(deck: int = 0) -> list[Card]:
+    """The 52 cards of one deck, in a fixed order (shuffle with the game's own RNG)."""
+    return [Card(rank, suit, deck) for suit in SUITS for rank in range(1, 14)]
+
+
+def new_decks(count: int) -> list[Card]:
+    """`count` decks together; every copy stays distinguishable through `Card.deck`."""
+    return [card for deck in range(count) for card in new_deck(deck)]

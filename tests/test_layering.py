@@ -1,0 +1,40 @@
+"""The one rule that matters most: dependencies point inward (engine <- db <- cogs)."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN = {
+    "engine": {"discord", "aiosqlite", "sqlite3", "db", "cogs", "service", "bot"},
+    "db": {"discord", "cogs", "service", "bot"},
+    "service": {"discord", "cogs", "bot"},
+}
+
+
+def imported_roots(path: Path) -> set[str]:
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_package_imports_only_inward(package):
+    files = sorted((ROOT / package).rglob("*.py"))
+    if package != "service":
+        assert files, f"{package}/ has no modules"
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files
+    }
+    assert {path: bad for path, bad in offenders.items() if bad} == {}
+
+
+def test_layering_check_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import discord\nfrom db.store import Store\n", encoding="utf-8")
+    assert imported_roots(bad) == {"discord", "db"}
