@@ -7,6 +7,7 @@ log stored by `db/` is readable and `Game.replay` can rebuild any game from it (
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
@@ -131,3 +132,14 @@ class Game(Protocol):
     def view(self, seat: int) -> Any:
         """What `seat` may see: the public view plus their own private information."""
         ...
+
+
+def seat_order(seed: int, count: int) -> tuple[int, ...]:
+    """K4/G4: the random seating for `count` joined players, drawn from the game's seed.
+
+    Returns the join indexes in seat order: `seat_order(s, 3) == (2, 0, 1)` seats the third
+    player to join at seat 0. The engines draw their own randomness from separate streams.
+    """
+    order = list(range(count))
+    random.Random(f"seats:{seed}").shuffle(order)
+    return tuple(order)

@@ -1,0 +1,20 @@
+"""The engines by kind, for code that stores or restores games of either kind."""
+
+from __future__ import annotations
+
+import importlib
+
+from engine.base import Game
+
+_MODULES = {"kasino": ("engine.kasino", "KasinoGame"), "garbage": ("engine.garbage", "GarbageGame")}
+KINDS = tuple(_MODULES)
+
+
+def game_class(kind: str) -> type[Game]:
+    """The engine class for `kind` ("kasino" or "garbage").
+
+    Raises:
+        KeyError: no such kind.
+    """
+    module_name, class_name = _MODULES[kind]
+    return getattr(importlib.import_module(module_name), class_name)
