@@ -1,0 +1,117 @@
+"""Garbage moves and their notation: `draw stock`, `draw discard`, `jack 7` and `resign`.
+
+A turn holds only two kinds of decision (G5 stock or discard, G6c which spot for a Jack); everything else
+happens inside `GarbageGame.apply`. `str(move)` is the canonical notation and parses back to an equal move.
+
+>>> parse_garbage_move("J 7")
+PlaceJack(spot=7)
+>>> [str(parse_garbage_move(text)) for text in ("Stock", "take the discard", "jack on spot 10", "RESIGN")]
+['draw stock', 'draw discard', 'jack 10', 'resign']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from engine.errors import InvalidMoveError
+
+MAX_SPOT: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStock:
+    """G5: draw the top card of the stock."""
+
+    @property
+    def words(self) -> str:
+        """The move in plain words, without the position."""
+        return "draw from the stock"
+
+    def __str__(self) -> str:
+        return "draw stock"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDiscard:
+    """G5: take the top card of the discard pile."""
+
+    @property
+    def words(self) -> str:
+        """The move in plain words, without the position."""
+        return "take the top card of the discard pile"
+
+    def __str__(self) -> str:
+        return "draw discard"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceJack:
+    """G6c: put the Jack being placed on face-down spot `spot` (1 = the Ace spot)."""
+
+    spot: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.spot <= MAX_SPOT:
+            raise ValueError(f"spot must be 1..{MAX_SPOT}, not {self.spot!r}")
+
+    @property
+    def words(self) -> str:
+        """The move in plain words, without the position."""
+        return f"put the Jack on spot {self.spot}"
+
+    def __str__(self) -> str:
+        return f"jack {self.spot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Leave the game; the seat's later turns are played automatically."""
+
+    @property
+    def words(self) -> str:
+        """The move in plain words, without the position."""
+        return "resign"
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+GarbageMove = DrawStock | DrawDiscard | PlaceJack | Resign
+
+DRAW_STOCK: Final = DrawStock()
+DRAW_DISCARD: Final = DrawDiscard()
+RESIGN: Final = Resign()
+JACK_MOVES: Final = {spot: PlaceJack(spot) for spot in range(1, MAX_SPOT + 1)}
+
+_STOCK_RE: Final = re.compile(r"(?:(?:draw|take)(?: from)?(?: the)? )?stock(?: pile)?")
+_DISCARD_RE: Final = re.compile(r"(?:(?:draw|take)(?: from)?(?: the)? )?(?:top )?(?:of )?(?:the )?discard(?: pile)?")
+_JACK_RE: Final = re.compile(
+    r"(?:put )?(?:the )?(?:jack|j) ?(?:(?:on|to|->|→) ?)?(?:the )?(?:spot ?)?(?P<spot>[0-9]{1,2})"
+)
+_RESIGN_RE: Final = re.compile(r"resign")
+
+
+def parse_garbage_move(text: str) -> GarbageMove:
+    """Read a move as people type it (case-insensitive): `draw stock`/`stock`, `draw discard`/`discard`, `jack 7`/`j 7`.
+
+    Raises:
+        InvalidMoveError: the text is not a Garbage move, or names a spot outside 1..10.
+    """
+    normal = " ".join(text.lower().split()).rstrip(".!")
+    if _STOCK_RE.fullmatch(normal):
+        return DRAW_STOCK
+    if _DISCARD_RE.fullmatch(normal):
+        return DRAW_DISCARD
+    if _RESIGN_RE.fullmatch(normal):
+        return RESIGN
+    match = _JACK_RE.fullmatch(normal)
+    if match:
+        spot = int(match["spot"])
+        if spot not in JACK_MOVES:
+            raise InvalidMoveError(f"there is no spot {spot}; spots are numbered 1 (the Ace) to {MAX_SPOT}.")
+        return JACK_MOVES[spot]
+    raise InvalidMoveError(
+        f"“{text.strip()}” is not a Garbage move; write draw stock, draw discard, jack 7 (a spot number) or resign."
+    )
