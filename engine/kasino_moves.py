@@ -1,0 +1,194 @@
+"""Kasino moves (K5-K11) and their compact notation.
+
+Canonical notation names every table item by one card (its key, `TableItem.key`), so it needs no
+table to read back:
+
+>>> KasinoMove.parse("5h take 3d+ah+as")
+KasinoMove.parse('5♥ take 3♦+A♥+A♠')
+>>> str(KasinoMove.parse("8♠ take 8♣ | 5♦+3♥"))
+'8♠ take 8♣ | 5♦+3♥'
+>>> KasinoMove.parse("7♦ double 7♣") == Double(Card.parse("7♦"), Card.parse("7♣"))
+True
+
+`game.parse_move` also reads items named by any of their cards or by their value (`3♣ raise 6`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from engine.cards import Card
+from engine.errors import InvalidMoveError
+from engine.kasino_table import notation_order
+
+Ref = Card | int  # a table item named by one of its cards, or by its value
+
+_VERBS: Final = {
+    "take": "take", "takes": "take", "capture": "take", "captures": "take",
+    "build": "build", "builds": "build",
+    "raise": "raise", "raises": "raise",
+    "double": "double", "doubles": "double",
+    "place": "place", "places": "place", "trail": "place",
+}  # fmt: skip
+_MOVE_RE: Final = re.compile(r"^(?P<card>\S+)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$")
+_GROUP_SPLIT: Final = re.compile(r"\|")
+_REF_SPLIT: Final = re.compile(r"[\s,+]+")
+_VALUE_RE: Final = re.compile(r"^[0-9]{1,2}$")
+_HELP: Final = "write a move like “5♥ take 3♦+A♥”, “5♥ build 10♣”, “3♣ raise 6”, “7♦ double 7♣”, “Q♠ place” or “resign”"
+
+
+class KasinoMove:
+    """Base of every Kasino move; `str(move)` is its canonical notation."""
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: str) -> KasinoMove:
+        """Read canonical (or ASCII-typed) notation without a table; items must be named by a card.
+
+        Raises:
+            InvalidMoveError: the text is not a move, or names an item by value (use `game.parse_move`).
+        """
+        parsed = parse_notation(text)
+        if isinstance(parsed, KasinoMove):
+            return parsed
+        card, verb, groups = parsed
+        for group in groups:
+            for ref in group:
+                if not isinstance(ref, Card):
+                    raise InvalidMoveError(f"“{ref}” names a table item by its value; that needs the table to read.")
+        cards = [[ref for ref in group if isinstance(ref, Card)] for group in groups]
+        return make_move(card, verb, cards)
+
+    def __repr__(self) -> str:
+        return f"KasinoMove.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Take(KasinoMove):
+    """K6: play `card` and take the table items named by `targets` (one key card per item).
+
+    Two takes of the same items are the same move: `groups` only says how to show the split into
+    sums and takes no part in equality.
+    """
+
+    card: Card
+    targets: frozenset[Card]
+    groups: tuple[tuple[Card, ...], ...] = field(default=(), compare=False)
+
+    def __str__(self) -> str:
+        groups = self.groups or (tuple(sorted(self.targets, key=notation_order)),)
+        return f"{self.card} take " + " | ".join("+".join(str(card) for card in group) for group in groups)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Build(KasinoMove):
+    """K7: play `card` onto the loose card or pile named by `target`, making a build."""
+
+    card: Card
+    target: Card
+
+    def __str__(self) -> str:
+        return f"{self.card} build {self.target}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Raise(KasinoMove):
+    """K8: play `card` onto another player's build named by `target`."""
+
+    card: Card
+    target: Card
+
+    def __str__(self) -> str:
+        return f"{self.card} raise {self.target}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Double(KasinoMove):
+    """K9/K10: play `card` onto an equal-valued loose card, pile or build named by `target`."""
+
+    card: Card
+    target: Card
+
+    def __str__(self) -> str:
+        return f"{self.card} double {self.target}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Place(KasinoMove):
+    """K11: put `card` on the table as a loose card."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.card} place"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Resign(KasinoMove):
+    """Leave the game; the seat's remaining turns are played automatically."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+StackMove = Build | Raise | Double  # moves that put a hand card onto a table item
+CardMove = Take | StackMove | Place  # moves that play a hand card
+
+
+def parse_notation(text: str) -> Resign | Place | tuple[Card, str, list[list[Ref]]]:
+    """Split typed notation into hand card, verb and item references (cards or values), by group.
+
+    Raises:
+        InvalidMoveError: the text is not a move.
+    """
+    cleaned = " ".join(text.strip().lower().split())
+    if cleaned == "resign":
+        return Resign()
+    match = _MOVE_RE.match(cleaned)
+    if match is None:
+        raise InvalidMoveError(f"“{text.strip()}” is not a move; {_HELP}.")
+    card = Card.parse(match["card"])
+    verb = _VERBS.get(match["verb"])
+    if verb is None:
+        raise InvalidMoveError(f"“{match['verb']}” is not a Kasino action; {_HELP}.")
+    rest = match["rest"]
+    if verb == "place":
+        if rest:
+            raise InvalidMoveError(f"a place names no table item: write “{card} place”.")
+        return Place(card)
+    groups = [[_parse_ref(part) for part in _REF_SPLIT.split(group.strip()) if part]
+              for group in _GROUP_SPLIT.split(rest)]  # fmt: skip
+    groups = [group for group in groups if group]
+    if not groups:
+        raise InvalidMoveError(f"say which table item: e.g. “{card} {verb} 7♣”.")
+    if verb != "take" and (len(groups) > 1 or len(groups[0]) > 1):
+        raise InvalidMoveError(f"{verb} names exactly one table item: e.g. “{card} {verb} 7♣”.")
+    return card, verb, groups
+
+
+def make_move(card: Card, verb: str, groups: list[list[Card]]) -> KasinoMove:
+    """The move for a hand card, a verb (`take`, `build`, `raise`, `double`) and the key cards it names.
+
+    Raises:
+        InvalidMoveError: a take names the same card twice.
+    """
+    if verb == "take":
+        targets = [target for group in groups for target in group]
+        if len(set(targets)) != len(targets):
+            raise InvalidMoveError("each table item can be named only once in a take.")
+        return Take(card, frozenset(targets), tuple(tuple(group) for group in groups))
+    target = groups[0][0]
+    if verb == "build":
+        return Build(card, target)
+    if verb == "raise":
+        return Raise(card, target)
+    return Double(card, target)
+
+
+def _parse_ref(text: str) -> Ref:
+    if _VALUE_RE.match(text):
+        return int(text)
+    return Card.parse(text)

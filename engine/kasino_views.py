@@ -1,0 +1,51 @@
+"""What each player may see (K16): the public view, and one seat's view with its own hand and moves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.kasino_moves import KasinoMove
+from engine.kasino_scoring import SeatScore
+from engine.kasino_table import TableItem
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """Public facts about one seat: sizes and scores, never cards."""
+
+    seat: int
+    hand_size: int
+    captured: int
+    sweeps: int
+    score: int
+    resigned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KasinoPublicView:
+    """Everything anyone may see: the table, counts per seat, scores; no hand card and no stock order.
+
+    `last_round` is the previous round's K14 breakdown (numbers only; the revealed capture piles are
+    in that round's `RoundEnded` event). `to_move` is None once the game is over.
+    """
+
+    round: int
+    dealer: int
+    to_move: int | None
+    stock: int
+    table: tuple[TableItem, ...]
+    seats: tuple[SeatSummary, ...]
+    target: int
+    last_round: tuple[SeatScore, ...] | None
+    over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KasinoView:
+    """What `seat` may see: the public view, its own hand and its legal moves (empty unless it is to move)."""
+
+    public: KasinoPublicView
+    seat: int
+    hand: tuple[Card, ...]
+    legal_moves: tuple[KasinoMove, ...]
