@@ -1,0 +1,118 @@
+"""Conversions between Python values and the column formats of the schema (times, JSON, rows to records)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from db.records import GameRecord, MoveRecord, SeatRecord
+
+_GAME_COLUMN_NAMES: Final = (
+    "id", "kind", "guild_id", "channel_id", "thread_id", "lobby_message_id", "table_message_id", "ping_message_id",
+    "status", "host_id", "settings", "seed", "max_seats", "state", "version", "deadline", "warned", "created_at",
+    "updated_at", "finished_at", "move_count", "turn_seconds", "afk_limit",
+)  # fmt: skip
+_SEAT_COLUMN_NAMES: Final = ("seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id")
+# A game's seats as one JSON array, so that one statement (a SELECT, or an UPDATE's RETURNING) yields a whole game:
+# every aiosqlite call is a round trip to its thread, and a move should cost as few as possible.
+_SEATS_JSON: Final = (
+    f"(SELECT json_group_array(json_array({', '.join(_SEAT_COLUMN_NAMES)})) FROM seats WHERE seats.game_id = games.id)"
+)
+GAME_COLUMNS: Final = ", ".join((*_GAME_COLUMN_NAMES, _SEATS_JSON))
+# The same without the snapshot, for when the caller already holds it (saves decoding it again).
+GAME_COLUMNS_NO_STATE: Final = ", ".join(
+    (*("NULL AS state" if name == "state" else name for name in _GAME_COLUMN_NAMES), _SEATS_JSON)
+)
+SEAT_COLUMNS: Final = ", ".join(_SEAT_COLUMN_NAMES)
+MOVE_COLUMNS: Final = "seq, seat, move, auto, created_at"
+
+
+def time_to_text(moment: datetime) -> str:
+    """ISO 8601 in UTC with microseconds, so text order is time order.
+
+    Raises:
+        ValueError: a naive datetime (the bot's clock must say it is UTC).
+    """
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{moment!r} has no time zone; pass an aware UTC datetime")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def optional_time_to_text(moment: datetime | None) -> str | None:
+    """`time_to_text`, passing None through."""
+    return None if moment is None else time_to_text(moment)
+
+
+def text_to_time(text: str | None) -> datetime | None:
+    """Inverse of `time_to_text`: an aware UTC datetime, or None."""
+    return None if text is None else datetime.fromisoformat(text).astimezone(UTC)
+
+
+def to_json(value: dict[str, Any]) -> str:
+    """Compact JSON text for a settings or state column."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def seat_from_row(row: Sequence[Any]) -> SeatRecord:
+    """A `SeatRecord` from a row selected with `SEAT_COLUMNS`."""
+    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id = row
+    return SeatRecord(seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id)
+
+
+def move_from_row(row: Sequence[Any]) -> MoveRecord:
+    """A `MoveRecord` from a row selected with `MOVE_COLUMNS`."""
+    seq, seat, move, auto, created_at = row
+    return MoveRecord(seq, seat, move, bool(auto), text_to_time(created_at))
+
+
+def game_from_row(
+    row: sqlite3.Row | Sequence[Any], *, known_state: dict[str, Any] | None = None, tolerate_bad_state: bool = False
+) -> GameRecord:
+    """A `GameRecord` from a row selected with `GAME_COLUMNS`, or with `GAME_COLUMNS_NO_STATE` plus `known_state`.
+
+    Raises:
+        ValueError: the snapshot is not JSON (unless `tolerate_bad_state`, which gives `state=None` instead).
+    """
+    column = dict(zip((*_GAME_COLUMN_NAMES, "seats"), row, strict=True))
+    seats = (seat_from_row(seat) for seat in json.loads(column["seats"]))
+    state = column["state"]
+    return GameRecord(
+        id=column["id"],
+        kind=column["kind"],
+        guild_id=column["guild_id"],
+        channel_id=column["channel_id"],
+        thread_id=column["thread_id"],
+        lobby_message_id=column["lobby_message_id"],
+        table_message_id=column["table_message_id"],
+        ping_message_id=column["ping_message_id"],
+        status=column["status"],
+        host_id=column["host_id"],
+        settings=json.loads(column["settings"]),
+        seed=int(column["seed"]),
+        seats=tuple(sorted(seats, key=lambda seat: seat.seat)),
+        state=known_state if known_state is not None else _state_from_text(state, tolerate_bad_state),
+        version=column["version"],
+        deadline=text_to_time(column["deadline"]),
+        warned=bool(column["warned"]),
+        created_at=text_to_time(column["created_at"]),
+        updated_at=text_to_time(column["updated_at"]),
+        finished_at=text_to_time(column["finished_at"]),
+        max_seats=column["max_seats"],
+        move_count=column["move_count"],
+        turn_seconds=column["turn_seconds"],
+        afk_limit=column["afk_limit"],
+    )
+
+
+def _state_from_text(text: str | None, tolerate_bad_state: bool) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        if tolerate_bad_state:
+            return None
+        raise

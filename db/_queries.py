@@ -1,0 +1,109 @@
+"""Small SQL building blocks shared by the store's methods; every function runs on the caller's connection."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Final
+
+import aiosqlite
+
+from db._codec import (
+    GAME_COLUMNS,
+    MOVE_COLUMNS,
+    game_from_row,
+    move_from_row,
+    time_to_text,
+)
+from db.errors import GameNotFoundError
+from db.records import GameRecord, MoveRecord, SeatRecord
+
+# Columns the keyword-style updates may touch; anything else is a programming error.
+UPDATABLE: Final = {
+    "games": frozenset({"lobby_message_id", "thread_id", "table_message_id", "ping_message_id"}),
+    "seats": frozenset({"dm_ok", "auto_streak", "hand_message_id"}),
+}
+
+
+def marks(values: Sequence[object]) -> str:
+    """One "?" per value for an IN list; the values themselves travel as parameters.
+
+    Raises:
+        ValueError: no values (SQL has no empty IN list).
+    """
+    if not values:
+        raise ValueError("an IN list needs at least one value")
+    return ", ".join("?" * len(values))
+
+
+async def fetch_game(conn: aiosqlite.Connection, game_id: int, *, tolerate_bad_state: bool = False) -> GameRecord:
+    """The game with its seats.
+
+    Raises:
+        GameNotFoundError: no game has this id.
+    """
+    rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    if not rows:
+        raise GameNotFoundError(f"there is no game #{game_id}")
+    return game_from_row(next(iter(rows)), tolerate_bad_state=tolerate_bad_state)
+
+
+async def fetch_games(conn: aiosqlite.Connection, where: str, args: Sequence[Any]) -> list[GameRecord]:
+    """Games matching `where` (a fixed SQL condition with `?` marks for `args`), oldest first, with their seats."""
+    rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", args)
+    return [game_from_row(row) for row in rows]
+
+
+async def fetch_moves(conn: aiosqlite.Connection, game_id: int) -> list[MoveRecord]:
+    """The game's move log in order."""
+    rows = await conn.execute_fetchall(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
+    return [move_from_row(row) for row in rows]
+
+
+async def rewrite_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]) -> None:
+    """Replace the game's seats by `seats`, numbered 0.. in the given order (only before any move is logged)."""
+    await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    await conn.executemany(
+        """INSERT INTO seats (game_id, seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+        [
+            (
+                game_id,
+                number,
+                seat.user_id,
+                seat.name,
+                seat.is_computer,
+                seat.dm_ok,
+                seat.auto_streak,
+                seat.hand_message_id,
+            )
+            for number, seat in enumerate(seats)
+        ],
+    )
+
+
+async def touch(conn: aiosqlite.Connection, game_id: int, now: datetime) -> None:
+    """Bump the game's version and stamp `updated_at` (the lobby changed)."""
+    await conn.execute(
+        "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (time_to_text(now), game_id)
+    )
+
+
+async def update_given(
+    conn: aiosqlite.Connection, table: str, changes: Mapping[str, object], where: str, args: Sequence[Any]
+) -> bool:
+    """Set the columns in `changes` on the rows matching `where`; False when no row matched.
+
+    Raises:
+        ValueError: a column that may not be changed this way.
+    """
+    unknown = set(changes) - UPDATABLE[table]
+    if unknown:
+        raise ValueError(f"{table} columns {sorted(unknown)} cannot be changed here")
+    if not changes:
+        rows = await conn.execute_fetchall(f"SELECT 1 FROM {table} WHERE {where}", args)
+        return bool(rows)
+    # Column names come from the whitelist above; the values travel as parameters.
+    assignments = ", ".join(f"{column} = ?" for column in changes)
+    cursor = await conn.execute(f"UPDATE {table} SET {assignments} WHERE {where}", (*changes.values(), *args))
+    return cursor.rowcount > 0

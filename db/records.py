@@ -1,0 +1,177 @@
+"""The plain values the store returns: frozen dataclasses, never database rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from engine.base import Game
+from engine.registry import game_class
+
+GameStatus = Literal["lobby", "running", "finished", "cancelled"]
+LeaderboardSort = Literal["rating", "wins", "win_rate"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat of a game. `user_id` is None for a computer player; `hand_message_id` is the bot's DM hand message."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_computer: bool
+    dm_ok: bool
+    auto_streak: int
+    hand_message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A lobby or game as stored. `seats` are in seat order (in the lobby: join order); times are aware UTC.
+
+    `max_seats` is the lobby's seat limit; `move_count` is the length of the move log (the last move's `seq`).
+    `turn_seconds` is the time a player has for a turn (None: no timer), and `afk_limit` how many automatic turns in
+    a row resign a player.
+    """
+
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    ping_message_id: int | None
+    status: GameStatus
+    host_id: int
+    settings: dict[str, Any]
+    seed: int
+    seats: tuple[SeatRecord, ...]
+    state: dict[str, Any] | None
+    version: int
+    deadline: datetime | None
+    warned: bool
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    max_seats: int
+    move_count: int
+    turn_seconds: int | None
+    afk_limit: int
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat `user_id` sits in, or None."""
+        return next((seat.seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every seat is taken."""
+        return len(self.seats) >= self.max_seats
+
+    def game(self) -> Game:
+        """The engine object restored from the snapshot.
+
+        Raises:
+            ValueError: the game has not started, so there is no snapshot.
+        """
+        if self.state is None:
+            raise ValueError(f"game #{self.id} has not started, so it has no snapshot")
+        return game_class(self.kind).from_dict(self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One entry of a game's move log; `seq` counts from 1."""
+
+    seq: int
+    seat: int
+    move: str
+    auto: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One player on a leaderboard page. `rating` is None for a player who never finished a rated game."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: float | None
+    games: int
+    wins: int
+    win_rate: float
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of a leaderboard. `pages` is 0 when nobody qualifies; `min_games` applies to the win-rate sort."""
+
+    rows: tuple[LeaderboardRow, ...]
+    page: int
+    pages: int
+    total: int
+    sort: LeaderboardSort
+    min_games: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Games, wins (first places, shared ones included) and points summed over result rows."""
+
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game, 0.0 without games."""
+        return self.wins / self.games if self.games else 0.0
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.games + other.games, self.wins + other.wins, self.points + other.points)
+
+
+@dataclass(frozen=True, slots=True)
+class KindStats:
+    """A player's figures for one kind: in this server (with rating and rank if rated) and across all servers."""
+
+    kind: str
+    server: Tally
+    overall: Tally
+    rating: float | None
+    rank: int | None
+    rated_players: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's figures per kind; `name` is their latest name in this server (None: no finished game here)."""
+
+    user_id: int
+    guild_id: int
+    name: str | None
+    kinds: tuple[KindStats, ...]
+
+    def for_kind(self, kind: str) -> KindStats:
+        """The figures for `kind`.
+
+        Raises:
+            KeyError: no such kind.
+        """
+        for stats in self.kinds:
+            if stats.kind == kind:
+                return stats
+        raise KeyError(kind)
+
+    @property
+    def server_total(self) -> Tally:
+        """All kinds together, in this server."""
+        return sum((stats.server for stats in self.kinds), Tally())
+
+    @property
+    def overall_total(self) -> Tally:
+        """All kinds together, across all servers."""
+        return sum((stats.overall for stats in self.kinds), Tally())

@@ -1,0 +1,586 @@
+"""Game storage in SQLite: lobbies, running games, their move logs, results and ratings.
+
+One `Store` owns one aiosqlite connection, opened in autocommit mode (`isolation_level=None`) so that only our own
+`BEGIN IMMEDIATE` starts a transaction. Every write of more than one statement goes through `Store.transaction()`,
+which holds an `asyncio.Lock`: aiosqlite runs all calls of a connection on one thread, so without the lock two
+coroutines would share (and could roll back) each other's transaction. Reads take the same lock, so they never see
+another coroutine's uncommitted writes. An ordinary `save_move` is a single statement, which autocommit makes a
+transaction of its own, so it runs under the lock without BEGIN/COMMIT.
+
+Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the WAL has been fsync'd, so once
+`save_move` has returned, the move is on disk:
+- the bot killed at any moment (kill -9, OOM killer, crash): every acknowledged move survives; a transaction cut
+  short is rolled back as a whole when the file is next opened (kill -9 alone would be covered by NORMAL too);
+- power loss or an OS crash: every acknowledged move survives as well, as long as the disk honours flush requests
+  (a drive or virtual disk that acknowledges writes still in a volatile cache can lose the latest ones; the file
+  then stays consistent but older). NORMAL would lose the last moves before a power cut; that is why it is not
+  used. The cost is one fsync per move (measured by `python -m bench.bench_db`).
+
+The caller owns the clock: every method that stamps a time takes `now` (an aware UTC datetime).
+Needs SQLite 3.37 or newer (STRICT tables, RETURNING).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+import aiosqlite
+
+from db import recovery, stats
+from db._codec import (
+    GAME_COLUMNS,
+    GAME_COLUMNS_NO_STATE,
+    game_from_row,
+    optional_time_to_text,
+    time_to_text,
+    to_json,
+)
+from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
+from db.errors import (
+    AlreadySeatedError,
+    GameAlreadyOverError,
+    GameNotFoundError,
+    GameNotRunningError,
+    HostCannotLeaveError,
+    LobbyFullError,
+    NotInLobbyError,
+    NotSeatedError,
+    SchemaTooNewError,
+    StaleVersionError,
+    StoreError,
+)
+from db.migrate import migrate
+from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, MoveRecord, PlayerStats, SeatRecord
+from db.results import record_results
+from engine.base import Outcome
+from engine.registry import KINDS
+
+log = logging.getLogger(__name__)
+
+SYNCHRONOUS: Final = "FULL"
+BUSY_TIMEOUT_MS: Final = 5000
+UNFINISHED: Final[tuple[GameStatus, ...]] = ("lobby", "running")
+_MIN_SQLITE: Final = (3, 37, 0)
+
+
+class _Unset(enum.Enum):
+    """Marks a keyword argument that was not given (None is a value: it clears the column)."""
+
+    UNSET = enum.auto()
+
+
+UNSET: Final = _Unset.UNSET
+
+
+class Store:
+    """The bot's storage; open it with `await Store.open(path)` and close it with `await store.close()`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    # -- connection -------------------------------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating the folder and file if needed) and migrate the database at `path`.
+
+        Raises:
+            SchemaTooNewError: the file was written by a newer version of the bot.
+            StoreError: this Python's SQLite library is too old, or the file cannot use WAL.
+        """
+        if sqlite3.sqlite_version_info < _MIN_SQLITE:
+            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old; the bot needs 3.37 or newer")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await _configure(conn)
+            await migrate(conn)
+        except SchemaTooNewError as error:
+            await conn.close()
+            raise SchemaTooNewError(f"{path}: {error}") from None
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    async def close(self) -> None:
+        """Close the connection, after a transaction in progress has finished."""
+        async with self._lock:
+            await self._conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """`async with store.transaction() as conn:` one write transaction: BEGIN IMMEDIATE, then COMMIT or ROLLBACK."""
+        async with self._lock, self._begin() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _begin(self) -> AsyncIterator[aiosqlite.Connection]:
+        # Only with self._lock held. aiosqlite runs a connection's calls in the order they were queued, and a call
+        # is queued as soon as it is awaited; so even when this task is cancelled mid-await, the ROLLBACK below
+        # runs after the statement it undoes, and before any later transaction's BEGIN.
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            yield self._conn
+            await self._conn.execute("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
+
+    async def _rollback(self) -> None:
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            # No transaction is open: BEGIN failed, COMMIT went through, or SQLite already rolled back on its own.
+            log.debug("no transaction left to roll back")
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        # The lock keeps a read from seeing another coroutine's transaction half done.
+        async with self._lock:
+            yield self._conn
+
+    # -- lobby ------------------------------------------------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        settings: dict[str, Any],
+        seed: int,
+        max_seats: int,
+        now: datetime,
+        *,
+        turn_seconds: int | None = None,
+        afk_limit: int = 3,
+    ) -> GameRecord:
+        """A new lobby (version 0) with the host in the first seat; `turn_seconds` None means no turn timer.
+
+        Raises:
+            ValueError: an unknown kind, fewer than one seat, or a timer or AFK limit below one.
+        """
+        if kind not in KINDS:
+            raise ValueError(f"unknown game kind {kind!r}; expected one of {', '.join(KINDS)}")
+        if max_seats < 1:
+            raise ValueError(f"a game needs at least one seat, not {max_seats}")
+        if (turn_seconds is not None and turn_seconds < 1) or afk_limit < 1:
+            raise ValueError(
+                f"turn_seconds must be positive or None and afk_limit at least 1: {turn_seconds}, {afk_limit}"
+            )
+        stamp = time_to_text(now)
+        async with self.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                """INSERT INTO games (kind, guild_id, channel_id, status, host_id, settings, seed, max_seats,
+                                      turn_seconds, afk_limit, created_at, updated_at)
+                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    to_json(settings),
+                    str(seed),
+                    max_seats,
+                    turn_seconds,
+                    afk_limit,
+                    stamp,
+                    stamp,
+                ),
+            )
+            game_id = next(iter(rows))[0]
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)", (game_id, host_id, host_name)
+            )
+            return await fetch_game(conn, game_id)
+
+    async def join_lobby(self, game_id: int, user_id: int, name: str, now: datetime) -> GameRecord:
+        """Seat `user_id` in the next free seat; version + 1.
+
+        Raises:
+            GameNotFoundError, NotInLobbyError, AlreadySeatedError, LobbyFullError.
+        """
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id)
+            _require_lobby(game)
+            if game.seat_of(user_id) is not None:
+                raise AlreadySeatedError("you already joined this game")
+            if game.is_full:
+                raise LobbyFullError(f"the game is full ({len(game.seats)}/{game.max_seats})")
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                (game_id, len(game.seats), user_id, name),
+            )
+            await touch(conn, game_id, now)
+            return await fetch_game(conn, game_id)
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: datetime, *, allow_host: bool = False) -> GameRecord:
+        """Free `user_id`'s seat (later joiners move up one seat); version + 1.
+
+        With `allow_host` the host may leave too, and the earliest remaining joiner becomes the host (an empty
+        lobby keeps its host id: cancelling it is the caller's decision).
+
+        Raises:
+            GameNotFoundError, NotInLobbyError, NotSeatedError, HostCannotLeaveError.
+        """
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id)
+            _require_lobby(game)
+            if game.seat_of(user_id) is None:
+                raise NotSeatedError("you are not in this game")
+            if user_id == game.host_id and not allow_host:
+                raise HostCannotLeaveError()
+            remaining = [seat for seat in game.seats if seat.user_id != user_id]
+            await rewrite_seats(conn, game_id, remaining)
+            if user_id == game.host_id and remaining:
+                await conn.execute("UPDATE games SET host_id = ? WHERE id = ?", (remaining[0].user_id, game_id))
+            await touch(conn, game_id, now)
+            return await fetch_game(conn, game_id)
+
+    async def start_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat_user_ids: Sequence[int | None],
+        state: dict[str, Any],
+        now: datetime,
+        deadline: datetime | None = None,
+    ) -> GameRecord:
+        """Lobby → running: seats in the given order (None adds a computer seat), first snapshot stored; version + 1.
+
+        Raises:
+            GameNotFoundError, NotInLobbyError, StaleVersionError.
+            ValueError: `seat_user_ids` is not exactly the lobby's members plus computers, or exceeds the seats.
+        """
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id)
+            _require_lobby(game)
+            if game.version != expected_version:
+                raise StaleVersionError()
+            await rewrite_seats(conn, game_id, _starting_seats(game, seat_user_ids))
+            await conn.execute(
+                """UPDATE games SET status = 'running', state = ?, version = version + 1, deadline = ?, warned = 0,
+                                    updated_at = ?
+                   WHERE id = ?""",
+                (to_json(state), optional_time_to_text(deadline), time_to_text(now), game_id),
+            )
+            return await fetch_game(conn, game_id)
+
+    async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
+        """Lobby or running → cancelled (no results, no rating change); version + 1.
+
+        Raises:
+            GameNotFoundError, GameAlreadyOverError.
+        """
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id)
+            if game.status not in UNFINISHED:
+                raise GameAlreadyOverError(_over_message(game.status))
+            stamp = time_to_text(now)
+            await conn.execute(
+                """UPDATE games SET status = 'cancelled', version = version + 1, deadline = NULL, updated_at = ?,
+                                    finished_at = ?
+                   WHERE id = ?""",
+                (stamp, stamp, game_id),
+            )
+            return await fetch_game(conn, game_id)
+
+    # -- Discord bookkeeping (not version-checked) ------------------------------------------------------------------
+
+    async def set_messages(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | _Unset | None = UNSET,
+        thread_id: int | _Unset | None = UNSET,
+        table_message_id: int | _Unset | None = UNSET,
+        ping_message_id: int | _Unset | None = UNSET,
+    ) -> None:
+        """Record Discord message and thread ids; only the given ones change, None clears one.
+
+        Raises:
+            GameNotFoundError.
+        """
+        changes = _given(
+            lobby_message_id=lobby_message_id,
+            thread_id=thread_id,
+            table_message_id=table_message_id,
+            ping_message_id=ping_message_id,
+        )
+        async with self.transaction() as conn:
+            if not await update_given(conn, "games", changes, "id = ?", (game_id,)):
+                raise GameNotFoundError(f"there is no game #{game_id}")
+
+    async def update_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        dm_ok: bool | _Unset = UNSET,
+        auto_streak: int | _Unset = UNSET,
+        hand_message_id: int | _Unset | None = UNSET,
+    ) -> None:
+        """Change a seat's DM flag, automatic-move streak or DM hand message id; only the given ones change.
+
+        Raises:
+            GameNotFoundError, NotSeatedError.
+        """
+        changes = _given(dm_ok=dm_ok, auto_streak=auto_streak, hand_message_id=hand_message_id)
+        async with self.transaction() as conn:
+            if not await update_given(conn, "seats", changes, "game_id = ? AND seat = ?", (game_id, seat)):
+                await fetch_game(conn, game_id)  # raises GameNotFoundError first when the game is missing
+                raise NotSeatedError(f"game #{game_id} has no seat {seat}")
+
+    async def set_deadline(self, game_id: int, deadline: datetime | None, warned: bool) -> None:
+        """Set (or clear) the turn deadline and whether its warning went out; the version does not change.
+
+        Raises:
+            GameNotFoundError.
+        """
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET deadline = ?, warned = ? WHERE id = ?",
+                (optional_time_to_text(deadline), warned, game_id),
+            )
+            if cursor.rowcount == 0:
+                raise GameNotFoundError(f"there is no game #{game_id}")
+
+    # -- moves ------------------------------------------------------------------------------------------------------
+
+    async def save_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        move: str,
+        state: dict[str, Any],
+        now: datetime,
+        *,
+        auto: bool = False,
+        deadline: datetime | None = None,
+        warned: bool = False,
+        outcome: Outcome | None = None,
+    ) -> GameRecord:
+        """Log a move and store the new snapshot atomically; version + 1.
+
+        With `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result
+        row per human seat, ratings updated.
+
+        Raises:
+            GameNotFoundError, GameNotRunningError.
+            StaleVersionError: the version is not `expected_version`; nothing was saved.
+            ValueError: no such seat, or an outcome that does not cover every seat.
+        """
+        stamp = time_to_text(now)
+        finished = outcome is not None
+        # One statement checks the version and the seat, stores the snapshot, bumps the version and (through
+        # trigger `log_move`) appends the move as number move_count + 1; a second save of the same version
+        # matches no row, so a move is never applied twice.
+        statement = f"""UPDATE games SET state = ?, version = version + 1, move_count = move_count + 1, last_seat = ?,
+                                     last_move = ?, last_auto = ?, status = ?, deadline = ?, warned = ?,
+                                     updated_at = ?, finished_at = ?
+                    WHERE id = ? AND version = ? AND status = 'running'
+                      AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.seat = ?)
+                    RETURNING {GAME_COLUMNS_NO_STATE}"""
+        parameters = (
+            to_json(state),
+            seat,
+            move,
+            auto,
+            "finished" if finished else "running",
+            None if finished else optional_time_to_text(deadline),
+            warned and not finished,
+            stamp,
+            stamp if finished else None,
+            game_id,
+            expected_version,
+            seat,
+        )
+        if outcome is None:
+            # A single statement in autocommit mode is a transaction of its own (trigger included), so an ordinary
+            # move needs no BEGIN/COMMIT round trips: the lock alone keeps it out of other coroutines' transactions.
+            async with self._lock:
+                rows = await self._conn.execute_fetchall(statement, parameters)
+                if not rows:
+                    await _refuse_move(self._conn, game_id, expected_version, seat)
+                return game_from_row(next(iter(rows)), known_state=state)
+        async with self.transaction() as conn:
+            rows = await conn.execute_fetchall(statement, parameters)
+            if not rows:
+                await _refuse_move(conn, game_id, expected_version, seat)
+            game = game_from_row(next(iter(rows)), known_state=state)
+            await record_results(conn, game, outcome, stamp)
+            return game
+
+    async def game_moves(self, game_id: int) -> list[MoveRecord]:
+        """The move log in order (empty for an unknown game or one that has not started)."""
+        async with self._reading() as conn:
+            return await fetch_moves(conn, game_id)
+
+    # -- queries ----------------------------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, or None."""
+        async with self._reading() as conn:
+            try:
+                return await fetch_game(conn, game_id)
+            except GameNotFoundError:
+                return None
+
+    async def due_games(self, before: datetime) -> list[GameRecord]:
+        """Running games whose turn deadline is at or before `before`, earliest deadline first."""
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
+                f"""SELECT {GAME_COLUMNS} FROM games
+                    WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= ?
+                    ORDER BY deadline""",
+                (time_to_text(before),),
+            )
+            return [game_from_row(row) for row in rows]
+
+    async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = UNFINISHED) -> list[GameRecord]:
+        """The server's games with one of `statuses`, oldest first."""
+        async with self._reading() as conn:
+            return await fetch_games(conn, f"guild_id = ? AND status IN ({marks(statuses)})", (guild_id, *statuses))
+
+    async def running_games_in_channel(
+        self, channel_id: int, statuses: Sequence[GameStatus] = ("running",)
+    ) -> list[GameRecord]:
+        """Games (running ones, unless `statuses` says otherwise) whose channel or thread is `channel_id`."""
+        async with self._reading() as conn:
+            return await fetch_games(
+                conn,
+                f"(channel_id = ? OR thread_id = ?) AND status IN ({marks(statuses)})",
+                (channel_id, channel_id, *statuses),
+            )
+
+    async def load_unfinished(self) -> list[GameRecord]:
+        """Lobbies and running games for start-up, oldest first; each running game is checked against its move log.
+
+        A snapshot that cannot be read or differs from the replay of the log is replaced by the replay (version + 1)
+        and a warning is logged. A game whose log cannot be replayed is logged as an error and returned as stored
+        (`state` None if its snapshot cannot be read either), for the caller to cancel.
+        """
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks(UNFINISHED)}) ORDER BY id", UNFINISHED
+            )
+            games = [game_from_row(row, tolerate_bad_state=True) for row in rows]
+            return [await self._recover(game) if game.status == "running" else game for game in games]
+
+    async def _recover(self, game: GameRecord) -> GameRecord:
+        # Only with self._lock held.
+        moves = await fetch_moves(self._conn, game.id)
+        try:
+            replayed = recovery.replay(game.kind, len(game.seats), game.seed, game.settings, moves)
+        except Exception:
+            log.exception("game #%d: its move log cannot be replayed; keeping the stored snapshot", game.id)
+            return game
+        check = recovery.check_snapshot(replayed, game.state)
+        if check.problem is None:
+            return game
+        log.warning(
+            "game #%d: %s; restoring the state replayed from its %d logged moves", game.id, check.problem, len(moves)
+        )
+        async with self._begin() as conn:
+            await conn.execute(
+                "UPDATE games SET state = ?, version = version + 1 WHERE id = ?", (to_json(check.state), game.id)
+            )
+            return await fetch_game(conn, game.id)
+
+    # -- results ----------------------------------------------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        kind: str,
+        sort: LeaderboardSort = "rating",
+        page: int = 0,
+        per_page: int = 10,
+        min_games: int = 3,
+    ) -> LeaderboardPage:
+        """One page (from 0) of the server's leaderboard for `kind`, by rating, wins or win rate.
+
+        "rating" lists players with a rated game; "win_rate" only players with at least `min_games` games.
+
+        Raises:
+            ValueError: an unknown kind or sort, a negative page, or a page size below 1.
+        """
+        async with self._reading() as conn:
+            return await stats.leaderboard(conn, guild_id, kind, sort, page, per_page, min_games)
+
+    async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
+        """A player's figures per kind in this server (with rating and rank) and across all servers."""
+        async with self._reading() as conn:
+            return await stats.player_stats(conn, user_id, guild_id)
+
+
+async def _configure(conn: aiosqlite.Connection) -> None:
+    rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+    mode = next(iter(rows))[0]
+    if mode != "wal":
+        raise StoreError(f"the database could not switch to WAL mode (it is in {mode!r} mode)")
+    # PRAGMA values cannot be parameters; these are constants of this module.
+    await conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def _given(**values: object) -> dict[str, object]:
+    return {name: value for name, value in values.items() if value is not UNSET}
+
+
+def _require_lobby(game: GameRecord) -> None:
+    if game.status == "running":
+        raise NotInLobbyError("this game has already started")
+    if game.status != "lobby":
+        raise NotInLobbyError(_over_message(game.status))
+
+
+def _over_message(status: str) -> str:
+    return "this game was cancelled" if status == "cancelled" else "this game is already over"
+
+
+async def _refuse_move(conn: aiosqlite.Connection, game_id: int, expected_version: int, seat: int) -> None:
+    """Raise the reason a move's UPDATE matched no row."""
+    game = await fetch_game(conn, game_id)
+    if game.status == "lobby":
+        raise GameNotRunningError("this game has not started yet")
+    if game.status != "running":
+        raise GameNotRunningError(_over_message(game.status))
+    if game.version != expected_version:
+        raise StaleVersionError()
+    raise ValueError(f"game #{game_id} has no seat {seat}")
+
+
+def _starting_seats(game: GameRecord, seat_user_ids: Sequence[int | None]) -> list[SeatRecord]:
+    """The lobby's seats in the starting order; computer seats are named "Computer 1", "Computer 2" and so on."""
+    humans = [user_id for user_id in seat_user_ids if user_id is not None]
+    members = {seat.user_id: seat for seat in game.seats}
+    if len(set(humans)) != len(humans) or set(humans) != set(members):
+        raise ValueError(f"the seating {list(seat_user_ids)} must list each lobby member once: {sorted(members)}")
+    if len(seat_user_ids) > game.max_seats:
+        raise ValueError(f"{len(seat_user_ids)} seats asked for but game #{game.id} has {game.max_seats}")
+    seats = []
+    computers = 0
+    for number, user_id in enumerate(seat_user_ids):
+        if user_id is None:
+            computers += 1
+            seats.append(SeatRecord(number, None, f"Computer {computers}", True, False, 0, None))
+        else:
+            seats.append(replace(members[user_id], seat=number))
+    return seats

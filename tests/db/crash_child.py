@@ -1,0 +1,63 @@
+"""Child process of the crash test: plays random games of both kinds through the store until it is killed.
+
+Usage, from the repository root: python -m tests.db.crash_child DB_PATH SEED
+
+Prints `<game id> <seq> <seat> <move>` for each move, only after `save_move` has returned (the move is
+acknowledged). On start it resumes every running game of the file, so play continues across kills.
+"""
+
+import asyncio
+import random
+import sys
+from datetime import UTC, datetime, timedelta
+
+from db.store import Store
+from engine.registry import KINDS, game_class
+
+PLAYERS = {"kasino": (2, 3, 4), "garbage": (2, 3)}
+EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+async def new_game(store, kind, rng):
+    users = list(range(1, rng.choice(PLAYERS[kind]) + 1))
+    seed = rng.getrandbits(64)
+    settings = {"start_size": 2} if kind == "garbage" else {}  # short Garbage games, so some finish
+    lobby = await store.create_lobby(kind, 1, 1, users[0], "u1", settings, seed, len(users), EPOCH)
+    for user in users[1:]:
+        lobby = await store.join_lobby(lobby.id, user, f"u{user}", EPOCH)
+    cls = game_class(kind)
+    game = cls.new(len(users), seed, cls.settings_from_dict(settings))
+    return await store.start_game(lobby.id, lobby.version, users, game.to_dict(), EPOCH), game
+
+
+async def main(path, seed):
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    tables = {
+        record.kind: (record, record.game()) for record in await store.load_unfinished() if record.status == "running"
+    }
+    for kind in KINDS:
+        if kind not in tables:
+            tables[kind] = await new_game(store, kind, rng)
+    while True:
+        kind = rng.choice(KINDS)
+        record, game = tables[kind]
+        seat = game.to_move
+        move = rng.choice(game.legal_moves(seat))
+        game.apply(seat, move)
+        record = await store.save_move(
+            record.id,
+            record.version,
+            seat,
+            str(move),
+            game.to_dict(),
+            EPOCH + timedelta(seconds=record.move_count + 1),
+            outcome=game.outcome(),
+        )
+        sys.stdout.write(f"{record.id} {record.move_count} {seat} {move}\n")
+        sys.stdout.flush()
+        tables[kind] = await new_game(store, kind, rng) if record.status == "finished" else (record, game)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2])))

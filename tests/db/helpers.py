@@ -1,0 +1,73 @@
+"""Helpers for the storage tests: virtual time, lobbies, started games and random play with the real engines."""
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from engine.base import Game, Outcome
+from engine.registry import game_class
+
+NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+GUILD = 1001
+CHANNEL = 2002
+
+
+def later(seconds: float) -> datetime:
+    """A virtual time `seconds` after NOW."""
+    return NOW + timedelta(seconds=seconds)
+
+
+async def new_lobby(store, *, kind="kasino", host=1, max_seats=4, guild=GUILD, channel=CHANNEL, seed=42, settings=None):
+    """A lobby hosted by user `host` (named "u<host>")."""
+    return await store.create_lobby(kind, guild, channel, host, f"u{host}", settings or {}, seed, max_seats, NOW)
+
+
+async def running_game(store, users=(1, 2), *, kind="kasino", state=None, guild=GUILD, max_seats=4, seed=42):
+    """A started game with `users` seated in that order (None: a computer seat)."""
+    humans = [user for user in users if user is not None]
+    lobby = await new_lobby(store, kind=kind, host=humans[0], guild=guild, max_seats=max_seats, seed=seed)
+    for user in humans[1:]:
+        lobby = await store.join_lobby(lobby.id, user, f"u{user}", NOW)
+    return await store.start_game(lobby.id, lobby.version, list(users), state or {"schema": 1, "turn": 0}, NOW)
+
+
+async def real_game(store, kind, users, seed=7):
+    """A started game of `kind` whose snapshot is the real engine's; returns (record, engine game)."""
+    game = game_class(kind).new(len(users), seed)
+    record = await running_game(store, users, kind=kind, state=game.to_dict(), seed=seed)
+    return record, game
+
+
+async def play_random(store, record, game: Game, moves: int, rng: random.Random):
+    """Play up to `moves` random legal moves through the store; returns the last record."""
+    for _ in range(moves):
+        seat = game.to_move
+        if seat is None:
+            break
+        move = rng.choice(game.legal_moves(seat))
+        game.apply(seat, move)
+        record = await store.save_move(
+            record.id,
+            record.version,
+            seat,
+            str(move),
+            game.to_dict(),
+            later(record.move_count + 1),
+            outcome=game.outcome(),
+        )
+    return record
+
+
+async def finish_game(store, users, places, scores=None, *, kind="kasino", guild=GUILD, names=None):
+    """A game of `users` (None: computer) that ends at once with `places`; returns the finished record."""
+    record = await running_game(store, users, kind=kind, guild=guild, max_seats=max(len(users), 2))
+    for seat, user in enumerate(users):
+        if names and user in names:
+            await rename(store, record.id, seat, names[user])
+    outcome = Outcome(tuple(places), tuple(scores or [10 - place for place in places]))
+    return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(60), outcome=outcome)
+
+
+async def rename(store, game_id, seat, name):
+    """Give a seat another display name (as if the member had changed nickname before the game)."""
+    async with store.transaction() as conn:
+        await conn.execute("UPDATE seats SET name = ? WHERE game_id = ? AND seat = ?", (name, game_id, seat))

@@ -1,0 +1,82 @@
+"""Ratings: openskill Plackett-Luce per (server, kind, player), humans only."""
+
+import pytest
+
+from db.ratings import DEFAULT_SKILL, Skill, rate
+from tests.db.helpers import GUILD, finish_game
+
+
+def test_rate_puts_the_winner_above_the_loser():
+    winner, loser = rate([DEFAULT_SKILL, DEFAULT_SKILL], [1, 2])
+    assert winner.rating > DEFAULT_SKILL.rating > loser.rating
+
+
+def test_rate_orders_four_placings():
+    skills = rate([DEFAULT_SKILL] * 4, [3, 1, 4, 2])
+    assert skills[1].mu > skills[3].mu > skills[0].mu > skills[2].mu
+
+
+def test_rate_gives_tied_players_the_same_mean():
+    first, second, third = rate([DEFAULT_SKILL] * 3, [1, 1, 3])
+    assert first.mu == pytest.approx(second.mu)
+    assert second.mu > third.mu
+
+
+def test_rate_leaves_a_single_player_unchanged():
+    assert rate([Skill(30.0, 5.0)], [1]) == (Skill(30.0, 5.0),)
+
+
+def test_rate_needs_one_place_per_player():
+    with pytest.raises(ValueError, match="2 skills but 1 places"):
+        rate([DEFAULT_SKILL, DEFAULT_SKILL], [1])
+
+
+async def rating_of(store, user, kind="kasino", guild=GUILD):
+    return (await store.player_stats(user, guild)).for_kind(kind).rating
+
+
+async def test_a_win_raises_the_winner_above_the_loser(store):
+    await finish_game(store, (1, 2), (2, 1))
+    assert await rating_of(store, 2) > DEFAULT_SKILL.rating > await rating_of(store, 1)
+
+
+async def test_ratings_carry_over_from_game_to_game(store):
+    await finish_game(store, (1, 2), (1, 2))
+    once = await rating_of(store, 1)
+    await finish_game(store, (1, 2), (1, 2))
+    assert await rating_of(store, 1) > once
+
+
+async def test_four_player_placings_order_the_ratings(store):
+    await finish_game(store, (1, 2, 3, 4), (3, 1, 4, 2))
+    ratings = [await rating_of(store, user) for user in (2, 4, 1, 3)]
+    assert ratings == sorted(ratings, reverse=True)
+    assert len(set(ratings)) == 4
+
+
+async def test_computer_players_leave_ratings_untouched(store):
+    # Humans placing 3rd and 4th behind two computers are rated exactly as if they had played each other alone.
+    await finish_game(store, (1, None, 2, None), (3, 1, 4, 2))
+    await finish_game(store, (1, 2), (1, 2), guild=GUILD + 1)
+    for user in (1, 2):
+        assert await rating_of(store, user) == pytest.approx(await rating_of(store, user, guild=GUILD + 1))
+
+
+async def test_a_game_with_one_human_counts_but_is_not_rated(store):
+    await finish_game(store, (1, None), (1, 2), (16, 4))
+    stats = (await store.player_stats(1, GUILD)).for_kind("kasino")
+    assert (stats.server.games, stats.server.wins, stats.server.points) == (1, 1, 16)
+    assert (stats.rating, stats.rank, stats.rated_players) == (None, None, 0)
+
+
+async def test_result_rows_keep_the_rating_before_and_after(store):
+    await finish_game(store, (1, 2), (1, 2))
+    await finish_game(store, (1, 2), (1, 2))
+    async with store.transaction() as conn:
+        rows = await conn.execute_fetchall(
+            "SELECT mu_before, sigma_before, mu_after, sigma_after FROM results WHERE user_id = 1 ORDER BY game_id"
+        )
+    (before1, sigma1, after1, sigma_after1), (before2, sigma2, after2, _) = rows
+    assert (before1, sigma1) == (DEFAULT_SKILL.mu, DEFAULT_SKILL.sigma)
+    assert (before2, sigma2) == (after1, sigma_after1)
+    assert after2 > before2

@@ -1,0 +1,207 @@
+"""Lobbies, starting, cancelling and the Discord bookkeeping columns."""
+
+import asyncio
+from datetime import datetime
+
+import pytest
+
+from db.errors import (
+    AlreadySeatedError,
+    GameAlreadyOverError,
+    GameNotFoundError,
+    HostCannotLeaveError,
+    LobbyFullError,
+    NotInLobbyError,
+    NotSeatedError,
+    StaleVersionError,
+)
+from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, running_game
+
+
+async def test_create_lobby_seats_the_host_and_keeps_settings_seed_and_times(store):
+    big_seed = 2**80 + 3  # wider than SQLite's integers
+    lobby = await new_lobby(store, host=7, seed=big_seed, settings={"target": 21}, max_seats=3)
+    assert (lobby.status, lobby.version, lobby.host_id, lobby.max_seats) == ("lobby", 0, 7, 3)
+    assert [(seat.seat, seat.user_id, seat.name) for seat in lobby.seats] == [(0, 7, "u7")]
+    assert (lobby.seed, lobby.settings, lobby.state, lobby.move_count) == (big_seed, {"target": 21}, None, 0)
+    assert lobby.created_at == NOW and lobby.created_at.tzinfo is not None
+    assert await store.get_game(lobby.id) == lobby
+
+
+async def test_create_lobby_refuses_a_naive_time(store):
+    with pytest.raises(ValueError, match="time zone"):
+        await store.create_lobby("kasino", GUILD, CHANNEL, 1, "u1", {}, 1, 4, datetime(2025, 1, 1))  # noqa: DTZ001
+
+
+async def test_create_lobby_refuses_an_unknown_kind(store):
+    with pytest.raises(ValueError, match="unknown game kind"):
+        await store.create_lobby("poker", GUILD, CHANNEL, 1, "u1", {}, 1, 4, NOW)
+
+
+async def test_join_seats_players_in_join_order_and_bumps_the_version(store):
+    lobby = await new_lobby(store)
+    lobby = await store.join_lobby(lobby.id, 2, "Kari", later(1))
+    lobby = await store.join_lobby(lobby.id, 3, "Ola", later(2))
+    seats = [(seat.seat, seat.user_id, seat.name) for seat in lobby.seats]
+    assert seats == [(0, 1, "u1"), (1, 2, "Kari"), (2, 3, "Ola")]
+    assert lobby.version == 2
+    assert lobby.updated_at == later(2)
+    assert lobby.seat_of(3) == 2 and lobby.seat_of(99) is None
+
+
+async def test_join_twice_is_refused(store):
+    lobby = await new_lobby(store)
+    with pytest.raises(AlreadySeatedError, match="you already joined"):
+        await store.join_lobby(lobby.id, 1, "u1", NOW)
+
+
+async def test_join_a_full_lobby_is_refused_with_the_count(store):
+    lobby = await new_lobby(store, max_seats=2)
+    await store.join_lobby(lobby.id, 2, "u2", NOW)
+    with pytest.raises(LobbyFullError, match=r"^the game is full \(2/2\)$"):
+        await store.join_lobby(lobby.id, 3, "u3", NOW)
+
+
+async def test_join_unknown_game_is_refused(store):
+    with pytest.raises(GameNotFoundError, match="no game #999"):
+        await store.join_lobby(999, 2, "u2", NOW)
+
+
+async def test_join_after_start_or_cancel_is_refused(store):
+    started = await running_game(store, (1, 2))
+    with pytest.raises(NotInLobbyError, match="already started"):
+        await store.join_lobby(started.id, 3, "u3", NOW)
+    cancelled = await new_lobby(store)
+    await store.cancel_game(cancelled.id, NOW)
+    with pytest.raises(NotInLobbyError, match="was cancelled"):
+        await store.join_lobby(cancelled.id, 3, "u3", NOW)
+
+
+async def test_concurrent_joins_never_overfill_nor_duplicate_a_seat(store):
+    lobby = await new_lobby(store, max_seats=4)
+    users = [*range(10, 30), 10, 11, 12]  # 20 players, three of them clicking twice
+    results = await asyncio.gather(
+        *(store.join_lobby(lobby.id, user, f"u{user}", NOW) for user in users), return_exceptions=True
+    )
+    assert sum(not isinstance(result, Exception) for result in results) == 3
+    refusals = [result for result in results if isinstance(result, Exception)]
+    assert all(isinstance(refusal, (LobbyFullError, AlreadySeatedError)) for refusal in refusals)
+    final = await store.get_game(lobby.id)
+    assert [seat.seat for seat in final.seats] == [0, 1, 2, 3]
+    assert len({seat.user_id for seat in final.seats}) == 4
+    assert final.version == 3
+
+
+async def test_leave_moves_later_joiners_up_one_seat(store):
+    lobby = await new_lobby(store)
+    for user in (2, 3, 4):
+        lobby = await store.join_lobby(lobby.id, user, f"u{user}", NOW)
+    lobby = await store.leave_lobby(lobby.id, 2, later(5))
+    assert [(seat.seat, seat.user_id) for seat in lobby.seats] == [(0, 1), (1, 3), (2, 4)]
+    assert lobby.version == 4
+
+
+async def test_leave_refuses_someone_not_seated(store):
+    lobby = await new_lobby(store)
+    with pytest.raises(NotSeatedError, match="not in this game"):
+        await store.leave_lobby(lobby.id, 5, NOW)
+
+
+async def test_host_cannot_leave_unless_the_caller_allows_it(store):
+    lobby = await new_lobby(store)
+    lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
+    with pytest.raises(HostCannotLeaveError, match=r"^the host cannot leave; cancel the game instead$"):
+        await store.leave_lobby(lobby.id, 1, NOW)
+    lobby = await store.leave_lobby(lobby.id, 1, NOW, allow_host=True)
+    assert lobby.host_id == 2
+    assert [seat.user_id for seat in lobby.seats] == [2]
+
+
+async def test_start_orders_seats_adds_computers_and_stores_the_snapshot(store):
+    lobby = await new_lobby(store)
+    lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
+    deadline = later(60)
+    game = await store.start_game(lobby.id, lobby.version, [2, None, 1, None], {"schema": 1}, later(1), deadline)
+    assert game.status == "running" and game.version == lobby.version + 1
+    assert [(seat.user_id, seat.name, seat.is_computer) for seat in game.seats] == [
+        (2, "u2", False),
+        (None, "Computer 1", True),
+        (1, "u1", False),
+        (None, "Computer 2", True),
+    ]
+    assert (game.state, game.deadline, game.warned) == ({"schema": 1}, deadline, False)
+
+
+async def test_start_with_an_old_version_is_refused(store):
+    lobby = await new_lobby(store)
+    joined = await store.join_lobby(lobby.id, 2, "u2", NOW)
+    with pytest.raises(StaleVersionError, match=r"^that move is out of date; the table has changed$"):
+        await store.start_game(lobby.id, lobby.version, [1, 2], {}, NOW)
+    assert (await store.get_game(lobby.id)) == joined
+
+
+@pytest.mark.parametrize("seating", [[1], [1, 3], [1, 2, 2], [1, 2, None, None, None]])
+async def test_start_needs_exactly_the_lobby_members_within_the_seat_limit(store, seating):
+    lobby = await new_lobby(store)
+    lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
+    with pytest.raises(ValueError, match="seat"):
+        await store.start_game(lobby.id, lobby.version, seating, {}, NOW)
+    assert (await store.get_game(lobby.id)).status == "lobby"
+
+
+async def test_cancel_ends_a_running_game_once(store):
+    game = await running_game(store)
+    cancelled = await store.cancel_game(game.id, later(9))
+    assert (cancelled.status, cancelled.finished_at, cancelled.version) == ("cancelled", later(9), game.version + 1)
+    with pytest.raises(GameAlreadyOverError, match="was cancelled"):
+        await store.cancel_game(game.id, later(10))
+    assert (await store.leaderboard(GUILD, "kasino", "wins")).total == 0
+
+
+async def test_set_messages_changes_only_what_is_given(store):
+    lobby = await new_lobby(store)
+    await store.set_messages(lobby.id, lobby_message_id=11, thread_id=12)
+    await store.set_messages(lobby.id, table_message_id=13, lobby_message_id=None)
+    game = await store.get_game(lobby.id)
+    assert (game.lobby_message_id, game.thread_id, game.table_message_id, game.ping_message_id) == (None, 12, 13, None)
+    assert game.version == lobby.version
+
+
+async def test_set_messages_on_unknown_game_is_refused(store):
+    with pytest.raises(GameNotFoundError):
+        await store.set_messages(404, thread_id=1)
+
+
+async def test_update_seat_changes_only_what_is_given(store):
+    game = await running_game(store, (1, 2))
+    await store.update_seat(game.id, 1, dm_ok=False, hand_message_id=77)
+    await store.update_seat(game.id, 1, auto_streak=2)
+    seat = (await store.get_game(game.id)).seats[1]
+    assert (seat.dm_ok, seat.auto_streak, seat.hand_message_id) == (False, 2, 77)
+    with pytest.raises(NotSeatedError, match="no seat 5"):
+        await store.update_seat(game.id, 5, dm_ok=True)
+
+
+async def test_set_deadline_keeps_the_version(store):
+    game = await running_game(store)
+    await store.set_deadline(game.id, later(300), warned=True)
+    stored = await store.get_game(game.id)
+    assert (stored.deadline, stored.warned, stored.version) == (later(300), True, game.version)
+    await store.set_deadline(game.id, None, warned=False)
+    assert (await store.get_game(game.id)).deadline is None
+
+
+async def test_games_in_guild_and_channel_queries(store):
+    lobby = await new_lobby(store)
+    game = await running_game(store, (3, 4))
+    await store.set_messages(game.id, thread_id=555)
+    finished = await running_game(store, (5, 6))
+    await store.cancel_game(finished.id, NOW)
+    other_guild = await running_game(store, (7, 8), guild=GUILD + 1)
+
+    assert [g.id for g in await store.games_in_guild(GUILD)] == [lobby.id, game.id]
+    assert [g.id for g in await store.games_in_guild(GUILD, ("cancelled",))] == [finished.id]
+    assert [g.id for g in await store.running_games_in_channel(CHANNEL)] == [game.id, other_guild.id]
+    assert [g.id for g in await store.running_games_in_channel(555)] == [game.id]
+    assert [g.id for g in await store.running_games_in_channel(CHANNEL, ("lobby",))] == [lobby.id]
+    assert await store.get_game(12345) is None
