@@ -1,0 +1,113 @@
+"""One place where failures become replies: refusals get their reason, bugs get logged and an apology."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from service.tables import USER_ERRORS
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Something went wrong on our side; the game did not change. Please try again."
+
+
+async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer only the user who acted, whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an ephemeral reply to user %s", interaction.user.id, exc_info=True)
+
+
+def is_manager(interaction: discord.Interaction) -> bool:
+    """Whether the user may manage this server's games (Manage Server), whoever hosts them."""
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+def sentence(error: BaseException) -> str:
+    """A refusal's message as a sentence (the store's and engine's messages may start in lower case)."""
+    text = str(error)
+    return text[:1].upper() + text[1:]
+
+
+@contextlib.asynccontextmanager
+async def refusals_answered(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Around a command body: a refusal becomes an ephemeral reply with its reason, not an error.
+
+    Refusals are expected (wrong turn, illegal move, not your game), so they never reach the tree's
+    error handler, which is kept for bugs.
+    """
+    try:
+        yield
+    except USER_ERRORS as error:
+        await reply_ephemeral(interaction, sentence(error))
+
+
+async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """Tell the user why their action failed; log anything that is not a plain refusal."""
+    cause = getattr(error, "original", error)
+    if isinstance(cause, USER_ERRORS):
+        await reply_ephemeral(interaction, sentence(cause))
+        return
+    if isinstance(cause, app_commands.CheckFailure):
+        await reply_ephemeral(interaction, str(cause) or "You can't use that here.")
+        return
+    log.error(
+        "%s failed (user %s, guild %s, channel %s)",
+        where,
+        interaction.user.id,
+        interaction.guild_id,
+        interaction.channel_id,
+        exc_info=cause,
+    )
+    await reply_ephemeral(interaction, APOLOGY)
+
+
+class GameTree(app_commands.CommandTree):
+    """The command tree; every slash command error ends here."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Answer the user and log bugs with their context."""
+        name = interaction.command.qualified_name if interaction.command else "command"
+        await report(interaction, error, f"/{name}")
+
+
+Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
+
+
+def guarded(callback: Callback) -> Callback:
+    """Wrap a component callback: refusals get their reason; a bug gets an apology and goes on to be logged.
+
+    discord.py only logs a component's errors, so without this the user would see "This interaction failed".
+    """
+
+    @functools.wraps(callback)
+    async def wrapper(self: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(self, interaction)
+        except USER_ERRORS as error:
+            await reply_ephemeral(interaction, sentence(error))
+        except Exception:
+            custom_id = (interaction.data or {}).get("custom_id")
+            log.error(
+                "component %s failed (user %s, guild %s, channel %s); traceback follows from discord.py",
+                custom_id,
+                interaction.user.id,
+                interaction.guild_id,
+                interaction.channel_id,
+            )
+            await reply_ephemeral(interaction, APOLOGY)
+            raise
+
+    return wrapper

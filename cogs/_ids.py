@@ -1,0 +1,46 @@
+"""Custom ids of the bot's components: `<kind>:<game_id>:<version>:<action>[:<arg>]`.
+
+Kind is `k` (Kasino) or `g` (Garbage). The version is the game's stored version when the component was
+sent, so a click on an older table is refused; read-only actions (Show my hand, lobby buttons) ignore it.
+The templates and builders live together so they cannot drift apart (tests check each builder's output
+against its template and Discord's 100-character limit).
+"""
+
+from __future__ import annotations
+
+from engine.cards import Card
+
+ASCII_SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+KIND_CODES = {"kasino": "k", "garbage": "g"}
+CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
+
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+_PREFIX = r"(?P<kind>[kg]):(?P<game_id>[0-9]+):(?P<version>[0-9]+)"
+
+LOBBY_TEMPLATE = _PREFIX + r":(?P<action>join|leave|start|cancel)"
+REMATCH_TEMPLATE = r"(?P<kind>[kg]):(?P<game_id>[0-9]+):0:rematch"
+LEADERBOARD_TEMPLATE = r"lb:(?P<kind>[kg]):(?P<sort>rating|wins|winrate):(?P<page>[0-9]+)"
+
+
+def game_template(kind: str, action: str, arg: str | None = None, *, optional: bool = False) -> str:
+    """The template of one game component; `arg` is the regex of its argument (a card, a spot), if any."""
+    base = rf"{KIND_CODES[kind]}:(?P<game_id>[0-9]+):(?P<version>[0-9]+):{action}"
+    if arg is None:
+        return base
+    return base + (rf"(?::(?P<arg>{arg}))?" if optional else rf":(?P<arg>{arg})")
+
+
+def component_id(kind: str, game_id: int, version: int, action: str, arg: str | None = None) -> str:
+    """The custom id of one game or lobby component."""
+    base = f"{KIND_CODES[kind]}:{game_id}:{version}:{action}"
+    return f"{base}:{arg}" if arg is not None else base
+
+
+def leaderboard_id(kind: str, sort: str, page: int) -> str:
+    """The custom id of a leaderboard page button."""
+    return f"lb:{KIND_CODES[kind]}:{sort}:{page}"
+
+
+def card_arg(card: Card) -> str:
+    """A card as lowercase ASCII for a custom id (`10♦` → `10d`); `Card.parse` reads it back."""
+    return f"{card.rank_text.lower()}{ASCII_SUITS[card.suit]}"

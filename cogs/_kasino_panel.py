@@ -1,0 +1,216 @@
+"""A Kasino player's private panel: their hand and the menu of their legal moves.
+
+The same panel is sent by DM and, as an ephemeral reply, by **Show my hand** or `/kasino hand`. Every
+component is a `DynamicItem` whose custom id carries the game (and, where a click changes the game, the
+version it was drawn for), so the panel keeps working after a restart and a stale click is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Self
+
+import discord
+
+from cogs._errors import guarded
+from cogs._ids import card_arg, component_id, game_template
+from cogs._kasino_render import hand_text
+from cogs._text import clip
+from db.records import GameRecord
+from engine.cards import Card
+from engine.kasino import KasinoGame
+from engine.kasino_moves import KasinoMove, Take
+from engine.kasino_table import hand_order
+from service.errors import RefusedError
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+SELECT_LIMIT = 25
+CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
+NOT_A_PLAYER = "You are not playing in this game; everything public is on the table message."
+
+
+def best_first(game: KasinoGame, moves: Sequence[KasinoMove]) -> list[KasinoMove]:
+    """Moves in the order a player most likely wants them: biggest takes, then builds and doubles, then places."""
+
+    def key(move: KasinoMove) -> tuple[int, int]:
+        if isinstance(move, Take):
+            return 0, -len(move.targets)
+        return (2, 0) if str(move).endswith(" place") else (1, 0)
+
+    return sorted(moves, key=key)
+
+
+def panel(record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0) -> dict:
+    """Content and view of a seat's panel (`card`: show only that card's moves; `offset`: the page of them)."""
+    view = discord.ui.View(timeout=None)
+    moves = best_first(game, game.legal_moves(seat))
+    if moves and card is None and len(moves) > SELECT_LIMIT:
+        for hand_card in sorted({move.card for move in moves}, key=hand_order):
+            view.add_item(CardButton(record.id, record.version, hand_card))
+    elif moves:
+        choices = [move for move in moves if move.card == card] if card is not None else moves
+        view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
+    view.add_item(RefreshButton(record.id))
+    return {"content": hand_text(record, game, seat), "view": view}
+
+
+async def load_seat(bot: CardBot, game_id: int, user_id: int) -> tuple[GameRecord, KasinoGame, int]:
+    """The game and the caller's seat.
+
+    Raises:
+        RefusedError: the caller has no seat in it.
+    """
+    record, game = await bot.service.load(game_id)
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise RefusedError(NOT_A_PLAYER)
+    assert isinstance(game, KasinoGame)
+    return record, game, seat
+
+
+class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "hand")):
+    """On the table: answers the clicking player alone with their panel (works with DMs closed)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                style=discord.ButtonStyle.primary,
+                custom_id=component_id("kasino", game_id, 0, "hand"),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        return cls(int(match["game_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Reply with the player's panel, visible to them only."""
+        record, game, seat = await load_seat(interaction.client, self.game_id, interaction.user.id)  # type: ignore[arg-type]
+        await interaction.response.send_message(**panel(record, game, seat), ephemeral=True)
+
+
+class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "refresh")):
+    """On a panel: redraw it for the current state (ephemeral panels cannot be pushed to)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Refresh", custom_id=component_id("kasino", game_id, 0, "refresh")))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        return cls(int(match["game_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Edit the panel in place."""
+        record, game, seat = await load_seat(interaction.client, self.game_id, interaction.user.id)  # type: ignore[arg-type]
+        await interaction.response.edit_message(**panel(record, game, seat))
+
+
+class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "card", CARD_ARG)):
+    """First step when there are more than 25 moves: pick the hand card, then its move."""
+
+    def __init__(self, game_id: int, version: int, card: Card) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=str(card),
+                style=discord.ButtonStyle.secondary,
+                custom_id=component_id("kasino", game_id, version, "card", card_arg(card)),
+            )
+        )
+        self.game_id, self.version, self.card = game_id, version, card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        return cls(int(match["game_id"]), int(match["version"]), Card.parse(match["arg"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the moves of the chosen card."""
+        record, game, seat = await load_seat(interaction.client, self.game_id, interaction.user.id)  # type: ignore[arg-type]
+        if record.version != self.version:
+            await interaction.response.edit_message(**panel(record, game, seat))
+            await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
+            return
+        await interaction.response.edit_message(**panel(record, game, seat, card=self.card))
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_template("kasino", "move")):
+    """The menu of legal moves; its value is the move's notation, so the engine checks it again on arrival."""
+
+    def __init__(self, game_id: int, version: int, select: discord.ui.Select | None = None) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=component_id("kasino", game_id, version, "move")))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    def build(
+        cls, record: GameRecord, game: KasinoGame, moves: Sequence[KasinoMove], *, card: Card | None, offset: int
+    ) -> MoveSelect:
+        """A menu of `moves`, 25 at a time: the last option of a full page shows the next one."""
+        if len(moves) > SELECT_LIMIT:
+            offset = offset if offset < len(moves) else 0
+            page = moves[offset : offset + SELECT_LIMIT - 1]
+        else:
+            offset, page = 0, moves
+        options = [discord.SelectOption(label=clip(game.describe_move(move), 100), value=str(move)) for move in page]
+        if len(moves) > SELECT_LIMIT:
+            following = offset + len(page)
+            more = f"more:{card_arg(card) if card else '-'}:{following if following < len(moves) else 0}"
+            options.append(discord.SelectOption(label="More moves…", value=more))
+        select = discord.ui.Select(
+            custom_id=component_id("kasino", record.id, record.version, "move"),
+            placeholder="Choose your move",
+            options=options,
+        )
+        return cls(record.id, record.version, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id, keeping the chosen values."""
+        return cls(int(match["game_id"]), int(match["version"]), item)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the chosen move, or turn the page."""
+        bot: CardBot = interaction.client  # type: ignore[assignment]
+        choice = self.item.values[0]
+        if choice.startswith("more:"):
+            _, card_text, offset = choice.split(":")
+            record, game, seat = await load_seat(bot, self.game_id, interaction.user.id)
+            card = None if card_text == "-" else Card.parse(card_text)
+            await interaction.response.edit_message(**panel(record, game, seat, card=card, offset=int(offset)))
+            return
+        await play_from_panel(bot, interaction, self.game_id, choice, self.version)
+
+
+async def play_from_panel(
+    bot: CardBot, interaction: discord.Interaction, game_id: int, move: str, version: int | None
+) -> None:
+    """Apply a move picked on a panel, show it everywhere, and redraw the panel it came from."""
+    result = await bot.service.play(game_id, interaction.user.id, move, version=version)
+    await interaction.response.defer()
+    await bot.presenter.show_move(result)
+    seat_record = result.record.seats[result.seat]
+    if interaction.message is not None and interaction.message.id != seat_record.hand_message_id:
+        assert isinstance(result.game, KasinoGame)
+        await interaction.edit_original_response(**panel(result.record, result.game, result.seat))
+
+
+DYNAMIC_ITEMS = (ShowHandButton, RefreshButton, CardButton, MoveSelect)

@@ -1,0 +1,183 @@
+"""The public face of a game: its living table message, the turn ping, and the result line.
+
+Everything posted here is rendered from the engine's public view (through the kind's `TableUI`);
+a player's private view never passes through this module.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import discord
+
+from cogs._timing import deadline_line
+from cogs.lobby import RematchButton
+from db.records import GameRecord
+from engine.base import Event, Game
+from service.tables import GAME_TITLES, MoveResult
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage:
+    """What the living table shows: text, one embed, and the buttons for the player to move."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+
+
+class TableUI(Protocol):
+    """What each game kind supplies to the presenter."""
+
+    def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
+        """The table message for the public view of `game`."""
+        ...
+
+    def describe_settings(self, settings: dict) -> str:
+        """The lobby's options in one line ("Play to 16 points")."""
+        ...
+
+    async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
+        """Kind-specific follow-up once the table shows the new state (private hands, round tables ...).
+
+        `mover` is the seat that just acted, None at the start of the game.
+        """
+        ...
+
+
+def seat_names(record: GameRecord) -> list[str]:
+    """Display names by seat, for narration."""
+    return [seat.name for seat in record.seats]
+
+
+def narrate(record: GameRecord, events: Sequence[Event]) -> list[str]:
+    """The events of one action as sentences."""
+    names = seat_names(record)
+    return [event.describe(names) for event in events]
+
+
+class Presenter:
+    """Posts and edits the public messages of every game."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self.uis: dict[str, TableUI] = {}
+        self._last_narration: dict[int, list[str]] = {}
+
+    def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
+        """Where the game is played: its thread, or the channel when it has none."""
+        return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
+
+    def set_narration(self, game_id: int, lines: list[str]) -> None:
+        """What the table's "last action" part shows until the next move."""
+        self._last_narration[game_id] = lines
+
+    def narration(self, game_id: int) -> list[str]:
+        """The last action in words, as the table shows it."""
+        return list(self._last_narration.get(game_id, ()))
+
+    def render(self, record: GameRecord, game: Game) -> TableMessage:
+        """The current table message."""
+        narration = self._last_narration.get(record.id) or [self.last_move_line(record)]
+        table = self.uis[record.kind].render_table(record, game, narration)
+        view = table.view
+        if record.status == "finished":
+            view = discord.ui.View(timeout=None)
+            view.add_item(RematchButton(record.kind, record.id))
+        return TableMessage(table.content + deadline_line(record), table.embed, view)
+
+    @staticmethod
+    def last_move_line(record: GameRecord) -> str:
+        """A fallback narration line when the events are not in memory (after a restart)."""
+        return "The game is on." if record.version <= 1 else "The game continues."
+
+    async def post_table(self, record: GameRecord, game: Game) -> GameRecord:
+        """Post a new living table message in the game's channel and remember its id."""
+        table = self.render(record, game)
+        message = await self.game_channel(record).send(
+            content=table.content, embed=table.embed, view=table.view or discord.utils.MISSING
+        )
+        await self.bot.store.set_messages(record.id, table_message_id=message.id)
+        return await self.bot.service.get(record.id)
+
+    async def refresh_table(self, record: GameRecord, game: Game) -> GameRecord:
+        """Edit the living table in place; re-post it when it was deleted."""
+        table = self.render(record, game)
+        if record.table_message_id is None:
+            return await self.post_table(record, game)
+        message = self.game_channel(record).get_partial_message(record.table_message_id)
+        try:
+            await message.edit(content=table.content, embed=table.embed, view=table.view)
+        except discord.NotFound:
+            log.info("table message of game %s is gone; posting a new one", record.id)
+            return await self.post_table(record, game)
+        return record
+
+    async def show_move(self, result: MoveResult, *, lead: str | None = None) -> None:
+        """After a move: narrate it on the table (after `lead`), ping the next player, run the kind's follow-up."""
+        record = result.record
+        self._last_narration[record.id] = ([lead] if lead else []) + narrate(record, result.events)
+        record = await self.refresh_table(record, result.game)
+        if result.finished:
+            await self.announce_result(record, result.game)
+        else:
+            await self.ping_turn(record, result.game)
+        await self.uis[record.kind].after_update(record, result.game, result.events, result.seat)
+
+    async def ping_turn(self, record: GameRecord, game: Game) -> None:
+        """A short message that notifies the player to move (edits never notify); the previous ping goes."""
+        seat = game.to_move
+        if seat is None or record.seats[seat].user_id is None:
+            return
+        channel = self.game_channel(record)
+        if record.ping_message_id is not None:
+            try:
+                await channel.get_partial_message(record.ping_message_id).delete()
+            except discord.HTTPException:
+                log.debug("old turn ping of game %s was already gone", record.id)
+        user_id = record.seats[seat].user_id
+        ping = await channel.send(
+            f"<@{user_id}>, your turn in {GAME_TITLES[record.kind]} #{record.id}.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+        )
+        await self.bot.store.set_messages(record.id, ping_message_id=ping.id)
+
+    async def announce_result(self, record: GameRecord, game: Game) -> None:
+        """The one-line result in the parent channel (the thread has the full table)."""
+        outcome = game.outcome()
+        if outcome is None:
+            return
+        ranked = sorted(range(len(record.seats)), key=lambda seat: outcome.places[seat])
+        standings = ", ".join(
+            f"{outcome.places[seat]}. {record.seats[seat].name} ({outcome.scores[seat]})" for seat in ranked
+        )
+        text = f"{GAME_TITLES[record.kind]} #{record.id} is over. {standings}"
+        if record.thread_id is not None:
+            text += f" — table: <#{record.thread_id}>"
+        try:
+            await self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(text)
+        except discord.HTTPException:
+            log.warning("could not post the result of game %s in its channel", record.id, exc_info=True)
+
+    async def show_cancelled(self, record: GameRecord) -> None:
+        """Strip the table of its buttons and say the game was cancelled."""
+        if record.table_message_id is None:
+            return
+        message = self.game_channel(record).get_partial_message(record.table_message_id)
+        try:
+            await message.edit(content=f"{GAME_TITLES[record.kind]} #{record.id} was cancelled.", view=None)
+        except discord.HTTPException:
+            log.info("table of cancelled game %s could not be edited", record.id)
+        self.forget(record.id)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept in memory for a game that ended."""
+        self._last_narration.pop(game_id, None)

@@ -1,0 +1,58 @@
+"""Turn timers as players see them: the presets, durations in words, and the deadline line on the table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from discord import app_commands
+
+from db.records import GameRecord
+
+TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
+DEFAULT_TIMER = "24h"
+TIMER_CHOICES = [
+    app_commands.Choice(name="2 minutes (live play)", value="2m"),
+    app_commands.Choice(name="15 minutes", value="15m"),
+    app_commands.Choice(name="24 hours (a move a day) — default", value="24h"),
+    app_commands.Choice(name="off", value="off"),
+]
+
+
+def in_words(seconds: int) -> str:
+    """A duration for people: `2 minutes`, `1 hour 30 minutes`, `24 hours`."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [
+        f"{value} {unit}{'' if value == 1 else 's'}"
+        for value, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
+        if value
+    ]
+    return " ".join(parts) or "0 seconds"
+
+
+def warning_lead(turn_seconds: int) -> int:
+    """How long before the deadline the player is warned: a quarter of the turn, 10 s to 1 h."""
+    return max(10, min(turn_seconds // 4, 3600))
+
+
+def timer_summary(record: GameRecord) -> str:
+    """The lobby's timer option in one sentence."""
+    if record.turn_seconds is None:
+        return "No turn timer."
+    limit = record.afk_limit
+    return (
+        f"{in_words(record.turn_seconds)} per turn; after {limit} automatic turn{'s' if limit != 1 else ''} "
+        "in a row a player is resigned."
+    )
+
+
+def deadline_line(record: GameRecord) -> str:
+    """The table's deadline: a Discord timestamp (shown in each reader's time zone) and the same in words."""
+    if record.deadline is None or record.turn_seconds is None or record.status != "running":
+        return ""
+    stamp = int(record.deadline.timestamp())
+    return f"\n⏰ This turn ends <t:{stamp}:R> ({_utc(record.deadline)}); {in_words(record.turn_seconds)} per turn."
+
+
+def _utc(moment: datetime) -> str:
+    return moment.strftime("%H:%M UTC, %d %b")

@@ -1,0 +1,131 @@
+"""Commands for any game: `/game cancel`, `/game resign`, `/games` and `/rules`."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._errors import is_manager, refusals_answered
+from cogs._lookup import find_game
+from cogs._rules_text import RULES
+from cogs.lobby import lobby_message
+from cogs.timers import show_automatic
+from db.records import GameRecord
+from service.tables import GAME_TITLES
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()]
+
+
+class GamesCog(commands.Cog):
+    """Managing games of either kind."""
+
+    game = app_commands.Group(name="game", description="Manage a game of Kasino or Garbage.", guild_only=True)
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    @game.command(name="cancel")
+    @app_commands.describe(game="The game's number (only needed outside its thread)")
+    async def game_cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Cancel a lobby or a running game (host or Manage Server); no results are recorded."""
+        async with refusals_answered(interaction):
+            record = await find_game(self.bot, interaction, game)
+            record = await self.bot.service.cancel(record.id, interaction.user.id, is_manager=is_manager(interaction))
+            title = f"{GAME_TITLES[record.kind]} #{record.id}"
+            await interaction.response.send_message(
+                f"{title} was cancelled by {interaction.user.mention}; no results recorded."
+            )
+            await self.bot.presenter.show_cancelled(record)
+            await self._edit_lobby(record)
+
+    @game.command(name="resign")
+    @app_commands.describe(game="The game's number (only needed outside its thread)")
+    async def game_resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Give up your seat: you place last; with one opponent left the game ends."""
+        async with refusals_answered(interaction):
+            record = await find_game(self.bot, interaction, game)
+            result = await self.bot.service.resign(record.id, interaction.user.id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.bot.presenter.show_move(result)
+            await interaction.followup.send("You resigned. Thanks for playing!", ephemeral=True)
+
+    @game.command(name="skip")
+    @app_commands.describe(game="The game's number (only needed outside its thread)")
+    async def game_skip(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Play the current player's turn for them (host only); it counts as an automatic turn."""
+        async with refusals_answered(interaction):
+            record = await find_game(self.bot, interaction, game)
+            results = await self.bot.service.skip(record.id, interaction.user.id, is_manager=is_manager(interaction))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await show_automatic(self.bot, results, reason=f"was skipped by {interaction.user.display_name}")
+            await interaction.followup.send("Turn skipped.", ephemeral=True)
+
+    @game.command(name="remove")
+    @app_commands.describe(player="The player to remove", game="The game's number (only needed outside its thread)")
+    async def game_remove(
+        self, interaction: discord.Interaction, player: discord.User, game: int | None = None
+    ) -> None:
+        """Resign a player from the game (host only); they place last."""
+        async with refusals_answered(interaction):
+            record = await find_game(self.bot, interaction, game)
+            result = await self.bot.service.remove(
+                record.id, interaction.user.id, player.id, is_manager=is_manager(interaction)
+            )
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            lead = f"{interaction.user.display_name} removed {result.record.seats[result.seat].name} from the game."
+            await self.bot.presenter.show_move(result, lead=lead)
+            await interaction.followup.send(f"{player.display_name} was removed.", ephemeral=True)
+
+    @app_commands.command(name="games")
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        """List the lobbies and running games in this server."""
+        assert interaction.guild_id is not None
+        records = await self.bot.store.games_in_guild(interaction.guild_id)
+        if not records:
+            await interaction.response.send_message(
+                "No games right now. Start one with /kasino new or /garbage new.", ephemeral=True
+            )
+            return
+        lines = [self._game_line(record) for record in records[:20]]
+        if len(records) > 20:
+            lines.append(f"… and {len(records) - 20} more.")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="rules")
+    @app_commands.describe(game="Which game's rules")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """How to play Kasino or Garbage, with Kasino's card values and points."""
+        embed = discord.Embed(title=f"How to play {game.name}", description=RULES[game.value])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @staticmethod
+    def _game_line(record: GameRecord) -> str:
+        players = ", ".join(seat.name for seat in record.seats)
+        where = record.thread_id or record.channel_id
+        state = "waiting for players" if record.status == "lobby" else "playing"
+        return f"**{GAME_TITLES[record.kind]} #{record.id}** — {state} in <#{where}>: {players}"
+
+    async def _edit_lobby(self, record: GameRecord) -> None:
+        if record.lobby_message_id is None:
+            return
+        message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(record.lobby_message_id)
+        try:
+            await message.edit(**lobby_message(self.bot, record))
+        except discord.HTTPException:
+            log.info("lobby message of game %s could not be edited", record.id)
+
+
+async def setup(bot: CardBot) -> None:
+    """Add the cog."""
+    await bot.add_cog(GamesCog(bot))

@@ -1,0 +1,213 @@
+"""`/garbage new|draw|jack` and the Garbage table: two buttons a turn, every automatic step narrated.
+
+Garbage has no private cards (G3, G11: face-down spots are hidden from everyone, the owner too), so its
+controls sit on the public table message and every click checks that the clicker is the player to move.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._errors import guarded, refusals_answered
+from cogs._ids import component_id, game_template
+from cogs._lookup import my_running_game
+from cogs._presenter import TableMessage
+from cogs._text import clip
+from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
+from cogs.lobby import lobby_options, open_lobby
+from db.records import GameRecord
+from engine.base import Event, Game
+from engine.garbage import GarbageGame, GarbageSettings
+from engine.garbage_events import HandWon
+from engine.garbage_views import GarbagePublicView, SeatView
+from service.tables import DEFAULT_AFK_LIMIT
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+FIELD_LIMIT = 1024
+SOURCE_CHOICES = [
+    app_commands.Choice(name="stock", value="draw stock"),
+    app_commands.Choice(name="discard pile", value="draw discard"),
+]
+
+
+def spots_text(seat: SeatView) -> str:
+    """A layout as compact text: `1 A♠ · 2 ? · 3 3♥ …` (screen readers read this better than card art)."""
+    return " · ".join(f"{spot} {card if card is not None else '?'}" for spot, card in enumerate(seat.spots, start=1))
+
+
+def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequence[str]) -> tuple[str, discord.Embed]:
+    """The living table: every layout, the discard top, the stock, whose turn, and the last turn step by step."""
+    names = [seat.name for seat in record.seats]
+    if view.is_over:
+        headline = f"**Garbage #{record.id}** is over."
+    else:
+        headline = f"**Garbage #{record.id}** · hand {view.hand_number} · **{names[view.to_move]}** to play."
+    top = view.discard_top
+    embed = discord.Embed(
+        title=f"Garbage #{record.id} — hand {view.hand_number}",
+        description=(
+            f"**Discard pile:** {top if top else '(empty)'} ({view.discard_size} cards) · "
+            f"**Stock:** {view.stock_size} cards"
+        ),
+    )
+    for seat in view.seats:
+        marker = " ▶" if seat.seat == view.to_move else ""
+        status = " (resigned)" if seat.resigned else ""
+        holding = f"\nHolding **{seat.pending}**: choose a face-down spot for it." if seat.pending else ""
+        embed.add_field(
+            name=f"{names[seat.seat]}{marker}{status} · {seat.layout_size} spots · {seat.hands_won} hands won",
+            value=spots_text(seat) + holding,
+            inline=False,
+        )
+    if narration:
+        embed.add_field(name="Last turn", value=clip("\n".join(narration), FIELD_LIMIT), inline=False)
+    return headline, embed
+
+
+def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
+    """The turn's buttons: stock and discard, or one button per face-down spot while a Jack waits."""
+    public = game.public_view()
+    if public.is_over or public.to_move is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    seat = public.seats[public.to_move]
+    if seat.pending is not None:
+        for spot in seat.face_down_spots:
+            view.add_item(TurnButton(record.id, record.version, "jack", spot=spot))
+        return view
+    view.add_item(TurnButton(record.id, record.version, "stock"))
+    view.add_item(TurnButton(record.id, record.version, "discard", top=public.discard_top))
+    return view
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=game_template("garbage", r"(?P<action>stock|discard|jack)", r"10|[1-9]", optional=True),
+):
+    """Draw from stock, take the discard, or put a Jack on a spot; the version refuses clicks on an old table."""
+
+    def __init__(self, game_id: int, version: int, action: str, *, spot: int | None = None, top: object = None) -> None:
+        if action == "stock":
+            button = discord.ui.Button(label="Draw from stock", style=discord.ButtonStyle.primary, row=0)
+        elif action == "discard":
+            label = f"Take discard ({top})" if top else "Take discard"
+            button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=top is None, row=0)
+        else:
+            button = discord.ui.Button(
+                label=f"Jack → spot {spot}", style=discord.ButtonStyle.success, row=1 if (spot or 0) <= 5 else 2
+            )
+        button.custom_id = component_id("garbage", game_id, version, action, str(spot) if spot else None)
+        super().__init__(button)
+        self.game_id, self.version, self.action, self.spot = game_id, version, action, spot
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        spot = int(match["arg"]) if match["arg"] else None
+        return cls(int(match["game_id"]), int(match["version"]), match["action"], spot=spot, top=True)
+
+    @property
+    def move(self) -> str:
+        """The engine notation of this button's decision."""
+        return {"stock": "draw stock", "discard": "draw discard"}.get(self.action) or f"jack {self.spot}"
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the decision for the clicking player, if it is theirs to make."""
+        bot: CardBot = interaction.client  # type: ignore[assignment]
+        result = await bot.service.play(self.game_id, interaction.user.id, self.move, version=self.version)
+        await interaction.response.defer()
+        await bot.presenter.show_move(result)
+
+
+class GarbageUI:
+    """How the presenter shows Garbage."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    def describe_settings(self, settings: dict) -> str:
+        """The lobby's options in one line."""
+        size = GarbageSettings.from_dict(settings).start_size
+        return "Full layouts of 10 spots." if size == 10 else f"Short game: layouts start at {size} spots."
+
+    def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
+        """The living table with the turn's buttons."""
+        assert isinstance(game, GarbageGame)
+        content, embed = public_table(record, game.public_view(), narration)
+        return TableMessage(content, embed, table_view(record, game))
+
+    async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
+        """Announce a won hand on its own line, so it stands out from the turn-by-turn table."""
+        names = [seat.name for seat in record.seats]
+        for event in events:
+            if isinstance(event, HandWon) and not event.game_won:
+                await self.bot.presenter.game_channel(record).send(f"🏆 {event.describe(names)}")
+
+
+@app_commands.guild_only()
+class GarbageCog(commands.GroupCog, group_name="garbage", group_description="Play Garbage (Trash), 2 to 6 players."):
+    """Garbage's slash commands (the same decisions as the table's buttons, for keyboard users)."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="new")
+    @app_commands.describe(
+        seats="How many players may join (2–6)",
+        size="Starting layout size, 1–10 (default 10)",
+        timer="Time for each turn",
+        afk="Automatic turns in a row before a player is resigned (default 3)",
+    )
+    @app_commands.choices(timer=TIMER_CHOICES)
+    async def garbage_new(
+        self,
+        interaction: discord.Interaction,
+        seats: app_commands.Range[int, 2, 6] = 6,
+        size: app_commands.Range[int, 1, 10] = 10,
+        timer: app_commands.Choice[str] | None = None,
+        afk: app_commands.Range[int, 1, 10] = DEFAULT_AFK_LIMIT,
+    ) -> None:
+        """Open a Garbage lobby in this channel; friends join with a button."""
+        async with refusals_answered(interaction):
+            options = lobby_options(seats, {"start_size": size}, timer.value if timer else DEFAULT_TIMER, afk)
+            await open_lobby(interaction, "garbage", options)
+
+    @app_commands.command(name="draw")
+    @app_commands.describe(source="Draw from the stock, or take the top of the discard pile")
+    @app_commands.choices(source=SOURCE_CHOICES)
+    async def garbage_draw(self, interaction: discord.Interaction, source: app_commands.Choice[str]) -> None:
+        """Start your turn: draw from the stock or take the discard."""
+        await self._play(interaction, source.value)
+
+    @app_commands.command(name="jack")
+    @app_commands.describe(spot="The face-down spot for your Jack (1 = the Ace spot)")
+    async def garbage_jack(self, interaction: discord.Interaction, spot: app_commands.Range[int, 1, 10]) -> None:
+        """Put the Jack you are holding on one of your face-down spots."""
+        await self._play(interaction, f"jack {spot}")
+
+    async def _play(self, interaction: discord.Interaction, move: str) -> None:
+        async with refusals_answered(interaction):
+            record = await my_running_game(self.bot, interaction, "garbage")
+            result = await self.bot.service.play(record.id, interaction.user.id, move)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.bot.presenter.show_move(result)
+            steps = " ".join(self.bot.presenter.narration(record.id))
+            await interaction.followup.send(f"Done: {steps}", ephemeral=True)
+
+
+async def setup(bot: CardBot) -> None:
+    """Add the cog, the Garbage table UI and the table's persistent buttons."""
+    bot.presenter.uis["garbage"] = GarbageUI(bot)
+    bot.add_dynamic_items(TurnButton)
+    await bot.add_cog(GarbageCog(bot))

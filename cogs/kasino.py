@@ -1,0 +1,183 @@
+"""`/kasino new|play|hand`, the Kasino table, and private hands by DM with an ephemeral fallback."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._errors import refusals_answered
+from cogs._kasino_panel import DYNAMIC_ITEMS, NOT_A_PLAYER, ShowHandButton, best_first, panel
+from cogs._kasino_render import public_table, score_table
+from cogs._lookup import my_running_game
+from cogs._presenter import TableMessage
+from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
+from cogs.lobby import lobby_options, open_lobby
+from db.records import GameRecord
+from engine.base import Event, Game
+from engine.kasino import KasinoGame
+from engine.kasino_events import CardsDealt, GameOver, RoundEnded, RoundStarted
+from service.errors import RefusedError
+from service.tables import DEFAULT_AFK_LIMIT
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_LIMIT = 25
+DMS_CLOSED = (
+    "<@{user_id}>, I can't send you direct messages, so your cards stay private here: press **Show my hand** on "
+    "the table, or use `/kasino hand`."
+)
+
+
+class KasinoUI:
+    """How the presenter shows Kasino: the public table, and each player's private hand by DM."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    def describe_settings(self, settings: dict) -> str:
+        """The lobby's options in one line."""
+        return f"Playing to {KasinoGame.settings_from_dict(settings).target} points."
+
+    def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
+        """The living table, from the public view only."""
+        assert isinstance(game, KasinoGame)
+        content, embed = public_table(record, game.public_view(), narration)
+        view = discord.ui.View(timeout=None)
+        if not game.is_over():
+            view.add_item(ShowHandButton(record.id))
+        return TableMessage(content, embed, view)
+
+    async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
+        """Post round scores; refresh the DM hands of whoever's hand or turn changed."""
+        assert isinstance(game, KasinoGame)
+        names = [seat.name for seat in record.seats]
+        for event in events:
+            if isinstance(event, RoundEnded):
+                await self.bot.presenter.game_channel(record).send(score_table(names, event.scores, event.round))
+        dealt = not events or any(isinstance(event, CardsDealt | RoundStarted | GameOver) for event in events)
+        seats = range(len(record.seats)) if dealt or game.is_over() else {mover, game.to_move} - {None}
+        for seat in seats:
+            await self.deliver_hand(record, game, seat, fresh=dealt and not game.is_over())
+
+    async def deliver_hand(self, record: GameRecord, game: KasinoGame, seat: int, *, fresh: bool) -> None:
+        """DM the seat its panel: a new message at each deal, else an edit; closed DMs are noted once."""
+        seat_record = record.seats[seat]
+        if seat_record.user_id is None or not seat_record.dm_ok:
+            return
+        try:
+            user = self.bot.get_user(seat_record.user_id) or await self.bot.fetch_user(seat_record.user_id)
+            channel = user.dm_channel or await user.create_dm()
+            old = seat_record.hand_message_id
+            if old is not None and not fresh:
+                try:
+                    await channel.get_partial_message(old).edit(**panel(record, game, seat))
+                    return
+                except discord.NotFound:
+                    log.debug("hand message of game %s seat %s is gone; sending a new one", record.id, seat)
+            elif old is not None:
+                await self._retire(channel, old)
+            message = await channel.send(**panel(record, game, seat))
+            await self.bot.store.update_seat(record.id, seat, hand_message_id=message.id)
+        except discord.Forbidden:
+            await self.bot.store.update_seat(record.id, seat, dm_ok=False)
+            await self.bot.presenter.game_channel(record).send(
+                DMS_CLOSED.format(user_id=seat_record.user_id),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat_record.user_id)]),
+            )
+
+    @staticmethod
+    async def _retire(channel: discord.DMChannel, message_id: int) -> None:
+        # The last hand's menu would only answer "out of date"; take it away.
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException:
+            log.debug("could not retire hand message %s", message_id)
+
+
+@app_commands.guild_only()
+class KasinoCog(commands.GroupCog, group_name="kasino", group_description="Play Kasino, the Norwegian fishing game."):
+    """Kasino's slash commands."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="new")
+    @app_commands.describe(
+        seats="How many players may join (2–4)",
+        target="Points to win (default 16)",
+        timer="Time for each turn",
+        afk="Automatic turns in a row before a player is resigned (default 3)",
+    )
+    @app_commands.choices(timer=TIMER_CHOICES)
+    async def kasino_new(
+        self,
+        interaction: discord.Interaction,
+        seats: app_commands.Range[int, 2, 4] = 4,
+        target: app_commands.Range[int, 1, 99] = 16,
+        timer: app_commands.Choice[str] | None = None,
+        afk: app_commands.Range[int, 1, 10] = DEFAULT_AFK_LIMIT,
+    ) -> None:
+        """Open a Kasino lobby in this channel; friends join with a button."""
+        async with refusals_answered(interaction):
+            options = lobby_options(seats, {"target": target}, timer.value if timer else DEFAULT_TIMER, afk)
+            await open_lobby(interaction, "kasino", options)
+
+    @app_commands.command(name="play")
+    @app_commands.describe(move="Your move, e.g. “5♥ take 3♦+A♥” — pick from the suggestions or type it")
+    async def kasino_play(self, interaction: discord.Interaction, move: str) -> None:
+        """Make your move in your Kasino game."""
+        async with refusals_answered(interaction):
+            record = await my_running_game(self.bot, interaction, "kasino")
+            result = await self.bot.service.play(record.id, interaction.user.id, move)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.bot.presenter.show_move(result)
+            await interaction.followup.send(f"Played: {result.move}", ephemeral=True)
+
+    @kasino_play.autocomplete("move")
+    async def kasino_play_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's own legal moves, best first, filtered by what they typed."""
+        try:
+            record = await my_running_game(self.bot, interaction, "kasino")
+        except RefusedError:
+            return []
+        seat = record.seat_of(interaction.user.id)
+        game = self.bot.service.game_of(record)
+        assert isinstance(game, KasinoGame) and seat is not None
+        typed = current.strip().lower()
+        choices = []
+        for legal in best_first(game, game.legal_moves(seat)):
+            words = game.describe_move(legal)
+            if typed in str(legal).lower() or typed in words.lower():
+                choices.append(app_commands.Choice(name=words[:100], value=str(legal)))
+            if len(choices) == AUTOCOMPLETE_LIMIT:
+                break
+        return choices
+
+    @app_commands.command(name="hand")
+    async def kasino_hand(self, interaction: discord.Interaction) -> None:
+        """See your hand and your moves (only you see the answer)."""
+        async with refusals_answered(interaction):
+            record = await my_running_game(self.bot, interaction, "kasino")
+            seat = record.seat_of(interaction.user.id)
+            if seat is None:
+                raise RefusedError(NOT_A_PLAYER)
+            game = self.bot.service.game_of(record)
+            assert isinstance(game, KasinoGame)
+            await interaction.response.send_message(**panel(record, game, seat), ephemeral=True)
+
+
+async def setup(bot: CardBot) -> None:
+    """Add the cog, the Kasino table UI and the panel's persistent components."""
+    bot.presenter.uis["kasino"] = KasinoUI(bot)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(KasinoCog(bot))

@@ -1,0 +1,163 @@
+"""`/leaderboard` (paginated with buttons) and `/stats`, per server, from the results the store keeps."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._errors import guarded
+from cogs._ids import CODE_KINDS, LEADERBOARD_TEMPLATE, leaderboard_id
+from db.records import KindStats, LeaderboardPage, Tally
+from service.tables import GAME_TITLES
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+PER_PAGE = 10
+MIN_GAMES_FOR_WIN_RATE = 3
+SORTS = {"rating": "rating", "wins": "wins", "winrate": "win_rate"}
+SORT_TITLES = {"rating": "rating", "wins": "wins", "win_rate": "win rate"}
+SORT_CHOICES = [
+    app_commands.Choice(name="rating", value="rating"),
+    app_commands.Choice(name="wins", value="wins"),
+    app_commands.Choice(name="win rate", value="winrate"),
+]
+GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()]
+
+
+def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> discord.Embed:
+    """One page of the board as text: rank, name, then the figures."""
+    title = f"{GAME_TITLES[kind]} leaderboard — {guild_name}"
+    embed = discord.Embed(title=title)
+    if not board.rows:
+        hint = f" with at least {board.min_games} games" if board.sort == "win_rate" else ""
+        embed.description = f"Nobody{hint} yet. Finish a game to get on the board!"
+        return embed
+    lines = []
+    for row in board.rows:
+        rating = f"{row.rating:.1f}" if row.rating is not None else "—"
+        lines.append(
+            f"**{row.rank}.** {row.name} — rating {rating} · {row.wins} wins / {row.games} games "
+            f"({row.win_rate:.0%}) · {row.points} points"
+        )
+    embed.description = "\n".join(lines)
+    footer = f"Sorted by {SORT_TITLES[board.sort]} · page {board.page + 1} of {max(board.pages, 1)}"
+    if board.sort == "win_rate":
+        footer += f" · at least {board.min_games} games"
+    embed.set_footer(text=footer)
+    return embed
+
+
+def leaderboard_view(kind: str, sort_code: str, board: LeaderboardPage) -> discord.ui.View | None:
+    """Previous / next buttons, or none when everything fits on one page."""
+    if board.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(kind, sort_code, board.page - 1, label="Previous", disabled=board.page <= 0))
+    view.add_item(PageButton(kind, sort_code, board.page + 1, label="Next", disabled=board.page >= board.pages - 1))
+    return view
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD_TEMPLATE):
+    """Turns a leaderboard page; the custom id holds game, sort and page, so it works after restarts."""
+
+    def __init__(self, kind: str, sort_code: str, page: int, *, label: str = "Page", disabled: bool = False) -> None:
+        page = max(page, 0)
+        super().__init__(
+            discord.ui.Button(label=label, disabled=disabled, custom_id=leaderboard_id(kind, sort_code, page))
+        )
+        self.kind, self.sort_code, self.page = kind, sort_code, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from its custom id."""
+        return cls(CODE_KINDS[match["kind"]], match["sort"], int(match["page"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the page this button points at."""
+        bot: CardBot = interaction.client  # type: ignore[assignment]
+        assert interaction.guild is not None
+        board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page)
+        await interaction.response.edit_message(
+            embed=leaderboard_embed(interaction.guild.name, self.kind, board),
+            view=leaderboard_view(self.kind, self.sort_code, board),
+        )
+
+
+async def fetch_board(bot: CardBot, guild_id: int, kind: str, sort_code: str, page: int) -> LeaderboardPage:
+    """One page, clamped to the pages that exist (the board may have shrunk since the button was sent)."""
+    board = await bot.store.leaderboard(
+        guild_id, kind, SORTS[sort_code], page=page, per_page=PER_PAGE, min_games=MIN_GAMES_FOR_WIN_RATE
+    )
+    if board.pages and page >= board.pages:
+        return await fetch_board(bot, guild_id, kind, sort_code, board.pages - 1)
+    return board
+
+
+def _tally_line(tally: Tally) -> str:
+    if not tally.games:
+        return "no games yet"
+    return f"{tally.games} games · {tally.wins} wins ({tally.win_rate:.0%}) · {tally.points} points"
+
+
+def _kind_field(stats: KindStats) -> str:
+    rating = "unrated"
+    if stats.rating is not None:
+        rating = f"rating {stats.rating:.1f}"
+        if stats.rank is not None:
+            rating += f" (#{stats.rank} of {stats.rated_players})"
+    return f"This server: {_tally_line(stats.server)} · {rating}\nAll servers: {_tally_line(stats.overall)}"
+
+
+class LeaderboardCog(commands.Cog):
+    """Leaderboards and player stats."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game", sort="Order by rating (default), wins, or win rate")
+    @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        sort: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Show this server's best players of Kasino or Garbage."""
+        assert interaction.guild is not None
+        sort_code = sort.value if sort else "rating"
+        await interaction.response.defer(thinking=True)
+        board = await fetch_board(self.bot, interaction.guild.id, game.value, sort_code, 0)
+        await interaction.followup.send(
+            embed=leaderboard_embed(interaction.guild.name, game.value, board),
+            view=leaderboard_view(game.value, sort_code, board) or discord.utils.MISSING,
+        )
+
+    @app_commands.command(name="stats")
+    @app_commands.guild_only()
+    @app_commands.describe(user="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """Games, wins, points and rating for one player, in this server and overall."""
+        assert interaction.guild_id is not None
+        target = user or interaction.user
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        stats = await self.bot.store.player_stats(target.id, interaction.guild_id)
+        embed = discord.Embed(title=f"Stats for {target.display_name}")
+        for kind_stats in stats.kinds:
+            embed.add_field(name=GAME_TITLES[kind_stats.kind], value=_kind_field(kind_stats), inline=False)
+        await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+async def setup(bot: CardBot) -> None:
+    """Add the cog and its persistent page buttons."""
+    bot.add_dynamic_items(PageButton)
+    await bot.add_cog(LeaderboardCog(bot))

@@ -1,0 +1,235 @@
+"""Lobbies for both games: the lobby message with Join / Leave / Start / Cancel, and starting a game in its thread."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+
+from cogs._errors import guarded, is_manager
+from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id
+from cogs._timing import TIMER_PRESETS, timer_summary
+from db.records import GameRecord
+from service.errors import RefusedError
+from service.tables import GAME_TITLES, LobbyOptions
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES = 1440
+_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+    """One of the four lobby buttons; the custom id carries the game, so it works after a restart."""
+
+    def __init__(self, kind: str, game_id: int, action: str, *, disabled: bool = False) -> None:
+        label, style = _BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, disabled=disabled, custom_id=component_id(kind, game_id, 0, action)
+            )
+        )
+        self.kind, self.game_id, self.action = kind, game_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from its custom id."""
+        return cls(kind=CODE_KINDS[match["kind"]], game_id=int(match["game_id"]), action=match["action"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Join, leave, start or cancel the lobby."""
+        bot: CardBot = interaction.client  # type: ignore[assignment]
+        user = interaction.user
+        if self.action == "join":
+            record = await bot.service.join(self.game_id, user.id, user.display_name)
+        elif self.action == "leave":
+            record = await bot.service.leave(self.game_id, user.id)
+        elif self.action == "cancel":
+            record = await bot.service.cancel(self.game_id, user.id, is_manager=is_manager(interaction))
+        else:
+            await start_game(bot, interaction, self.game_id)
+            return
+        await interaction.response.edit_message(**lobby_message(bot, record))
+
+
+def lobby_view(record: GameRecord) -> discord.ui.View:
+    """The lobby's buttons; Join is off when every seat is taken."""
+    view = discord.ui.View(timeout=None)
+    full = len(record.seats) >= record.max_seats
+    for action in _BUTTONS:
+        view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full))
+    return view
+
+
+def lobby_message(bot: CardBot, record: GameRecord) -> dict[str, Any]:
+    """The lobby message's content and buttons for the record's status."""
+    title = f"{GAME_TITLES[record.kind]} #{record.id}"
+    players = ", ".join(seat.name for seat in record.seats) or "nobody yet"
+    if record.status == "cancelled":
+        return {"content": f"{title} was cancelled.", "view": None}
+    if record.status != "lobby":
+        where = f" Play in <#{record.thread_id}>." if record.thread_id else ""
+        return {"content": f"{title} has started with {players}.{where}", "view": None}
+    options = bot.presenter.uis[record.kind].describe_settings(record.settings)
+    content = (
+        f"**{title}**: a new game, hosted by <@{record.host_id}>. {options} {timer_summary(record)}\n"
+        f"Players ({len(record.seats)}/{record.max_seats}): {players}\n"
+        "Press **Join** to take a seat. The host presses **Start** when everyone is in (2 players at least)."
+    )
+    return {"content": content, "view": lobby_view(record)}
+
+
+def lobby_options(seats: int, settings: dict[str, Any], timer: str, afk: int) -> LobbyOptions:
+    """The options of a `/... new` command."""
+    return LobbyOptions(seats=seats, settings=settings, turn_seconds=TIMER_PRESETS[timer], afk_limit=afk)
+
+
+async def open_lobby(interaction: discord.Interaction, kind: str, options: LobbyOptions) -> GameRecord:
+    """Post a new lobby in the channel the command was used in."""
+    bot: CardBot = interaction.client  # type: ignore[assignment]
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise RefusedError("Games are played in a server channel, not in direct messages.")
+    record = await bot.service.open_lobby(
+        kind,
+        options,
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        host_id=interaction.user.id,
+        host_name=interaction.user.display_name,
+    )
+    await interaction.response.send_message(**lobby_message(bot, record))
+    message = await interaction.original_response()
+    await bot.store.set_messages(record.id, lobby_message_id=message.id)
+    return record
+
+
+async def start_game(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
+    """Start: find the game a home (its own thread if allowed), post the table, ping the first player."""
+    thread_possible = _can_open_thread(interaction)
+    if not thread_possible and not isinstance(interaction.channel, discord.Thread):
+        await _refuse_second_game_in_channel(bot, interaction, game_id)
+    started = await bot.service.start(game_id, interaction.user.id)
+    await interaction.response.defer()
+    record = started.record
+    note = ""
+    if isinstance(interaction.channel, discord.Thread):
+        thread_id: int | None = interaction.channel.id
+    elif thread_possible and interaction.message is not None:
+        thread_id = await _open_thread(interaction.message, record)
+        if thread_id is None:
+            note = " I could not open a thread here, so the game is played in this channel."
+    else:
+        thread_id = None
+        note = " I may not open threads here, so the game is played in this channel."
+    if thread_id is not None:
+        await bot.store.set_messages(game_id, thread_id=thread_id)
+    record = await bot.service.get(game_id)
+    await interaction.edit_original_response(**lobby_message(bot, record))
+    if note:
+        await interaction.followup.send(note.strip(), ephemeral=True)
+    bot.presenter.set_narration(record.id, [_seating_line(record)])
+    record = await bot.presenter.post_table(record, started.game)
+    await bot.presenter.ping_turn(record, started.game)
+    await bot.presenter.uis[record.kind].after_update(record, started.game, (), None)
+
+
+def _seating_line(record: GameRecord) -> str:
+    seats = ", ".join(f"{index + 1}. {seat.name}" for index, seat in enumerate(record.seats))
+    return f"The game begins. Seats: {seats}."
+
+
+def _can_open_thread(interaction: discord.Interaction) -> bool:
+    permissions = interaction.app_permissions
+    return (
+        isinstance(interaction.channel, discord.TextChannel)
+        and permissions.create_public_threads
+        and permissions.send_messages_in_threads
+    )
+
+
+async def _open_thread(message: discord.Message, record: GameRecord) -> int | None:
+    try:
+        thread = await message.create_thread(
+            name=f"{GAME_TITLES[record.kind]} #{record.id}", auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        )
+    except discord.HTTPException:
+        log.warning("could not open a thread for game %s", record.id, exc_info=True)
+        return None
+    return thread.id
+
+
+async def _refuse_second_game_in_channel(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
+    assert interaction.channel_id is not None
+    running = [
+        game
+        for game in await bot.store.running_games_in_channel(interaction.channel_id)
+        if game.id != game_id and game.status == "running" and game.thread_id is None
+    ]
+    if running:
+        other = running[0]
+        link = f"https://discord.com/channels/{other.guild_id}/{other.channel_id}/{other.table_message_id}"
+        raise RefusedError(
+            f"{GAME_TITLES[other.kind]} #{other.id} is already being played in this channel ({link}), and I may "
+            "not open threads here. Finish it first, or give me Create Public Threads."
+        )
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
+    """On a finished game's table: a new lobby with the same options; the old players are invited to join."""
+
+    def __init__(self, kind: str, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.success,
+                custom_id=component_id(kind, game_id, 0, "rematch"),
+            )
+        )
+        self.kind, self.game_id = kind, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from its custom id."""
+        return cls(kind=CODE_KINDS[match["kind"]], game_id=int(match["game_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the rematch lobby in the game's channel and take the button away."""
+        bot: CardBot = interaction.client  # type: ignore[assignment]
+        old = await bot.service.get(self.game_id)
+        record = await bot.service.rematch(self.game_id, interaction.user.id, interaction.user.display_name)
+        await interaction.response.edit_message(view=None)
+        invited = [seat.user_id for seat in old.seats if seat.user_id not in (None, interaction.user.id)]
+        mentions = " ".join(f"<@{user_id}>" for user_id in invited)
+        message = lobby_message(bot, record)
+        message["content"] = (
+            f"Rematch of {GAME_TITLES[old.kind]} #{old.id}! {mentions} — press **Join** to play again.\n\n"
+            + message["content"]
+        )
+        lobby = await bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(
+            **message, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in invited])
+        )
+        await bot.store.set_messages(record.id, lobby_message_id=lobby.id)
+        await interaction.followup.send(
+            f"Rematch lobby {GAME_TITLES[record.kind]} #{record.id} is open: {lobby.jump_url}", ephemeral=True
+        )
+
+
+async def setup(bot: CardBot) -> None:
+    """Register the lobby and rematch buttons (they are persistent: no cog state needed)."""
+    bot.add_dynamic_items(LobbyButton, RematchButton)

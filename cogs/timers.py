@@ -1,0 +1,115 @@
+"""Turn timers: warn the player shortly before their deadline, and play for them when it passes.
+
+Deadlines live in SQLite and come from the bot's one clock, so a restart simply carries on: the first
+tick after start-up finds every deadline that passed while the bot was down and acts on each once (the
+automatic move sets the next deadline from now, not from the missed one).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from cogs._timing import in_words, warning_lead
+from db.records import GameRecord
+from service.tables import GAME_TITLES, USER_ERRORS, MoveResult
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 5
+LONGEST_WARNING = timedelta(hours=1)  # warning_lead never exceeds this, so one query finds every game to look at
+
+
+class TimerCog(commands.Cog):
+    """The loop that keeps timed games moving."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Start ticking once the cog is loaded."""
+        self.tick.start()
+
+    async def cog_unload(self) -> None:
+        """Stop ticking."""
+        self.tick.cancel()
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def tick(self) -> None:
+        """Warn the players whose time runs short; play for those whose time ran out."""
+        now = self.bot.clock()
+        for record in await self.bot.store.due_games(now + LONGEST_WARNING):
+            try:
+                if record.deadline is None or record.turn_seconds is None:
+                    continue
+                if record.deadline <= now:
+                    await self.expire(record)
+                elif (
+                    not record.warned and record.deadline - timedelta(seconds=warning_lead(record.turn_seconds)) <= now
+                ):
+                    await self.warn(record)
+            except USER_ERRORS as error:
+                # Someone moved between the query and now: nothing is due any more.
+                log.debug("timer of game %s skipped: %s", record.id, error)
+            except Exception:
+                log.exception("timer of game %s failed", record.id)
+
+    @tick.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def expire(self, record: GameRecord) -> None:
+        """Play the turn for the absent player and show it; resign them after too many in a row."""
+        results = await self.bot.service.expire(record.id, version=record.version)
+        await show_automatic(self.bot, results, reason="ran out of time")
+
+    async def warn(self, record: GameRecord) -> None:
+        """Tell the player their time runs short: in the game's channel, and by DM where DMs work."""
+        game = self.bot.service.game_of(record)
+        seat = game.to_move
+        if seat is None or record.deadline is None:
+            return
+        await self.bot.store.set_deadline(record.id, record.deadline, warned=True)
+        user_id = record.seats[seat].user_id
+        if user_id is None:
+            return
+        stamp = int(record.deadline.timestamp())
+        left = in_words(max(0, int((record.deadline - self.bot.clock()).total_seconds())))
+        title = f"{GAME_TITLES[record.kind]} #{record.id}"
+        text = f"⏳ <@{user_id}>, your turn in {title} ends <t:{stamp}:R> (about {left} left)."
+        await self.bot.presenter.game_channel(record).send(
+            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
+        )
+        if record.seats[seat].dm_ok:
+            await self._dm_warning(user_id, f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left).")
+
+    async def _dm_warning(self, user_id: int, text: str) -> None:
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+        except discord.HTTPException:
+            log.info("could not DM the timer warning to user %s", user_id)
+
+
+async def show_automatic(bot: CardBot, results: list[MoveResult], *, reason: str) -> None:
+    """Show moves the bot made for a player, saying why."""
+    for result in results:
+        name = result.record.seats[result.seat].name
+        if result.removed:
+            streak = result.record.afk_limit
+            lead = f"{name} was resigned after {streak} automatic turn{'s' if streak != 1 else ''} in a row."
+        else:
+            lead = f"⏰ {name} {reason}; the bot played for them."
+        await bot.presenter.show_move(result, lead=lead)
+
+
+async def setup(bot: CardBot) -> None:
+    """Add the timer loop."""
+    await bot.add_cog(TimerCog(bot))

@@ -1,0 +1,339 @@
+"""The table service: every game action the cogs perform, without Discord.
+
+It owns the order of things for one action: take the game's lock, load, check who may act, ask the
+engine, save move and snapshot in one version-checked write. Cogs translate Discord input into these
+calls and render what comes back; nothing here knows a message, a button or a channel object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from db.errors import StoreError
+from db.records import GameRecord
+from db.store import Store
+from engine.base import Event, Game, Move, seat_order
+from engine.errors import GameError, NotYourTurnError
+from engine.registry import game_class
+from service.errors import RefusedError
+
+# Every error whose text is meant for the player: the bot shows it ephemerally and changes nothing.
+USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
+
+SEAT_LIMITS = {"kasino": (2, 4), "garbage": (2, 6)}
+GAME_TITLES = {"kasino": "Kasino", "garbage": "Garbage"}
+DEFAULT_AFK_LIMIT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyOptions:
+    """What the host chose when opening a lobby."""
+
+    seats: int
+    settings: dict[str, Any] = field(default_factory=dict)
+    turn_seconds: int | None = None
+    afk_limit: int = DEFAULT_AFK_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What one action changed: the saved record, the engine after it, and the events to narrate.
+
+    `auto` marks a move the bot made for a player (time ran out, or the host skipped them); `removed`
+    is set when that also cost the player their seat.
+    """
+
+    record: GameRecord
+    game: Game
+    events: tuple[Event, ...]
+    seat: int
+    move: str
+    auto: bool = False
+    removed: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """True when this action ended the game."""
+        return self.record.status == "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A game that has just left its lobby."""
+
+    record: GameRecord
+    game: Game
+
+
+class TableService:
+    """Game actions for the cogs; one lock per game so two quick clicks are applied one after the other."""
+
+    def __init__(
+        self, store: Store, clock: Callable[[], datetime], new_seed: Callable[[], int] = lambda: secrets.randbits(62)
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_seed = new_seed
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that serialises actions on one game (held only while someone uses it)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    @staticmethod
+    def game_of(record: GameRecord) -> Game:
+        """The engine state stored with a running or finished game."""
+        if record.state is None:
+            raise RefusedError("This game has not started yet.")
+        return game_class(record.kind).from_dict(record.state)
+
+    async def get(self, game_id: int) -> GameRecord:
+        """The game's record.
+
+        Raises:
+            RefusedError: no such game.
+        """
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise RefusedError("That game no longer exists.")
+        return record
+
+    async def load(self, game_id: int) -> tuple[GameRecord, Game]:
+        """A running or finished game with its engine state."""
+        record = await self.get(game_id)
+        return record, self.game_of(record)
+
+    # Lobby
+
+    async def open_lobby(
+        self, kind: str, options: LobbyOptions, *, guild_id: int, channel_id: int, host_id: int, host_name: str
+    ) -> GameRecord:
+        """A new lobby with the host in the first seat.
+
+        Raises:
+            RefusedError: the seat count, a setting or the timer is out of range.
+        """
+        low, high = SEAT_LIMITS[kind]
+        if not low <= options.seats <= high:
+            raise RefusedError(f"{GAME_TITLES[kind]} is for {low} to {high} players, not {options.seats}.")
+        try:
+            game_class(kind).settings_from_dict(options.settings)
+        except (ValueError, TypeError) as error:
+            raise RefusedError(f"Those settings don't work: {error}") from error
+        if (options.turn_seconds is not None and options.turn_seconds < 1) or options.afk_limit < 1:
+            raise RefusedError("The turn timer and the limit of automatic turns must be at least 1.")
+        return await self.store.create_lobby(
+            kind,
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            options.settings,
+            self.new_seed(),
+            options.seats,
+            self.clock(),
+            turn_seconds=options.turn_seconds,
+            afk_limit=options.afk_limit,
+        )
+
+    async def rematch(self, game_id: int, user_id: int, user_name: str) -> GameRecord:
+        """A new lobby with the finished game's options, hosted by the player who asked.
+
+        Raises:
+            RefusedError: the game is not over, or the caller did not play in it.
+        """
+        record = await self.get(game_id)
+        if record.status != "finished":
+            raise RefusedError("A rematch can only follow a finished game.")
+        if record.seat_of(user_id) is None:
+            raise RefusedError("Only the players of this game can ask for a rematch.")
+        options = LobbyOptions(record.max_seats, record.settings, record.turn_seconds, record.afk_limit)
+        return await self.open_lobby(
+            record.kind,
+            options,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=user_id,
+            host_name=user_name,
+        )
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
+        """Seat a player in the lobby."""
+        async with self.lock(game_id):
+            return await self.store.join_lobby(game_id, user_id, name, self.clock())
+
+    async def leave(self, game_id: int, user_id: int) -> GameRecord:
+        """Take a player out of the lobby (the host cancels instead)."""
+        async with self.lock(game_id):
+            return await self.store.leave_lobby(game_id, user_id, self.clock())
+
+    async def start(self, game_id: int, user_id: int) -> Started:
+        """Deal: seats drawn from the game's seed, the engine's first state saved.
+
+        Raises:
+            RefusedError: not the host, or fewer than two players.
+        """
+        async with self.lock(game_id):
+            record = await self.get(game_id)
+            if record.status != "lobby":
+                started = record.status == "running"
+                raise RefusedError("This game has already started." if started else "This game is over.")
+            if user_id != record.host_id:
+                raise RefusedError("Only the host can start the game.")
+            if len(record.seats) < 2:
+                raise RefusedError("At least two players are needed: wait for someone to join.")
+            cls = game_class(record.kind)
+            order = seat_order(record.seed, len(record.seats))
+            game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
+            users = [record.seats[index].user_id for index in order]
+            saved = await self.store.start_game(
+                game_id, record.version, users, game.to_dict(), self.clock(), deadline=self._deadline(record, game)
+            )
+            return Started(saved, game)
+
+    async def cancel(self, game_id: int, user_id: int, *, is_manager: bool) -> GameRecord:
+        """End a lobby or game without results.
+
+        Raises:
+            RefusedError: neither the host nor a server manager.
+        """
+        async with self.lock(game_id):
+            record = await self.get(game_id)
+            self._require_host(record, user_id, is_manager, "cancel this game")
+            return await self.store.cancel_game(game_id, self.clock())
+
+    # Play
+
+    async def play(self, game_id: int, user_id: int, move: str | Move, *, version: int | None = None) -> MoveResult:
+        """Apply a player's move, typed or picked; `version` refuses a click made on an older table.
+
+        Raises:
+            RefusedError, GameError, StoreError: with the reason; the game is unchanged.
+        """
+        async with self.lock(game_id):
+            record, game, seat = await self._load_for(game_id, user_id, version)
+            if game.to_move != seat:
+                raise NotYourTurnError(f"It is {self._name(record, game.to_move)}'s turn, not yours.")
+            parsed = game.parse_move(seat, move) if isinstance(move, str) else move
+            result = await self._apply(record, game, seat, parsed, auto=False)
+            if record.seats[seat].auto_streak:
+                await self.store.update_seat(game_id, seat, auto_streak=0)  # they are back: the AFK count restarts
+            return result
+
+    async def resign(self, game_id: int, user_id: int) -> MoveResult:
+        """The player gives up: they place last; with one opponent left the game ends."""
+        async with self.lock(game_id):
+            record, game, seat = await self._load_for(game_id, user_id, None)
+            return await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=False)
+
+    async def remove(self, game_id: int, user_id: int, target_id: int, *, is_manager: bool) -> MoveResult:
+        """The host resigns another player (gone for good, or holding everyone up).
+
+        Raises:
+            RefusedError: not the host, or the target has no seat.
+        """
+        async with self.lock(game_id):
+            record = await self._running(game_id, None)
+            self._require_host(record, user_id, is_manager, "remove a player")
+            seat = record.seat_of(target_id)
+            if seat is None:
+                raise RefusedError("That member is not playing in this game.")
+            game = self.game_of(record)
+            return await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=True)
+
+    async def skip(self, game_id: int, user_id: int, *, is_manager: bool) -> list[MoveResult]:
+        """The host plays the current player's turn for them; it counts as an automatic turn.
+
+        Raises:
+            RefusedError: not the host.
+        """
+        async with self.lock(game_id):
+            record = await self._running(game_id, None)
+            self._require_host(record, user_id, is_manager, "skip a turn")
+            return await self._play_for_absent(record)
+
+    async def expire(self, game_id: int, *, version: int) -> list[MoveResult]:
+        """The turn's time ran out: play it for the player; after too many such turns in a row, resign them.
+
+        `version` is the one the deadline was read with: if anything moved since, nothing happens (StoreError).
+        """
+        async with self.lock(game_id):
+            record = await self._running(game_id, version)
+            return await self._play_for_absent(record)
+
+    async def _play_for_absent(self, record: GameRecord) -> list[MoveResult]:
+        game = self.game_of(record)
+        seat = game.to_move
+        if seat is None:
+            raise RefusedError("This game is over.")
+        results = []
+        # A Garbage turn can hold a second decision (where a Jack goes): finish the whole turn.
+        while game.to_move == seat:
+            result = await self._apply(record, game, seat, game.auto_move(seat), auto=True)
+            results.append(result)
+            record, game = result.record, result.game
+        streak = record.seats[seat].auto_streak + 1
+        await self.store.update_seat(record.id, seat, auto_streak=streak)
+        if streak >= record.afk_limit and record.status == "running" and not self._has_resigned(game, seat):
+            resigned = await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=True)
+            results.append(replace(resigned, removed=True))
+        return results
+
+    async def _running(self, game_id: int, version: int | None) -> GameRecord:
+        record = await self.get(game_id)
+        if record.status == "lobby":
+            raise RefusedError("This game has not started yet.")
+        if record.status != "running":
+            raise RefusedError("This game is over.")
+        if version is not None and version != record.version:
+            raise RefusedError("That move is out of date; the table has changed.")
+        return record
+
+    async def _load_for(self, game_id: int, user_id: int, version: int | None) -> tuple[GameRecord, Game, int]:
+        record = await self._running(game_id, version)
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise RefusedError("You are not playing in this game.")
+        return record, self.game_of(record), seat
+
+    async def _apply(self, record: GameRecord, game: Game, seat: int, move: Move, *, auto: bool) -> MoveResult:
+        events = game.apply(seat, move)
+        saved = await self.store.save_move(
+            record.id,
+            record.version,
+            seat,
+            str(move),
+            game.to_dict(),
+            self.clock(),
+            auto=auto,
+            deadline=self._deadline(record, game),
+            outcome=game.outcome(),
+        )
+        return MoveResult(saved, game, events, seat, str(move), auto)
+
+    def _deadline(self, record: GameRecord, game: Game) -> datetime | None:
+        if record.turn_seconds is None or game.to_move is None:
+            return None
+        return self.clock() + timedelta(seconds=record.turn_seconds)
+
+    @staticmethod
+    def _has_resigned(game: Game, seat: int) -> bool:
+        return bool(getattr(game.public_view().seats[seat], "resigned", False))
+
+    @staticmethod
+    def _require_host(record: GameRecord, user_id: int, is_manager: bool, action: str) -> None:
+        if user_id != record.host_id and not is_manager:
+            raise RefusedError(f"Only the host or someone with Manage Server can {action}.")
+
+    @staticmethod
+    def _name(record: GameRecord, seat: int | None) -> str:
+        return record.seats[seat].name if seat is not None else "nobody"

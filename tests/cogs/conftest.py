@@ -1,0 +1,48 @@
+"""SimCord fixtures: the real bot on a real SQLite file in a temporary folder."""
+
+import itertools
+
+import pytest
+
+from bot import create_bot
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+async def make_bot(db_path):
+    bots = []
+    seeds = itertools.count(1)  # games get seeds 1, 2, 3 ...: every run plays the same cards
+
+    def factory():
+        bots.append(create_bot(db_path, new_seed=lambda: next(seeds)))
+        return bots[-1]
+
+    yield factory
+    # SimCord never closes a bot; closing ours closes its aiosqlite connection.
+    for bot in bots:
+        await bot.close()
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot()
+
+
+@pytest.fixture
+def guild(simcord_env):
+    return simcord_env.create_guild("Cards")
+
+
+@pytest.fixture
+def channel(guild):
+    return guild.create_text_channel("games")
+
+
+@pytest.fixture
+def members(simcord_env, guild):
+    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
+    return [guild.add_member(simcord_env.create_user(name)) for name in names]

@@ -1,0 +1,216 @@
+"""Issue 7: Garbage played through the table's buttons, every step narrated, nothing face down shown."""
+
+import asyncio
+import random
+
+import pytest
+
+from engine.garbage import GarbageGame
+from tests.cogs.helpers import (
+    custom_ids,
+    game_thread,
+    is_enabled,
+    labels,
+    member_for,
+    open_and_start,
+    public_texts,
+    table_message,
+)
+
+
+async def hidden_cards(env, game_id):
+    """Every card face down right now, as text (Garbage shows none of them, G11)."""
+    state = (await env.bot.store.get_game(game_id)).state
+    hidden = {
+        code
+        for layout, face_up in zip(state["layouts"], state["face_up"], strict=True)
+        for code, up in zip(layout, face_up, strict=True)
+        if not up
+    }
+    return hidden | set(state["stock"])
+
+
+async def play_turn_by_buttons(env, channel, members, game_id, rng):
+    record = await env.bot.store.get_game(game_id)
+    game = GarbageGame.from_dict(record.state)
+    player = member_for(members, record, game.to_move)
+    table = table_message(game_thread(channel, game_id), game_id)
+    choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
+    assert choices, table.content
+    result = await player.click(table, custom_id=rng.choice(choices))
+    assert result.acknowledged and not result.ephemeral, result
+    after = await env.bot.store.get_game(game_id)
+    assert after.version == record.version + 1
+    return after
+
+
+async def play_to_end(env, channel, members, game_id, seed, max_turns=5000):
+    rng = random.Random(seed)
+    for turn in range(max_turns):
+        record = await play_turn_by_buttons(env, channel, members, game_id, rng)
+        if record.status == "finished":
+            return record, turn + 1
+    raise AssertionError("game did not finish")
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 2), (6, 1)])
+async def test_complete_game_through_buttons(simcord_env, channel, members, players, size):
+    host, *others = members[:players]
+    _, game_id = await open_and_start(channel, host, others, "garbage new", seats=players, size=size)
+    record, turns = await play_to_end(simcord_env, channel, members, game_id, seed=players)
+    assert record.status == "finished" and turns > 0
+    table = table_message(game_thread(channel, game_id), game_id)
+    assert table.content == f"**Garbage #{game_id}** is over." and labels(table) == ["Rematch"]
+    result_line = channel.last_message.content
+    assert result_line.startswith(f"Garbage #{game_id} is over. 1. ")
+    board = await simcord_env.bot.store.leaderboard(channel.guild.id, "garbage", "wins")
+    assert board.total == players
+
+
+async def test_full_size_two_player_game_never_shows_a_face_down_card(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
+    rng = random.Random(7)
+    seen_hidden = set()
+    while True:
+        record = await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
+        if record.status == "finished":
+            break
+        hidden = await hidden_cards(simcord_env, game_id)
+        table = table_message(game_thread(channel, game_id), game_id)
+        shown = str(table.embeds[0].to_dict()) + table.content
+        # A face-down card can share rank and suit with a face-up copy only in multi-deck games; one deck here.
+        leaked = {code for code in hidden if code.split("#")[0] in shown.split("Last turn")[0]}
+        seen_hidden |= leaked
+    assert seen_hidden == set()
+
+
+async def test_a_jack_is_placed_by_button_on_the_chosen_spot(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
+    thread = game_thread(channel, game_id)
+    for _ in range(300):  # draw from the stock until someone must choose a spot for a Jack (G6c)
+        record = await simcord_env.bot.store.get_game(game_id)
+        player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+        table = table_message(thread, game_id)
+        shown = labels(table)
+        if shown[0].startswith("Jack"):
+            break
+        await player.click(table, label="Draw from stock")
+    else:
+        pytest.fail("no Jack needed a spot in 300 turns")
+    game = GarbageGame.from_dict(record.state)
+    seat = game.to_move
+    face_down = game.public_view().seats[seat].face_down_spots
+    assert shown == [f"Jack → spot {spot}" for spot in face_down]
+    chosen = face_down[-1]
+    await player.click(table, label=f"Jack → spot {chosen}")
+    after = GarbageGame.from_dict((await simcord_env.bot.store.get_game(game_id)).state)
+    assert after.public_view().seats[seat].spots[chosen - 1] is not None
+    narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
+    assert f"spot {chosen}" in narration
+
+
+async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(simcord_env, channel, members):
+    alice, bob, carol = members[:3]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    record = await simcord_env.bot.store.get_game(game_id)
+    game = GarbageGame.from_dict(record.state)
+    waiting = member_for(members, record, 1 - game.to_move)
+    table = table_message(game_thread(channel, game_id), game_id)
+    stranger = await carol.click(table, label="Draw from stock")
+    assert stranger.ephemeral and stranger.response.content == "You are not playing in this game."
+    early = await waiting.click(table, label="Draw from stock")
+    mover = record.seats[game.to_move].name
+    assert early.ephemeral and early.response.content == f"It is {mover}'s turn, not yours."
+    assert (await simcord_env.bot.store.get_game(game_id)).version == record.version
+
+
+async def test_a_double_click_applies_once(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    record = await simcord_env.bot.store.get_game(game_id)
+    player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+    table = table_message(game_thread(channel, game_id), game_id)
+    first = await player.click(table, label="Draw from stock")
+    second = await player.click(table, label="Draw from stock")
+    assert not first.ephemeral
+    # The turn has passed on (or, mid-turn, the table changed): either way the second click is refused.
+    assert second.ephemeral
+    assert second.response.content in {
+        "That move is out of date; the table has changed.",
+        f"It is {record.seats[1 - record.seat_of(player.id)].name}'s turn, not yours.",
+    }
+    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+
+
+async def test_concurrent_moves_on_the_service_apply_exactly_once(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    record = await simcord_env.bot.store.get_game(game_id)
+    player = record.seats[GarbageGame.from_dict(record.state).to_move].user_id
+    service = simcord_env.bot.service
+    outcomes = await asyncio.gather(
+        service.play(game_id, player, "draw stock", version=record.version),
+        service.play(game_id, player, "draw stock", version=record.version),
+        return_exceptions=True,
+    )
+    applied = [o for o in outcomes if not isinstance(o, Exception)]
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert str(refused[0]) == "That move is out of date; the table has changed."
+    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+
+
+async def test_slash_commands_make_the_same_decisions(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    record = await simcord_env.bot.store.get_game(game_id)
+    player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+    thread = game_thread(channel, game_id)
+    empty = await player.slash(thread, "garbage draw", source="draw discard")
+    assert empty.ephemeral and "discard pile is empty" in empty.response.content.lower()
+    drawn = await player.slash(thread, "garbage draw", source="draw stock")
+    assert drawn.ephemeral and drawn.response.content.startswith("Done: ")
+    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+
+
+async def test_restart_mid_hand_keeps_the_old_buttons_working(simcord_env, make_bot, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    rng = random.Random(3)
+    for _ in range(3):
+        await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
+    before = await simcord_env.bot.store.get_game(game_id)
+    table = table_message(game_thread(channel, game_id), game_id)
+    await simcord_env.restart_bot(make_bot())
+    player = member_for(members, before, GarbageGame.from_dict(before.state).to_move)
+    clicked = await player.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
+    assert clicked.acknowledged and not clicked.ephemeral
+    after = await simcord_env.bot.store.get_game(game_id)
+    assert after.version == before.version + 1
+
+
+async def test_public_messages_only_show_face_up_cards(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=4)
+    rng = random.Random(11)
+    for _ in range(12):
+        record = await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
+        if record.status != "running":
+            break
+        texts = public_texts(channel.guild)
+        for code in await hidden_cards(simcord_env, game_id):
+            assert code not in texts or _shown_face_up(record, code)
+
+
+def _shown_face_up(record, code):
+    # With several decks a face-down card can share rank and suit with a face-up copy.
+    state = record.state
+    face_up = {
+        c
+        for layout, ups in zip(state["layouts"], state["face_up"], strict=True)
+        for c, up in zip(layout, ups, strict=True)
+        if up
+    }
+    return code.split("#")[0] in {c.split("#")[0] for c in face_up | set(state["discard"])}

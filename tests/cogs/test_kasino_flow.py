@@ -1,0 +1,263 @@
+"""Issue 6: Kasino through the bot — DM hands with menus, Show my hand, /kasino play — and no hand card in public."""
+
+import random
+
+import discord
+import pytest
+
+from engine.kasino import KasinoGame
+from tests.cogs.helpers import (
+    components,
+    game_thread,
+    member_for,
+    open_and_start,
+    public_messages,
+    public_texts,
+    table_message,
+    texts_visible_to,
+)
+
+CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
+
+
+async def state(env, game_id):
+    record = await env.bot.store.get_game(game_id)
+    return record, KasinoGame.from_dict(record.state)
+
+
+def hand_cards(record):
+    """Every card in some player's hand right now, as displayed."""
+    return {code for hand in record.state["hands"] for code in hand}
+
+
+def assert_no_hand_card_in_public(guild, record):
+    texts = public_texts(guild)
+    leaked = {card for card in hand_cards(record) if card in texts}
+    assert leaked == set(), f"hand cards shown in public: {leaked}"
+
+
+def secret_through(before, after, played):
+    """Cards hidden before a move (in a hand or the stock) that are still, or newly, in a hand after it.
+
+    A card made public earlier (played, taken, left on the table) may be dealt again in a later round;
+    older messages naming it then say nothing about any hand, so only these cards must stay unnamed.
+    """
+    hidden_before = (hand_cards(before) - {played}) | set(before.state["stock"])
+    return hidden_before & hand_cards(after)
+
+
+def new_public_text(before_messages, guild):
+    """Text of the public messages posted or edited since `before_messages` was taken."""
+    now = public_messages(guild)
+    return "\n".join(text for key, text in now.items() if before_messages.get(key) != text)
+
+
+def dm_hand_message(member, record, seat):
+    message_id = record.seats[seat].hand_message_id
+    return next(m for m in member.user.dm_channel.history() if m.id == message_id)
+
+
+async def choose_on_panel(actor, message, rng):
+    """Pick a random move on a panel (a DM message or an ephemeral reply), card first when there are >25."""
+    for _ in range(3):
+        parts = components(message)
+        select = next((c for c in parts if c["type"] == 3), None)
+        if select is not None:
+            values = [o["value"] for o in select["options"] if not o["value"].startswith("more:")]
+            return await actor.select(message, [rng.choice(values)], custom_id=select["custom_id"])
+        cards = [c for c in parts if c["type"] == 2 and ":card:" in c.get("custom_id", "")]
+        assert cards, f"no moves on the panel: {parts}"
+        await actor.click(message, custom_id=rng.choice(cards)["custom_id"])
+        if isinstance(message, discord.Message):  # a DM: read the edited message again
+            message = next(m for m in actor.dm_channel.history() if m.id == message.id)
+    raise AssertionError("panel never offered a move")
+
+
+async def play_turn(env, channel, members, game_id, rng, how):
+    """One turn by the player to move; afterwards, no message posted or edited for it names a hidden card."""
+    before_messages = public_messages(channel.guild)
+    record, game = await state(env, game_id)
+    seat = game.to_move
+    member = member_for(members, record, seat)
+    thread = game_thread(channel, game_id)
+    if how == "slash":
+        choices = await member.autocomplete(thread, "kasino play", "move", "")
+        assert choices and len(choices) <= 25
+        played = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
+        assert played.ephemeral and played.response.content.startswith("Played: "), played
+    elif how == "dm":
+        await choose_on_panel(member.user, dm_hand_message(member, record, seat), rng)
+    else:
+        shown = await member.click(table_message(thread, game_id), label="Show my hand")
+        assert shown.ephemeral and "Your hand" in shown.response.content
+        await choose_on_panel(member, shown.response, rng)
+    after, _ = await state(env, game_id)
+    assert after.version == record.version + 1, "the move was not applied"
+    played = (await env.bot.store.game_moves(game_id))[-1].move.split()[0]
+    posted = new_public_text(before_messages, channel.guild)
+    leaked = {card for card in secret_through(record, after, played) if card in posted}
+    assert leaked == set(), f"hidden cards named in public after {how}: {leaked}"
+    return after
+
+
+async def play_to_end(env, channel, members, game_id, rng, ways, limit=2000):
+    for turn in range(limit):
+        record = await play_turn(env, channel, members, game_id, rng, ways[turn % len(ways)])
+        if record.status == "finished":
+            return record
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("players", "target"), [(2, 16), (4, 5)])
+async def test_complete_game_through_slash_commands_and_menus(simcord_env, channel, members, players, target):
+    host, *others = members[:players]
+    _, game_id = await open_and_start(channel, host, others, "kasino new", seats=players, target=target)
+    record = await play_to_end(simcord_env, channel, members, game_id, random.Random(players), ["dm", "slash", "panel"])
+    game = KasinoGame.from_dict(record.state)
+    assert game.outcome() is not None and max(game.scores) >= target
+    thread = game_thread(channel, game_id)
+    assert any(m.content.startswith("Round 1 scored") for m in thread.history())
+    assert table_message(thread, game_id).content == f"**Kasino #{game_id}** is over."
+    assert channel.last_message.content.startswith(f"Kasino #{game_id} is over. 1. ")
+    board = await simcord_env.bot.store.leaderboard(channel.guild.id, "kasino", "rating")
+    assert board.total == players
+
+
+async def test_each_player_gets_their_hand_by_dm_and_only_their_own(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record, game = await state(simcord_env, game_id)
+    for seat, member in enumerate(member_for(members, record, s) for s in range(2)):
+        dm = dm_hand_message(member, record, seat)
+        own = {str(card) for card in game.view(seat).hand}
+        others = set(record.state["hands"][1 - seat])
+        assert all(card in dm.content for card in own)
+        assert not any(card in dm.content for card in others)
+    to_move = member_for(members, record, game.to_move)
+    assert any(c["type"] == 3 for c in components(dm_hand_message(to_move, record, game.to_move)))
+
+
+async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(simcord_env, channel, members):
+    alice, bob = members[:2]
+    simcord_env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", times=None, **CLOSED)
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=1)
+    thread = game_thread(channel, game_id)
+    notes = [m for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notes) == 1 and bob.mention in notes[0].content
+    record, _ = await state(simcord_env, game_id)
+    bob_seat = record.seat_of(bob.id)
+    assert record.seats[bob_seat].dm_ok is False
+    rng = random.Random(5)
+    while record.status == "running":
+        _, game = await state(simcord_env, game_id)
+        if game.to_move == bob_seat:
+            how = "panel" if rng.random() < 0.5 else "hand"
+            if how == "hand":
+                shown = await bob.slash(thread, "kasino hand")
+                assert shown.ephemeral and "Your turn" in shown.response.content
+                await choose_on_panel(bob, shown.response, rng)
+                record, _ = await state(simcord_env, game_id)
+                continue
+        record = await play_turn(
+            simcord_env, channel, members, game_id, rng, "panel" if game.to_move == bob_seat else "dm"
+        )
+    notes = [m for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notes) == 1  # said once, not at every deal
+    assert list(bob.user.dm_channel.history()) == []
+
+
+async def test_refusals_are_ephemeral_and_change_nothing(simcord_env, channel, members):
+    alice, bob, carol = members[:3]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record, game = await state(simcord_env, game_id)
+    thread = game_thread(channel, game_id)
+    mover = member_for(members, record, game.to_move)
+    waiting = member_for(members, record, 1 - game.to_move)
+    waiting_card = record.state["hands"][1 - game.to_move][0]
+    mover_card = record.state["hands"][game.to_move][0]
+    absent = next(c for c in ["K♠", "K♥", "K♦", "K♣", "Q♠", "Q♥"] if c not in record.state["hands"][game.to_move])
+    cases = [
+        (waiting, f"{waiting_card} place", f"It is {record.seats[game.to_move].name}'s turn, not yours."),
+        (carol, f"{mover_card} place", "You are not playing in a Kasino game in this server."),
+        (mover, f"{absent} place", f"{absent} is not in your hand"),
+        (mover, "banana split", "not a card"),
+    ]
+    for actor, typed, reason in cases:
+        refused = await actor.slash(thread, "kasino play", move=typed)
+        assert refused.ephemeral and reason in refused.response.content, (typed, refused.response.content)
+        after, _ = await state(simcord_env, game_id)
+        assert after.version == record.version and after.state == record.state
+    stranger = await carol.click(table_message(thread, game_id), label="Show my hand")
+    assert stranger.ephemeral and "You are not playing in this game" in stranger.response.content
+    assert_no_hand_card_in_public(channel.guild, record)
+
+
+async def test_autocomplete_offers_only_the_callers_legal_moves(simcord_env, channel, members):
+    alice, bob, carol = members[:3]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record, game = await state(simcord_env, game_id)
+    thread = game_thread(channel, game_id)
+    mover = member_for(members, record, game.to_move)
+    waiting = member_for(members, record, 1 - game.to_move)
+    legal = {str(move) for move in game.legal_moves(game.to_move)}
+    offered = await mover.autocomplete(thread, "kasino play", "move", "")
+    assert {choice["value"] for choice in offered} == legal if len(legal) <= 25 else len(offered) == 25
+    assert {choice["value"] for choice in offered} <= legal
+    placed = await mover.autocomplete(thread, "kasino play", "move", "place")
+    assert placed and all(choice["value"].endswith(" place") for choice in placed)
+    assert await waiting.autocomplete(thread, "kasino play", "move", "") == []
+    assert await carol.autocomplete(thread, "kasino play", "move", "") == []
+
+
+async def test_a_stale_menu_is_refused(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record, game = await state(simcord_env, game_id)
+    thread = game_thread(channel, game_id)
+    mover = member_for(members, record, game.to_move)
+    panel = await mover.click(table_message(thread, game_id), label="Show my hand")
+    snapshot = panel.response
+    move = str(game.legal_moves(game.to_move)[0])
+    await mover.slash(thread, "kasino play", move=move)
+    select = next(c for c in components(snapshot) if c["type"] == 3)
+    assert select["custom_id"] == f"k:{game_id}:{record.version}:move"
+    # The ephemeral panel is a snapshot: its menu still carries the old version.
+    other = next(o["value"] for o in select["options"] if o["value"] != move)
+    stale = await mover.select(snapshot, [other], custom_id=select["custom_id"])
+    assert stale.ephemeral
+    texts = [stale.response.content] + [f.content for f in stale.followups]
+    assert any("out of date" in text for text in texts), texts
+    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+
+
+async def test_restart_mid_round_keeps_hands_table_and_menus(simcord_env, make_bot, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    rng = random.Random(9)
+    for how in ["dm", "slash", "dm"]:
+        await play_turn(simcord_env, channel, members, game_id, rng, how)
+    before, game = await state(simcord_env, game_id)
+    await simcord_env.restart_bot(make_bot())
+    table = table_message(game_thread(channel, game_id), game_id)
+    assert table.embeds[0].to_dict()["fields"][-1]["value"] == "The game continues."  # redrawn on start-up
+    mover = member_for(members, before, game.to_move)
+    # The DM menu sent before the restart still works.
+    await choose_on_panel(mover.user, dm_hand_message(mover, before, game.to_move), rng)
+    after, _ = await state(simcord_env, game_id)
+    assert after.version == before.version + 1
+    # So does the table's button, and the typed command.
+    await play_turn(simcord_env, channel, members, game_id, rng, "panel")
+    await play_turn(simcord_env, channel, members, game_id, rng, "slash")
+
+
+async def test_hand_panels_are_only_visible_to_their_owner(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record, _ = await state(simcord_env, game_id)
+    thread = game_thread(channel, game_id)
+    await alice.click(table_message(thread, game_id), label="Show my hand")
+    alice_seat = record.seat_of(alice.id)
+    alice_cards = record.state["hands"][alice_seat]
+    seen_by_bob = texts_visible_to(bob, channel.guild)
+    assert not any(card in seen_by_bob for card in alice_cards)
+    assert all(card in texts_visible_to(alice, channel.guild) for card in alice_cards)

@@ -1,0 +1,136 @@
+"""Issue 5: lobbies, threads, cancel, and refusals — driven through SimCord against a real SQLite file."""
+
+import discord
+import pytest
+import simcord
+
+from tests.cogs.helpers import game_thread, open_and_start, public_texts, table_message
+
+
+async def test_lobby_lists_players_as_they_join_and_leave(channel, members):
+    alice, bob, carol = members[:3]
+    opened = await alice.slash(channel, "kasino new", seats=3)
+    assert "Players (1/3): alice" in opened.response.content
+    await bob.click(opened.response, label="Join")
+    await carol.click(opened.response, label="Join")
+    assert "Players (3/3): alice, bob, carol" in opened.response.content
+    left = await bob.click(opened.response, label="Leave")
+    assert left.acknowledged and "Players (2/3): alice, carol" in opened.response.content
+
+
+async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(channel, members):
+    alice, bob, carol = members[:3]
+    opened = await alice.slash(channel, "kasino new", seats=2)
+    again = await alice.click(opened.response, label="Join")
+    assert again.ephemeral and "already joined" in again.response.content.lower()
+    await bob.click(opened.response, label="Join")
+    assert "Players (2/2)" in opened.response.content
+    # Join is disabled once full: Discord would not even send the click.
+    with pytest.raises(simcord.SetupError, match="disabled"):
+        await carol.click(opened.response, label="Join")
+    assert "carol" not in opened.response.content
+
+
+async def test_only_the_host_may_start(channel, members):
+    alice, bob = members[:2]
+    opened = await alice.slash(channel, "garbage new", seats=2)
+    await bob.click(opened.response, label="Join")
+    refused = await bob.click(opened.response, label="Start")
+    assert refused.ephemeral and refused.response.content == "Only the host can start the game."
+    assert "Players (2/2)" in opened.response.content
+    assert channel.threads == []
+
+
+async def test_start_needs_two_players(channel, members):
+    alice = members[0]
+    opened = await alice.slash(channel, "kasino new")
+    refused = await alice.click(opened.response, label="Start")
+    assert refused.ephemeral and "At least two players" in refused.response.content
+
+
+async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_player(channel, members):
+    alice, bob = members[:2]
+    opened, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    thread = game_thread(channel, game_id)
+    assert f"Play in <#{thread.id}>" in opened.response.content
+    assert opened.response.components == []  # the lobby buttons are gone
+    table = table_message(thread, game_id)
+    assert "to play" in table.content
+    pings = [m for m in thread.history() if "your turn" in m.content]
+    assert len(pings) == 1 and (alice.mention in pings[0].content or bob.mention in pings[0].content)
+
+
+async def test_host_cancels_lobby(channel, members):
+    alice, bob = members[:2]
+    opened = await alice.slash(channel, "kasino new")
+    refused = await bob.click(opened.response, label="Cancel")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    done = await alice.click(opened.response, label="Cancel")
+    assert done.acknowledged and opened.response.content == "Kasino #1 was cancelled."
+    assert opened.response.components == []
+
+
+async def test_member_with_manage_server_cancels_a_running_game(simcord_env, guild, channel, members):
+    alice, bob = members[:2]
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    thread = game_thread(channel, game_id)
+    refused = await bob.slash(thread, "game cancel")
+    assert refused.ephemeral and "Only the host or someone with Manage Server" in refused.response.content
+    done = await mod.slash(thread, "game cancel")
+    assert not done.ephemeral and "was cancelled" in done.response.content
+    record = await simcord_env.bot.store.get_game(game_id)
+    assert record.status == "cancelled"
+    assert table_message(thread, game_id).content == f"Kasino #{game_id} was cancelled."
+
+
+async def test_two_games_from_one_channel_each_get_their_own_thread(channel, members):
+    alice, bob, carol, dave = members[:4]
+    _, first = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    _, second = await open_and_start(channel, carol, [dave], "garbage new", seats=2)
+    assert first != second
+    threads = {thread.name for thread in channel.threads}
+    assert threads == {f"Kasino #{first}", f"Garbage #{second}"}
+    assert table_message(game_thread(channel, first), first)
+    assert table_message(game_thread(channel, second), second)
+
+
+async def test_without_thread_permission_the_game_plays_in_the_channel_and_only_one_at_a_time(guild, members):
+    alice, bob, carol, dave = members[:4]
+    no_threads = guild.create_text_channel(
+        "no-threads", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    _, first = await open_and_start(no_threads, alice, [bob], "garbage new", seats=2, size=2)
+    assert no_threads.threads == []
+    assert table_message(no_threads, first)
+    opened = await carol.slash(no_threads, "garbage new", seats=2)
+    await dave.click(opened.response, label="Join")
+    refused = await carol.click(opened.response, label="Start")
+    assert refused.ephemeral and f"Garbage #{first} is already being played in this channel" in refused.response.content
+    assert "Players (2/2)" in opened.response.content
+
+
+async def test_rules_are_ephemeral_and_state_the_value_and_points_tables(channel, members):
+    shown = await members[0].slash(channel, "rules", game="kasino")
+    assert shown.ephemeral
+    text = shown.response.embeds[0].description
+    assert "10♦ (big)    10 / 16" in text and "most spades     2" in text
+
+
+async def test_games_lists_lobbies_and_running_games(channel, members):
+    alice, bob, carol = members[:3]
+    _, running = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    await carol.slash(channel, "garbage new")
+    listed = await carol.slash(channel, "games")
+    assert listed.ephemeral
+    assert f"Kasino #{running}** — playing" in listed.response.content
+    assert "Garbage #2** — waiting for players" in listed.response.content
+
+
+@pytest.mark.parametrize("command", ["kasino play", "kasino hand"])
+async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(channel, members, command):
+    options = {"move": "5h place"} if command == "kasino play" else {}
+    refused = await members[0].slash(channel, command, **options)
+    assert refused.ephemeral and refused.response.content == "You are not playing in a Kasino game in this server."
+    assert public_texts(channel.guild) == ""

@@ -1,0 +1,158 @@
+"""Issue 8: turn timers with SimCord's virtual clock, AFK resigning, host skip/remove, and rematch."""
+
+from datetime import timedelta
+
+from engine.registry import game_class
+from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, table_message
+
+
+async def state(env, game_id):
+    record = await env.bot.store.get_game(game_id)
+    return record, game_class(record.kind).from_dict(record.state)
+
+
+async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(simcord_env, channel, members):
+    alice, bob = members[:2]
+    opened = await alice.slash(channel, "garbage new", seats=2, size=3, timer="2m")
+    assert "2 minutes per turn; after 3 automatic turns in a row a player is resigned." in opened.response.content
+    await bob.click(opened.response, label="Join")
+    await alice.click(opened.response, label="Start")
+    record, _ = await state(simcord_env, 1)
+    stamp = int(record.deadline.timestamp())
+    assert record.deadline == simcord_env.now() + timedelta(seconds=120)
+    table = table_message(game_thread(channel, 1), 1)
+    assert f"This turn ends <t:{stamp}:R>" in table.content and "2 minutes per turn" in table.content
+
+
+async def test_warning_then_an_automatic_move_at_the_deadline(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
+    record, game = await state(simcord_env, game_id)
+    slow = member_for(members, record, game.to_move)
+    thread = game_thread(channel, game_id)
+    await simcord_env.advance_time(85)
+    assert not any("ends <t:" in m.content for m in thread.history() if not m.embeds)
+    await simcord_env.advance_time(10)  # 95 s: inside the last quarter of the turn
+    warnings = [m for m in thread.history() if m.content.startswith("⏳")]
+    assert len(warnings) == 1 and slow.mention in warnings[0].content
+    assert slow.user.dm_channel.last_message.content.startswith("⏳ Your turn in Kasino")
+    assert (await simcord_env.bot.store.get_game(game_id)).version == record.version
+    await simcord_env.advance_time(30)  # past the deadline
+    after, game_after = await state(simcord_env, game_id)
+    moves = await simcord_env.bot.store.game_moves(game_id)
+    assert [(m.seat, m.auto) for m in moves] == [(game.to_move, True)]
+    assert moves[0].move.endswith(" place")  # the fixed simple move: place the lowest card
+    assert game_after.to_move != game.to_move
+    narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
+    assert narration.startswith(f"⏰ {record.seats[game.to_move].name} ran out of time; the bot played for them.")
+    assert after.seats[game.to_move].auto_streak == 1
+
+
+async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(simcord_env, channel, members):
+    alice, bob, carol = members[:3]
+    _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3, timer="2m", afk=1)
+    record, game = await state(simcord_env, game_id)
+    absent = game.to_move
+    await simcord_env.advance_time(125)
+    after, game_after = await state(simcord_env, game_id)
+    assert game_after.public_view().seats[absent].resigned
+    assert after.status == "running"  # three players: the other two play on
+    moves = await simcord_env.bot.store.game_moves(game_id)
+    assert moves[-1].move == "resign" and moves[-1].auto
+    table = table_message(game_thread(channel, game_id), game_id)
+    assert f"{record.seats[absent].name} was resigned after 1 automatic turn in a row." in str(
+        table.embeds[0].to_dict()
+    )
+
+
+async def test_a_two_player_game_ends_when_the_absent_player_is_resigned(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m", afk=2)
+    _, game = await state(simcord_env, game_id)
+    first = game.to_move
+    for _ in range(3):  # first, second, first again: the first player's second automatic turn in a row
+        await simcord_env.advance_time(125)
+    after, game_after = await state(simcord_env, game_id)
+    assert after.status == "finished"
+    outcome = game_after.outcome()
+    assert outcome.places[first] == 2 and outcome.places[1 - first] == 1
+
+
+async def test_a_player_who_moves_again_starts_a_new_afk_count(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3, timer="2m", afk=2)
+    record, game = await state(simcord_env, game_id)
+    await simcord_env.advance_time(125)  # the first player's turn is played for them
+    after, game = await state(simcord_env, game_id)
+    assert after.seats[record.seats[0].seat].auto_streak + after.seats[1].auto_streak == 1
+    mover = member_for(members, after, game.to_move)
+    await mover.click(table_message(game_thread(channel, game_id), game_id), label="Draw from stock")
+    final, _ = await state(simcord_env, game_id)
+    assert final.seats[game.to_move].auto_streak == 0
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_is_acted_on_once(simcord_env, make_bot, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m", afk=5)
+    # The bot goes down: its timer stops. Ten minutes pass, five deadlines' worth.
+    await simcord_env.bot.remove_cog("TimerCog")
+    await simcord_env.advance_time(600)
+    assert await simcord_env.bot.store.game_moves(game_id) == []
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(1)
+    moves = await simcord_env.bot.store.game_moves(game_id)
+    assert len(moves) == 1 and moves[0].auto
+    record = await simcord_env.bot.store.get_game(game_id)
+    assert record.deadline == simcord_env.now() - timedelta(seconds=1) + timedelta(seconds=120)
+
+
+async def test_host_skips_and_removes_others_may_not(simcord_env, channel, members):
+    alice, bob, carol = members[:3]
+    _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3)
+    thread = game_thread(channel, game_id)
+    refused = await bob.slash(thread, "game skip")
+    assert (
+        refused.ephemeral and refused.response.content == "Only the host or someone with Manage Server can skip a turn."
+    )
+    refused = await bob.slash(thread, "game remove", player=carol)
+    assert refused.ephemeral and "can remove a player" in refused.response.content
+    assert await simcord_env.bot.store.game_moves(game_id) == []
+
+    _, game = await state(simcord_env, game_id)
+    skipped = await alice.slash(thread, "game skip")
+    assert skipped.ephemeral and skipped.response.content == "Turn skipped."
+    after, game_after = await state(simcord_env, game_id)
+    assert game_after.to_move != game.to_move
+    assert after.seats[game.to_move].auto_streak == 1
+
+    removed = await alice.slash(thread, "game remove", player=carol)
+    assert removed.ephemeral and removed.response.content == "carol was removed."
+    _, game_final = await state(simcord_env, game_id)
+    assert game_final.public_view().seats[after.seat_of(carol.id)].resigned
+
+
+async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_players(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=3, target=7, timer="15m", afk=4)
+    thread = game_thread(channel, game_id)
+    await bob.slash(thread, "game resign")
+    table = table_message(thread, game_id)
+    assert labels(table) == ["Rematch"]
+    clicked = await bob.click(table, label="Rematch")
+    assert clicked.acknowledged
+    lobby = channel.last_message
+    assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention} — press **Join** to play again.")
+    assert "Players (1/3): bob" in lobby.content
+    new = await simcord_env.bot.store.get_game(game_id + 1)
+    old = await simcord_env.bot.store.get_game(game_id)
+    assert (new.kind, new.settings, new.max_seats, new.turn_seconds, new.afk_limit, new.host_id) == (
+        old.kind,
+        old.settings,
+        old.max_seats,
+        old.turn_seconds,
+        old.afk_limit,
+        bob.id,
+    )
+    assert labels(table_message(thread, game_id)) == []
+    joined = await alice.click(lobby, label="Join")
+    assert joined.acknowledged and "Players (2/3): bob, alice" in channel.last_message.content

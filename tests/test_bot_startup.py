@@ -1,0 +1,59 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import ConfigError, Settings
+
+BOT = Path(__file__).resolve().parent.parent / "bot.py"
+
+
+def test_missing_token_prints_one_clear_line_and_exits_non_zero(tmp_path):
+    env = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
+    done = subprocess.run(
+        [sys.executable, str(BOT)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "Cannot start: DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token there."
+    ]
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_settings_defaults():
+    settings = Settings.from_env({"DISCORD_TOKEN": "abc"})
+    assert settings.database_path == Path("data/bot.db")
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+
+
+def test_settings_read_every_variable():
+    settings = Settings.from_env(
+        {"DISCORD_TOKEN": " abc ", "DATABASE_PATH": "x/y.db", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"}
+    )
+    assert (settings.token, settings.database_path, settings.dev_guild_id, settings.log_level) == (
+        "abc", Path("x/y.db"), 123, "DEBUG",
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DISCORD_TOKEN": "  "}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "a", "DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a server id"),
+        ({"DISCORD_TOKEN": "a", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be"),
+    ],
+)
+def test_settings_refuse_bad_values_with_a_reason(env, message):
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env)
+
+
+def test_env_example_lists_every_setting():
+    example = (BOT.parent / ".env.example").read_text(encoding="utf-8")
+    names = {line.split("=")[0] for line in example.splitlines() if line and not line.startswith("#")}
+    assert names == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"}
+    source = BOT.read_text(encoding="utf-8")
+    assert all(f'"{name}"' in source for name in names)
