@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SCORE_UNITS = {"kasino": "points", "garbage": "hands won"}
+
 
 @dataclass(frozen=True, slots=True)
 class TableMessage:
@@ -151,21 +153,26 @@ class Presenter:
         await self.bot.store.set_messages(record.id, ping_message_id=ping.id)
 
     async def announce_result(self, record: GameRecord, game: Game) -> None:
-        """The one-line result in the parent channel (the thread has the full table)."""
+        """The standings, in the game's thread and as one line in the parent channel."""
         outcome = game.outcome()
         if outcome is None:
             return
+        unit = SCORE_UNITS[record.kind]
         ranked = sorted(range(len(record.seats)), key=lambda seat: outcome.places[seat])
         standings = ", ".join(
-            f"{outcome.places[seat]}. {record.seats[seat].name} ({outcome.scores[seat]})" for seat in ranked
+            f"{outcome.places[seat]}. {record.seats[seat].name} ({outcome.scores[seat]} {unit})" for seat in ranked
         )
         text = f"{GAME_TITLES[record.kind]} #{record.id} is over. {standings}"
+        posts = [(self.game_channel(record), text)]
         if record.thread_id is not None:
-            text += f" — table: <#{record.thread_id}>"
-        try:
-            await self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(text)
-        except discord.HTTPException:
-            log.warning("could not post the result of game %s in its channel", record.id, exc_info=True)
+            parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            posts.append((parent, f"{text} — table: <#{record.thread_id}>"))
+        for place, line in posts:
+            try:
+                await place.send(line)
+            except discord.HTTPException:
+                log.warning("could not post the result of game %s", record.id, exc_info=True)
+        self.forget(record.id)
 
     async def show_cancelled(self, record: GameRecord) -> None:
         """Strip the table of its buttons and say the game was cancelled."""

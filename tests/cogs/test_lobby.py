@@ -134,3 +134,10 @@ async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(channel,
     refused = await members[0].slash(channel, command, **options)
     assert refused.ephemeral and refused.response.content == "You are not playing in a Kasino game in this server."
     assert public_texts(channel.guild) == ""
+
+
+@pytest.mark.simcord(approved_intents=discord.Intents.default())
+async def test_the_bot_needs_no_privileged_intents(channel, members):
+    # With only the default intents approved, a bot asking for more would fail to start here.
+    _, game_id = await open_and_start(channel, members[0], [members[1]], "garbage new", seats=2, size=2)
+    assert table_message(game_thread(channel, game_id), game_id)
