@@ -18,6 +18,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from cogs._errors import GameTree
 from cogs._presenter import Presenter
+from db.errors import StoreError
 from db.records import GameRecord
 from db.store import Store
 from service.tables import TableService
@@ -139,6 +140,11 @@ def _setup_logging(level: str) -> None:
 
 
 async def _run(settings: Settings) -> int:
+    try:  # open (and migrate) the database before connecting, so a bad file is reported without a Discord round trip
+        await (await Store.open(settings.database_path)).close()
+    except StoreError as error:  # e.g. a database written by a newer version of the bot
+        log.error("Cannot open the database: %s", error)
+        return 1
     bot = create_bot(settings.database_path, settings.dev_guild_id)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

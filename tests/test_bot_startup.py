@@ -1,4 +1,5 @@
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,17 @@ def test_env_example_lists_every_setting():
     assert names == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"}
     source = BOT.read_text(encoding="utf-8")
     assert all(f'"{name}"' in source for name in names)
+
+
+def test_a_database_from_a_newer_bot_is_refused_before_connecting(tmp_path):
+    path = tmp_path / "bot.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    env = {**os.environ, "DISCORD_TOKEN": "not-a-real-token", "DATABASE_PATH": str(path)}
+    done = subprocess.run(
+        [sys.executable, str(BOT)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 1
+    assert "Cannot open the database" in done.stdout and "schema version 999" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "not-a-real-token" not in done.stdout + done.stderr
