@@ -390,9 +390,11 @@ class Store:
         # One statement checks the version and the seat, stores the snapshot, bumps the version and (through
         # trigger `log_move`) appends the move as number move_count + 1; a second save of the same version
         # matches no row, so a move is never applied twice.
+        # Only a finishing move writes `status`: an UPDATE that names an indexed column rewrites that column's index
+        # entries (four indexes hold `status`), even when the value stays the same.
+        finish = ", status = 'finished', finished_at = ?" if finished else ""
         statement = f"""UPDATE games SET state = ?, version = version + 1, move_count = move_count + 1, last_seat = ?,
-                                     last_move = ?, last_auto = ?, status = ?, deadline = ?, warned = ?,
-                                     updated_at = ?, finished_at = ?
+                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, updated_at = ?{finish}
                     WHERE id = ? AND version = ? AND status = 'running'
                       AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.seat = ?)
                     RETURNING {GAME_COLUMNS_NO_STATE}"""
@@ -401,11 +403,10 @@ class Store:
             seat,
             move,
             auto,
-            "finished" if finished else "running",
             None if finished else optional_time_to_text(deadline),
             warned and not finished,
             stamp,
-            stamp if finished else None,
+            *((stamp,) if finished else ()),
             game_id,
             expected_version,
             seat,
