@@ -42,15 +42,15 @@ def random_game(players: int, seed: int) -> int:
     return moves
 
 
-def games_per_second(players: int, games: int, repeats: int) -> tuple[float, float, float]:
-    """Best and median games/s over `repeats` batches of `games` games, and the mean moves per game."""
+def games_per_second(players: int, games: int, repeats: int) -> tuple[list[float], float]:
+    """Games/s of each of `repeats` batches of `games` games, and the mean moves per game."""
     rates = []
     moves = 0
     for repeat in range(repeats):
         start = time.perf_counter()
         moves = sum(random_game(players, seed) for seed in range(repeat * games, (repeat + 1) * games))
         rates.append(games / (time.perf_counter() - start))
-    return max(rates), statistics.median(rates), moves / games
+    return rates, moves / games
 
 
 def enumeration_time(hands: list[str], table: list, calls: int = 200) -> tuple[float, float, int]:
@@ -85,12 +85,16 @@ def main() -> None:
     print(f"Machine reference: sum(range(1000)) takes {reference_loop_us():.1f} µs here")
     print(f"Kasino: full random games ({args.repeats} batches of {args.games}, seeded)")
     for players in (2, 4):
-        best, median, moves = games_per_second(players, args.games, args.repeats)
+        rates, moves = games_per_second(players, args.games, args.repeats)
+        best, median = max(rates), statistics.median(rates)
         print(f"  {players} players: best {best:7.1f} games/s, median {median:7.1f} games/s, {moves:.0f} moves/game")
+        # Every batch, so a reader can see when this machine's speed changed during the run.
+        print(f"             batches: {' '.join(f'{rate:.0f}' for rate in rates)} games/s")
     print("Kasino: legal_moves on a crowded table (12 loose cards/piles, 2 builds, 4-card hand), cold, 200 calls")
     for name, (hands, table) in CROWDED.items():
         best, median, count = enumeration_time(hands, table)
         print(f"  {name:26s}: best {best:.3f} ms, median {median:.3f} ms, {count} moves")
+    print(f"Machine reference again: {reference_loop_us():.1f} µs (if it moved, the machine changed speed mid-run)")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ HAND_SIZE: Final = 4  # K3: cards per player per deal, and cards dealt to the ta
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 _DECK: Final = frozenset(new_deck())
+_DECK_ORDER: Final = tuple(new_deck())  # cards are immutable values, so one set serves every round's shuffle
 _CARD_MOVES: Final = (Take, Build, Raise, Double, Place)
 
 
@@ -629,7 +630,7 @@ class KasinoGame:
 
     def _start_round(self, number: int, dealer: int) -> RoundStarted:
         """K3/K4: shuffle a deck from the seed, deal hands and four table cards; the seat after the dealer leads."""
-        deck = new_deck()
+        deck = list(_DECK_ORDER)  # the order of `new_deck()`, so the same shuffle, without making 52 cards
         random.Random(f"kasino:{self._seed}:round:{number}").shuffle(deck)
         self._round = number
         self._dealer = dealer

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, format_cards
-from engine.kasino_moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take
+from engine.kasino_moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take, listed_take
 from engine.kasino_table import BUILD, HIGHEST_HAND_VALUE, TableItem, card_order, hand_value, table_value
 from engine.kasino_takes import TakeSpec, cards_of, lowest_bit, split_into_groups, sum_groups, take_specs
 
@@ -40,18 +40,19 @@ def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> 
     for value in values:
         holding[value] += 1
     groups_by_sum = sum_groups(loose, set(values)) if loose else {}
+    build_values = {item.value for _, item in builds}  # a hand value with neither groups nor builds takes nothing
     takes_by_value: dict[int, list[TakeSpec]] = {}
     moves: list[CardMove] = []
     append = moves.append
     for card, value in zip(hand, values, strict=True):
         holding[value] -= 1  # from here on: what the player still holds after playing `card`
-        if value in groups_by_sum or builds:
+        if value in groups_by_sum or value in build_values:
             takes = takes_by_value.get(value)
             if takes is None:
                 build_bits = [1 << index for index, item in builds if item.value == value]
                 takes = takes_by_value[value] = take_specs(groups_by_sum.get(value, ()), build_bits, keys)
             for targets, groups in takes:
-                append(Take(card, targets, groups))
+                append(listed_take(card, targets, groups))
         worth = card.rank  # the table value (K2)
         if not owns_build:
             for target_value, targets in loose_by_value.items():
