@@ -23,6 +23,7 @@ from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
 from cogs.lobby import lobby_options, open_lobby
 from db.records import GameRecord
 from engine.base import Event, Game
+from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from engine.garbage_events import HandWon
 from engine.garbage_views import GarbagePublicView, SeatView
@@ -84,7 +85,9 @@ def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
             view.add_item(TurnButton(record.id, record.version, "jack", spot=spot))
         return view
     view.add_item(TurnButton(record.id, record.version, "stock"))
-    view.add_item(TurnButton(record.id, record.version, "discard", top=public.discard_top))
+    discard = TurnButton(record.id, record.version, "discard", top=public.discard_top)
+    discard.item.disabled = public.discard_top is None
+    view.add_item(discard)
     return view
 
 
@@ -94,12 +97,15 @@ class TurnButton(
 ):
     """Draw from stock, take the discard, or put a Jack on a spot; the version refuses clicks on an old table."""
 
-    def __init__(self, game_id: int, version: int, action: str, *, spot: int | None = None, top: object = None) -> None:
+    def __init__(
+        self, game_id: int, version: int, action: str, *, spot: int | None = None, top: Card | None = None
+    ) -> None:
         if action == "stock":
             button = discord.ui.Button(label="Draw from stock", style=discord.ButtonStyle.primary, row=0)
         elif action == "discard":
             label = f"Take discard ({top})" if top else "Take discard"
-            button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=top is None, row=0)
+            # Off on an empty pile; a button rebuilt from a click has no `top` and needs no label or state.
+            button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=0)
         else:
             button = discord.ui.Button(
                 label=f"Jack → spot {spot}", style=discord.ButtonStyle.success, row=1 if (spot or 0) <= 5 else 2
@@ -114,7 +120,7 @@ class TurnButton(
     ) -> Self:
         """Rebuild from the custom id."""
         spot = int(match["arg"]) if match["arg"] else None
-        return cls(int(match["game_id"]), int(match["version"]), match["action"], spot=spot, top=True)
+        return cls(int(match["game_id"]), int(match["version"]), match["action"], spot=spot)
 
     @property
     def move(self) -> str:

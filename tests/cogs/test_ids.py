@@ -12,7 +12,7 @@ from cogs._kasino_panel import CardButton, MoveSelect, RefreshButton, ShowHandBu
 from cogs.garbage import TurnButton
 from cogs.leaderboard import PageButton
 from cogs.lobby import LobbyButton, RematchButton
-from engine.cards import new_deck
+from engine.cards import Card, new_deck
 from engine.kasino import KasinoGame
 
 BIG_ID, BIG_VERSION = 10**19, 10**7  # far beyond any snowflake-sized game id or version we will reach
@@ -30,7 +30,7 @@ def items():
     yield from (CardButton(BIG_ID, BIG_VERSION, card) for card in new_deck())
     yield MoveSelect(BIG_ID, BIG_VERSION)
     yield TurnButton(BIG_ID, BIG_VERSION, "stock")
-    yield TurnButton(BIG_ID, BIG_VERSION, "discard", top="7♣")
+    yield TurnButton(BIG_ID, BIG_VERSION, "discard", top=Card.parse("7♣"))
     yield from (TurnButton(BIG_ID, BIG_VERSION, "jack", spot=spot) for spot in range(1, 11))
     yield from (PageButton(kind, sort, 99) for kind in ("kasino", "garbage") for sort in ("rating", "wins", "winrate"))
 
