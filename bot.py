@@ -1,24 +1,41 @@
-"""Start the Kasino & Garbage bot: `python bot.py` (settings from `.env`; see `.env.example`)."""
+"""Start the Kasino & Garbage bot: `python bot.py` (settings from `.env`; see `.env.example`).
+
+Exit statuses (also in the README): 0 stopped cleanly (Ctrl-C or SIGTERM); 1 Discord rejected the token or the
+intents; 2 a setting is missing or malformed; 3 the database was written by a newer version of the bot; 4 the
+database is in use by another bot process; 5 the database file is damaged or is not a database; 6 the database
+cannot be written (read-only file or file system, full disk, no permission).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import random
 import signal
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Final
 
+import aiohttp
 import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs._errors import GameTree
 from cogs._presenter import Presenter
-from db.errors import StoreError
+from db.errors import (
+    DatabaseCorruptError,
+    DatabaseLockedError,
+    DatabaseUnusableError,
+    DatabaseUnwritableError,
+    SchemaTooNewError,
+    StoreError,
+)
 from db.records import GameRecord
 from db.store import Store
 from service.tables import TableService
@@ -27,6 +44,29 @@ log = logging.getLogger("bot")
 
 EXTENSIONS = ("cogs.lobby", "cogs.kasino", "cogs.garbage", "cogs.games", "cogs.leaderboard", "cogs.timers")
 DEFAULT_DATABASE_PATH = "data/bot.db"
+
+EXIT_STOPPED: Final = 0
+EXIT_LOGIN_REFUSED: Final = 1
+EXIT_BAD_SETTING: Final = 2
+EXIT_DATABASE_TOO_NEW: Final = 3
+EXIT_DATABASE_IN_USE: Final = 4
+EXIT_DATABASE_DAMAGED: Final = 5
+EXIT_DATABASE_UNWRITABLE: Final = 6
+
+# Most specific first: the first class an error is an instance of decides the exit status.
+DATABASE_EXIT_STATUSES: Final[tuple[tuple[type[StoreError], int], ...]] = (
+    (SchemaTooNewError, EXIT_DATABASE_TOO_NEW),
+    (DatabaseLockedError, EXIT_DATABASE_IN_USE),
+    (DatabaseUnwritableError, EXIT_DATABASE_UNWRITABLE),
+    (DatabaseCorruptError, EXIT_DATABASE_DAMAGED),
+    (DatabaseUnusableError, EXIT_DATABASE_DAMAGED),
+    (StoreError, EXIT_DATABASE_DAMAGED),
+)
+
+# What "Discord cannot be reached" looks like at login: no DNS, refused or timed-out connections, Discord's 5xx.
+UNREACHABLE: Final = (aiohttp.ClientError, OSError, TimeoutError, discord.DiscordServerError)
+FIRST_RETRY_SECONDS: Final = 5.0
+LONGEST_RETRY_SECONDS: Final = 300.0
 
 
 class ConfigError(Exception):
@@ -41,6 +81,7 @@ class Settings:
     database_path: Path
     dev_guild_id: int | None
     log_level: str
+    shard_count: int | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -58,12 +99,24 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        shards = env.get("SHARD_COUNT", "").strip()
+        if shards and (not shards.isdigit() or not 1 <= int(shards) <= 10_000):
+            raise ConfigError(f"SHARD_COUNT must be a whole number from 1 (or empty: Discord decides), not {shards!r}.")
         path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
-        return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None, log_level=level)
+        return cls(
+            token=token,
+            database_path=path,
+            dev_guild_id=int(guild) if guild else None,
+            log_level=level,
+            shard_count=int(shards) if shards else None,
+        )
 
 
-class CardBot(commands.Bot):
-    """The bot: owns the store, the table service and the clock; the cogs reach them through it."""
+class CardBot(commands.AutoShardedBot):
+    """The bot: owns the store, the table service and the clock; the cogs reach them through it.
+
+    Sharded from the start (Discord requires shards past 2,500 servers); with one shard it behaves as a plain bot.
+    """
 
     store: Store
     service: TableService
@@ -76,7 +129,12 @@ class CardBot(commands.Bot):
         dev_guild_id: int | None = None,
         clock: Callable[[], datetime] = discord.utils.utcnow,
         new_seed: Callable[[], int] | None = None,
+        store: Store | None = None,
+        shard_count: int | None = None,
     ) -> None:
+        # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Slash commands and components only: no privileged intents.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -84,16 +142,23 @@ class CardBot(commands.Bot):
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=shard_count,
         )
+        # discord.py creates this queue in connect(), yet close() writes to it: without it, closing a bot that never
+        # connected (a failed login, a SimCord test) raises AttributeError. connect() replaces it with its own.
+        self._AutoShardedClient__queue: asyncio.PriorityQueue[object] = asyncio.PriorityQueue()
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
         self.clock = clock
         self.new_seed = new_seed
+        self._given_store = store
         self._unfinished: list[GameRecord] = []
+        self._was_ready = False
+        self._disconnected: set[int] = set()
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
-        self.store = await Store.open(self.database_path)
+        self.store = self._given_store or await Store.open(self.database_path)
         seeds = {"new_seed": self.new_seed} if self.new_seed else {}
         self.service = TableService(self.store, clock=self.clock, **seeds)
         self.presenter = Presenter(self)
@@ -109,67 +174,172 @@ class CardBot(commands.Bot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Once per start: redraw every running game's table, so it shows the state the database holds."""
+        """Once per start: redraw every running game's table and stop the frozen ones; later: say we are back."""
+        if self._was_ready:
+            log.info("Connected to Discord again.")
+            return
+        self._was_ready = True
         unfinished, self._unfinished = self._unfinished, []
         running = [record for record in unfinished if record.status == "running" and record.state is not None]
-        if running:
-            log.info("resuming %d running games", len(running))
+        log.info(
+            "Ready as %s: %d servers, %d running games, database %s.",
+            self.user,
+            len(self.guilds),
+            len(running),
+            self.database_path,
+        )
         for record in running:
             try:
                 await self.presenter.refresh_table(record, self.service.game_of(record))
             except discord.HTTPException:
                 log.warning("could not redraw the table of game %s", record.id, exc_info=True)
+        for record in unfinished:
+            if record.status == "frozen":
+                await self.presenter.show_frozen(record)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        """One line when the connection drops (discord.py reconnects by itself)."""
+        if shard_id not in self._disconnected:
+            self._disconnected.add(shard_id)
+            log.warning("Lost the connection to Discord (shard %d); reconnecting.", shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """One line when a dropped connection is back."""
+        self._back(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """A shard that had to identify again is back too."""
+        self._back(shard_id)
+
+    def _back(self, shard_id: int) -> None:
+        if shard_id in self._disconnected:
+            self._disconnected.discard(shard_id)
+            log.info("Connection to Discord is back (shard %d).", shard_id)
 
     async def close(self) -> None:
-        """Disconnect, then close the database."""
+        """Disconnect, then close the database unless it was handed in (its owner closes it)."""
         await super().close()
         store = getattr(self, "store", None)
-        if store is not None:
+        if store is not None and store is not self._given_store:
             await store.close()
 
 
 def create_bot(database_path: str | Path, dev_guild_id: int | None = None, **kwargs: object) -> CardBot:
     """The bot, unstarted; tests drive it through SimCord."""
-    return CardBot(database_path=database_path, dev_guild_id=dev_guild_id, **kwargs)
+    return CardBot(database_path=database_path, dev_guild_id=dev_guild_id, **kwargs)  # type: ignore[arg-type]
+
+
+class _QuietReconnects(logging.Filter):
+    """discord.py logs each reconnect attempt with a traceback; our own one-line messages replace them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Drop the reconnect records; keep everything else."""
+        return not record.getMessage().startswith("Attempting a reconnect")
 
 
 def _setup_logging(level: str) -> None:
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
+    if level != "DEBUG":
+        # discord.py's INFO lines (gateway sessions, shard ids) are for debugging; its warnings still show.
+        logging.getLogger("discord").setLevel(logging.WARNING)
+        for name in ("discord.client", "discord.shard"):
+            logging.getLogger(name).addFilter(_QuietReconnects())
+
+
+def database_exit_status(error: StoreError) -> int:
+    """The exit status for a database that cannot be used."""
+    return next(status for kind, status in DATABASE_EXIT_STATUSES if isinstance(error, kind))
+
+
+def retry_delays(rng: random.Random | None = None) -> Callable[[], float]:
+    """Seconds to wait before each next try: 5 s doubling up to 5 minutes, each with up to 20% jitter.
+
+    Jitter spreads the reconnects of many bots that lost the network at the same moment.
+    """
+    rng = rng or random.Random()
+    attempt = 0
+
+    def next_delay() -> float:
+        nonlocal attempt
+        base = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2**attempt)
+        attempt += 1
+        return base * (1 + rng.uniform(0, 0.2))
+
+    return next_delay
+
+
+def _unreachable_reason(error: BaseException) -> str:
+    if isinstance(error, discord.DiscordServerError):
+        return f"Discord answered {error.status}"
+    if isinstance(error, TimeoutError):
+        return "the connection timed out"
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:200]
 
 
 async def _run(settings: Settings) -> int:
-    try:  # open (and migrate) the database before connecting, so a bad file is reported without a Discord round trip
-        await (await Store.open(settings.database_path)).close()
-    except StoreError as error:  # e.g. a database written by a newer version of the bot
-        log.error("Cannot open the database: %s", error)
-        return 1
-    bot = create_bot(settings.database_path, settings.dev_guild_id)
+    try:  # open the database before connecting, so a bad file is reported without a Discord round trip
+        store = await Store.open(settings.database_path)
+    except StoreError as error:
+        log.error("Cannot use the database: %s", error)
+        return database_exit_status(error)
+    try:
+        return await _connect(settings, store)
+    finally:
+        await store.close()
+
+
+async def _connect(settings: Settings, store: Store) -> int:
+    """Log in and run; while Discord cannot be reached, try again with growing waits until stopped."""
+    stopping = asyncio.Event()
+    bot: CardBot | None = None
+
+    def stop() -> None:
+        stopping.set()
+        if bot is not None:
+            asyncio.create_task(bot.close())  # noqa: RUF006 - the loop keeps it; close() is awaited by `async with`
+
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, lambda: asyncio.create_task(bot.close()))
-    try:
-        async with bot:
-            await bot.start(settings.token)
-    except discord.LoginFailure:
-        log.error("Discord rejected DISCORD_TOKEN: check the token in .env (Developer Portal, Bot tab, Reset Token).")
-        return 1
-    except discord.PrivilegedIntentsRequired:
-        log.error("Discord refused the connection's intents; the bot needs no privileged intents.")
-        return 1
+        loop.add_signal_handler(signum, stop)
+    next_delay = retry_delays()
+    while not stopping.is_set():
+        bot = create_bot(
+            settings.database_path, settings.dev_guild_id, store=store, shard_count=settings.shard_count
+        )
+        try:
+            async with bot:
+                await bot.start(settings.token)
+            break
+        except discord.LoginFailure:
+            log.error(
+                "Discord rejected DISCORD_TOKEN: check the token in .env (Developer Portal, Bot tab, Reset Token)."
+            )
+            return EXIT_LOGIN_REFUSED
+        except discord.PrivilegedIntentsRequired:
+            log.error("Discord refused the connection's intents; the bot needs no privileged intents.")
+            return EXIT_LOGIN_REFUSED
+        except UNREACHABLE as error:
+            if stopping.is_set():
+                break
+            delay = next_delay()
+            log.warning("Cannot reach Discord (%s); trying again in %.0f s.", _unreachable_reason(error), delay)
+            with contextlib.suppress(TimeoutError):  # the wait ends early when the bot is told to stop
+                await asyncio.wait_for(stopping.wait(), timeout=delay)
     log.info("Shut down cleanly.")
-    return 0
+    return EXIT_STOPPED
 
 
 def main() -> int:
-    """Entry point: read settings, run until Ctrl-C or SIGTERM; the exit code says how it ended."""
+    """Entry point: read settings, run until Ctrl-C or SIGTERM; the exit status says how it ended."""
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     try:
         settings = Settings.from_env(os.environ)
     except ConfigError as error:
         print(f"Cannot start: {error}", file=sys.stderr)  # noqa: T201 - logging is not set up yet
-        return 2
+        return EXIT_BAD_SETTING
     _setup_logging(settings.log_level)
     return asyncio.run(_run(settings))
 

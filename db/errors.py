@@ -55,3 +55,19 @@ class HostCannotLeaveError(StoreError):
 
     def __init__(self, message: str = "the host cannot leave; cancel the game instead") -> None:
         super().__init__(message)
+
+
+class DatabaseLockedError(StoreError):
+    """Another bot process holds the database file."""
+
+
+class DatabaseUnusableError(StoreError):
+    """The database file cannot be used as it is."""
+
+
+class DatabaseCorruptError(DatabaseUnusableError):
+    """The file is damaged or is not a database."""
+
+
+class DatabaseUnwritableError(DatabaseUnusableError):
+    """The file or its file system cannot be written."""

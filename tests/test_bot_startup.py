@@ -28,15 +28,22 @@ def test_settings_defaults():
     assert settings.database_path == Path("data/bot.db")
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
+    assert settings.shard_count is None  # Discord says how many shards
 
 
 def test_settings_read_every_variable():
     settings = Settings.from_env(
-        {"DISCORD_TOKEN": " abc ", "DATABASE_PATH": "x/y.db", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"}
+        {
+            "DISCORD_TOKEN": " abc ",
+            "DATABASE_PATH": "x/y.db",
+            "DEV_GUILD_ID": "123",
+            "LOG_LEVEL": "debug",
+            "SHARD_COUNT": "4",
+        }
     )
-    assert (settings.token, settings.database_path, settings.dev_guild_id, settings.log_level) == (
-        "abc", Path("x/y.db"), 123, "DEBUG",
-    )
+    assert (
+        settings.token, settings.database_path, settings.dev_guild_id, settings.log_level, settings.shard_count
+    ) == ("abc", Path("x/y.db"), 123, "DEBUG", 4)
 
 
 @pytest.mark.parametrize(
@@ -45,6 +52,8 @@ def test_settings_read_every_variable():
         ({"DISCORD_TOKEN": "  "}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": "a", "DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a server id"),
         ({"DISCORD_TOKEN": "a", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be"),
+        ({"DISCORD_TOKEN": "a", "SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
+        ({"DISCORD_TOKEN": "a", "SHARD_COUNT": "many"}, "SHARD_COUNT must be"),
     ],
 )
 def test_settings_refuse_bad_values_with_a_reason(env, message):
@@ -55,7 +64,7 @@ def test_settings_refuse_bad_values_with_a_reason(env, message):
 def test_env_example_lists_every_setting():
     example = (BOT.parent / ".env.example").read_text(encoding="utf-8")
     names = {line.split("=")[0] for line in example.splitlines() if line and not line.startswith("#")}
-    assert names == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"}
+    assert names == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT"}
     source = BOT.read_text(encoding="utf-8")
     assert all(f'"{name}"' in source for name in names)
 
@@ -68,7 +77,7 @@ def test_a_database_from_a_newer_bot_is_refused_before_connecting(tmp_path):
     done = subprocess.run(
         [sys.executable, str(BOT)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
     )
-    assert done.returncode == 1
-    assert "Cannot open the database" in done.stdout and "schema version 999" in done.stdout
+    assert done.returncode == 3
+    assert "Cannot use the database" in done.stdout and "schema version 999" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     assert "not-a-real-token" not in done.stdout + done.stderr

@@ -18,7 +18,7 @@ async def make_bot(db_path):
     seeds = itertools.count(1)  # games get seeds 1, 2, 3 ...: every run plays the same cards
 
     def factory():
-        bots.append(create_bot(db_path, new_seed=lambda: next(seeds)))
+        bots.append(create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1))
         return bots[-1]
 
     yield factory
