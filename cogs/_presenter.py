@@ -185,6 +185,22 @@ class Presenter:
             log.info("table of cancelled game %s could not be edited", record.id)
         self.forget(record.id)
 
+    async def show_frozen(self, record: GameRecord) -> None:
+        """Say where the game is played that it could not be restored and was stopped; take its buttons away."""
+        title = f"{GAME_TITLES[record.kind]} #{record.id}"
+        text = (
+            f"⚠️ {title} could not be restored after the bot restarted: its saved moves no longer replay. "
+            "Rather than guess, the game was stopped; no results were recorded. Start a new game whenever you like."
+        )
+        place = self.game_channel(record)
+        try:
+            if record.table_message_id is not None:
+                await place.get_partial_message(record.table_message_id).edit(view=None)
+            await place.send(text)
+        except discord.HTTPException:
+            log.warning("could not tell the players that game %s was stopped", record.id, exc_info=True)
+        self.forget(record.id)
+
     def forget(self, game_id: int) -> None:
         """Drop what is kept in memory for a game that ended."""
         self._last_narration.pop(game_id, None)

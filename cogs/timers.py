@@ -72,11 +72,10 @@ class TimerCog(commands.Cog):
 
     async def warn(self, record: GameRecord) -> None:
         """Tell the player their time runs short: in the game's channel, and by DM where DMs work."""
-        game = self.bot.service.game_of(record)
-        seat = game.to_move
+        record = await self.bot.service.mark_warned(record.id, version=record.version)
+        seat = self.bot.service.game_of(record).to_move
         if seat is None or record.deadline is None:
             return
-        await self.bot.store.set_deadline(record.id, record.deadline, warned=True)
         user_id = record.seats[seat].user_id
         if user_id is None:
             return

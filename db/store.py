@@ -345,19 +345,24 @@ class Store:
                 await fetch_game(conn, game_id)  # raises GameNotFoundError first when the game is missing
                 raise NotSeatedError(f"game #{game_id} has no seat {seat}")
 
-    async def set_deadline(self, game_id: int, deadline: datetime | None, warned: bool) -> None:
-        """Set (or clear) the turn deadline and whether its warning went out; the version does not change.
+    async def set_deadline(
+        self, game_id: int, deadline: datetime | None, warned: bool, *, expected_version: int
+    ) -> None:
+        """Set (or clear) the turn deadline and its warning flag, if the game is still at `expected_version`.
+
+        The version does not change.
 
         Raises:
-            GameNotFoundError.
+            GameNotFoundError, StaleVersionError.
         """
         async with self.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET deadline = ?, warned = ? WHERE id = ?",
-                (optional_time_to_text(deadline), warned, game_id),
+                "UPDATE games SET deadline = ?, warned = ? WHERE id = ? AND version = ?",
+                (optional_time_to_text(deadline), warned, game_id, expected_version),
             )
             if cursor.rowcount == 0:
-                raise GameNotFoundError(f"there is no game #{game_id}")
+                await fetch_game(conn, game_id)  # raises GameNotFoundError when the game is missing
+                raise StaleVersionError()
 
     # -- moves ------------------------------------------------------------------------------------------------------
 

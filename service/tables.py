@@ -29,6 +29,7 @@ USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
 SEAT_LIMITS = {"kasino": (2, 4), "garbage": (2, 6)}
 GAME_TITLES = {"kasino": "Kasino", "garbage": "Garbage"}
 DEFAULT_AFK_LIMIT = 3
+FROZEN = "This game was stopped because it could not be restored after a restart."
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +271,22 @@ class TableService:
             record = await self._running(game_id, version)
             return await self._play_for_absent(record)
 
+    async def mark_warned(self, game_id: int, *, version: int) -> GameRecord:
+        """Record that the player to move was warned of their deadline; returns the game as warned.
+
+        `version` is the one the deadline was read with. Under the game's lock, so a move cannot land between the
+        check and the write: if anything moved since (or the warning already went out), nothing changes.
+
+        Raises:
+            RefusedError, StoreError: the warning is no longer due.
+        """
+        async with self.lock(game_id):
+            record = await self._running(game_id, version)
+            if record.warned or record.deadline is None:
+                raise RefusedError("No warning is due for this turn.")
+            await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
+            return replace(record, warned=True)
+
     async def _play_for_absent(self, record: GameRecord) -> list[MoveResult]:
         game = self.game_of(record)
         seat = game.to_move
@@ -292,6 +309,8 @@ class TableService:
         record = await self.get(game_id)
         if record.status == "lobby":
             raise RefusedError("This game has not started yet.")
+        if record.status == "frozen":
+            raise RefusedError(FROZEN)
         if record.status != "running":
             raise RefusedError("This game is over.")
         if version is not None and version != record.version:

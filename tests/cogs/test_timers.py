@@ -156,3 +156,30 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     assert labels(table_message(thread, game_id)) == []
     joined = await alice.click(lobby, label="Join")
     assert joined.acknowledged and "Players (2/3): bob, alice" in channel.last_message.content
+
+
+async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone(simcord_env, channel, members):
+    # The race: the tick reads the game, a move lands, then the warning is written for the turn that is over.
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
+    stale, game = await state(simcord_env, game_id)
+    await simcord_env.advance_time(30)
+    mover = member_for(members, stale, game.to_move)
+    played = await mover.slash(game_thread(channel, game_id), "kasino play", move=str(game.legal_moves(game.to_move)[-1]))
+    assert played.acknowledged
+    moved, _ = await state(simcord_env, game_id)
+    assert moved.deadline == stale.deadline + timedelta(seconds=30) and not moved.warned
+
+    timers = simcord_env.bot.get_cog("TimerCog")
+    try:
+        await timers.warn(stale)
+    except Exception as error:  # the tick treats a refusal as "nothing due"
+        assert "out of date" in str(error)
+    else:
+        raise AssertionError("a warning for an old version went through")
+    after, _ = await state(simcord_env, game_id)
+    assert (after.deadline, after.warned, after.version) == (moved.deadline, False, moved.version)
+
+    await simcord_env.advance_time(95)  # past the old deadline, still inside the new turn
+    after, _ = await state(simcord_env, game_id)
+    assert after.version == moved.version, "the next player's turn was played early"
