@@ -15,6 +15,8 @@ KIND_CODES = {"kasino": "k", "garbage": "g"}
 CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
 
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+LARGEST_NUMBER = 2**63 - 1  # SQLite's INTEGER; every game id, version and page fits
+LONGEST_NUMBER = len(str(LARGEST_NUMBER))
 _PREFIX = r"(?P<kind>[kg]):(?P<game_id>[0-9]+):(?P<version>[0-9]+)"
 
 LOBBY_TEMPLATE = _PREFIX + r":(?P<action>join|leave|start|cancel)"
@@ -39,6 +41,15 @@ def component_id(kind: str, game_id: int, version: int, action: str, arg: str | 
 def leaderboard_id(kind: str, sort: str, page: int) -> str:
     """The custom id of a leaderboard page button."""
     return f"lb:{KIND_CODES[kind]}:{sort}:{page}"
+
+
+def number(text: str) -> int:
+    """A number read from a custom id, bounded: past SQLite's integers it becomes 0.
+
+    Game ids start at 1, so 0 names no game, and a version of 0 is out of date for every running game: a forged
+    id meets a polite refusal further on ("that game no longer exists"), not an OverflowError in SQLite.
+    """
+    return int(text) if len(text) <= LONGEST_NUMBER and int(text) <= LARGEST_NUMBER else 0
 
 
 def card_arg(card: Card) -> str:

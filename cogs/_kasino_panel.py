@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Self
 import discord
 
 from cogs._errors import guarded
-from cogs._ids import card_arg, component_id, game_template
+from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
+from cogs._lookup import component_game, engine_as
 from cogs._text import clip
 from db.records import GameRecord
 from engine.cards import Card
@@ -57,18 +58,32 @@ def panel(record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None 
     return {"content": hand_text(record, game, seat), "view": view}
 
 
-async def load_seat(bot: CardBot, game_id: int, user_id: int) -> tuple[GameRecord, KasinoGame, int]:
-    """The game and the caller's seat.
+async def load_seat(
+    bot: CardBot, interaction: discord.Interaction, game_id: int
+) -> tuple[GameRecord, KasinoGame, int]:
+    """The Kasino game a panel component names, and the clicker's seat in it.
 
     Raises:
-        RefusedError: the caller has no seat in it.
+        RefusedError: no such Kasino game here, or the clicker has no seat in it.
     """
-    record, game = await bot.service.load(game_id)
-    seat = record.seat_of(user_id)
+    record = await component_game(bot, interaction, game_id, "kasino")
+    seat = record.seat_of(interaction.user.id)
     if seat is None:
         raise RefusedError(NOT_A_PLAYER)
-    assert isinstance(game, KasinoGame)
-    return record, game, seat
+    return record, engine_as(bot.service.game_of(record), KasinoGame), seat
+
+
+def _page_choice(choice: str) -> tuple[Card | None, int]:
+    """The card and offset of a "More moves…" option (`more:<card or ->:<offset>`).
+
+    Raises:
+        RefusedError: the value is not one the bot made.
+    """
+    match = re.fullmatch(rf"more:(?P<card>{CARD_ARG}|-):(?P<offset>[0-9]{{1,4}})", choice)
+    if match is None:
+        raise RefusedError("That menu entry is not one I know; press Refresh for the current menu.")
+    card = None if match["card"] == "-" else Card.parse(match["card"])
+    return card, int(match["offset"])
 
 
 class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "hand")):
@@ -89,12 +104,12 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=game_te
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        return cls(int(match["game_id"]))
+        return cls(number(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Reply with the player's panel, visible to them only."""
-        record, game, seat = await load_seat(interaction.client, self.game_id, interaction.user.id)  # type: ignore[arg-type]
+        record, game, seat = await load_seat(interaction.client, interaction, self.game_id)  # type: ignore[arg-type]
         await interaction.response.send_message(**panel(record, game, seat), ephemeral=True)
 
 
@@ -110,12 +125,12 @@ class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=game_tem
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        return cls(int(match["game_id"]))
+        return cls(number(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Edit the panel in place."""
-        record, game, seat = await load_seat(interaction.client, self.game_id, interaction.user.id)  # type: ignore[arg-type]
+        record, game, seat = await load_seat(interaction.client, interaction, self.game_id)  # type: ignore[arg-type]
         await interaction.response.edit_message(**panel(record, game, seat))
 
 
@@ -137,12 +152,12 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        return cls(int(match["game_id"]), int(match["version"]), Card.parse(match["arg"]))
+        return cls(number(match["game_id"]), number(match["version"]), Card.parse(match["arg"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the moves of the chosen card."""
-        record, game, seat = await load_seat(interaction.client, self.game_id, interaction.user.id)  # type: ignore[arg-type]
+        record, game, seat = await load_seat(interaction.client, interaction, self.game_id)  # type: ignore[arg-type]
         if record.version != self.version:
             await interaction.response.edit_message(**panel(record, game, seat))
             await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
@@ -184,7 +199,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id, keeping the chosen values."""
-        return cls(int(match["game_id"]), int(match["version"]), item)
+        return cls(number(match["game_id"]), number(match["version"]), item)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -192,10 +207,9 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
         bot: CardBot = interaction.client  # type: ignore[assignment]
         choice = self.item.values[0]
         if choice.startswith("more:"):
-            _, card_text, offset = choice.split(":")
-            record, game, seat = await load_seat(bot, self.game_id, interaction.user.id)
-            card = None if card_text == "-" else Card.parse(card_text)
-            await interaction.response.edit_message(**panel(record, game, seat, card=card, offset=int(offset)))
+            card, offset = _page_choice(choice)
+            record, game, seat = await load_seat(bot, interaction, self.game_id)
+            await interaction.response.edit_message(**panel(record, game, seat, card=card, offset=offset))
             return
         await play_from_panel(bot, interaction, self.game_id, choice, self.version)
 
@@ -204,13 +218,14 @@ async def play_from_panel(
     bot: CardBot, interaction: discord.Interaction, game_id: int, move: str, version: int | None
 ) -> None:
     """Apply a move picked on a panel, show it everywhere, and redraw the panel it came from."""
+    await component_game(bot, interaction, game_id, "kasino")
     result = await bot.service.play(game_id, interaction.user.id, move, version=version)
     await interaction.response.defer()
     await bot.presenter.show_move(result)
     seat_record = result.record.seats[result.seat]
     if interaction.message is not None and interaction.message.id != seat_record.hand_message_id:
-        assert isinstance(result.game, KasinoGame)
-        await interaction.edit_original_response(**panel(result.record, result.game, result.seat))
+        game = engine_as(result.game, KasinoGame)
+        await interaction.edit_original_response(**panel(result.record, game, result.seat))
 
 
 DYNAMIC_ITEMS = (ShowHandButton, RefreshButton, CardButton, MoveSelect)

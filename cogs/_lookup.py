@@ -2,16 +2,72 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
 from db.records import GameRecord
+from engine.base import Game
 from service.errors import RefusedError
 from service.tables import GAME_TITLES
 
 if TYPE_CHECKING:
     from bot import CardBot
+
+
+EngineT = TypeVar("EngineT")
+NOT_IN_A_SERVER = "Games are played in a server channel, not in direct messages."
+WRONG_GAME = "That control belongs to a different game."
+
+
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server the interaction came from.
+
+    Raises:
+        RefusedError: it came from a DM.
+    """
+    if interaction.guild_id is None:
+        raise RefusedError(NOT_IN_A_SERVER)
+    return interaction.guild_id
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    """The channel or thread the interaction came from.
+
+    Raises:
+        RefusedError: Discord sent none.
+    """
+    if interaction.channel_id is None:
+        raise RefusedError(NOT_IN_A_SERVER)
+    return interaction.channel_id
+
+
+def engine_as(game: Game, cls: type[EngineT]) -> EngineT:
+    """The engine as the kind a control or command expects.
+
+    Raises:
+        RefusedError: the game is of another kind (a control pointed at the wrong game).
+    """
+    if not isinstance(game, cls):
+        raise RefusedError(WRONG_GAME)
+    return game
+
+
+async def component_game(bot: CardBot, interaction: discord.Interaction, game_id: int, kind: str) -> GameRecord:
+    """The game a component's custom id names, checked against the component's kind and the clicker's server.
+
+    Discord only sends back the components the bot made, so these checks guard against forged ids (defence in
+    depth): a Manage Server member of one server must never reach a game of another.
+
+    Raises:
+        RefusedError: no such game, another kind, or another server.
+    """
+    record = await bot.service.get(game_id)
+    if record.kind != kind:
+        raise RefusedError(WRONG_GAME)
+    if interaction.guild_id is not None and record.guild_id != interaction.guild_id:
+        raise RefusedError("That control belongs to a game in another server.")
+    return record
 
 
 async def find_game(bot: CardBot, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
@@ -25,8 +81,7 @@ async def find_game(bot: CardBot, interaction: discord.Interaction, game_id: int
         if record.guild_id != interaction.guild_id:
             raise RefusedError(f"There is no game #{game_id} in this server.")
         return record
-    assert interaction.channel_id is not None
-    here = await bot.store.running_games_in_channel(interaction.channel_id, statuses=("lobby", "running"))
+    here = await bot.store.running_games_in_channel(channel_id_of(interaction), statuses=("lobby", "running"))
     mine = [record for record in here if record.seat_of(interaction.user.id) is not None]
     candidates = mine or here
     if len(candidates) == 1:
@@ -43,16 +98,16 @@ async def my_running_game(bot: CardBot, interaction: discord.Interaction, kind: 
     Raises:
         RefusedError: none, or several and none of them here.
     """
-    assert interaction.guild_id is not None and interaction.channel_id is not None
+    guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
     user_id = interaction.user.id
 
     def playing(records: list[GameRecord]) -> list[GameRecord]:
         return [record for record in records if record.kind == kind and record.seat_of(user_id) is not None]
 
-    here = playing(await bot.store.running_games_in_channel(interaction.channel_id))
+    here = playing(await bot.store.running_games_in_channel(channel_id))
     if len(here) == 1:
         return here[0]
-    mine = playing(await bot.store.games_in_guild(interaction.guild_id, statuses=("running",)))
+    mine = playing(await bot.store.games_in_guild(guild_id, statuses=("running",)))
     if len(mine) == 1:
         return mine[0]
     title = GAME_TITLES[kind]

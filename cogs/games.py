@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import is_manager, refusals_answered
-from cogs._lookup import find_game
+from cogs._lookup import find_game, guild_id_of
 from cogs._rules_text import RULES
 from cogs.lobby import lobby_message
 from cogs.timers import show_automatic
@@ -89,8 +89,7 @@ class GamesCog(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """List the lobbies and running games in this server."""
-        assert interaction.guild_id is not None
-        records = await self.bot.store.games_in_guild(interaction.guild_id)
+        records = await self.bot.store.games_in_guild(guild_id_of(interaction))
         if not records:
             await interaction.response.send_message(
                 "No games right now. Start one with /kasino new or /garbage new.", ephemeral=True

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import guarded, refusals_answered
-from cogs._ids import component_id, game_template
-from cogs._lookup import my_running_game
+from cogs._ids import component_id, game_template, number
+from cogs._lookup import component_game, engine_as, my_running_game
 from cogs._presenter import TableMessage
 from cogs._text import clip
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
@@ -119,8 +119,8 @@ class TurnButton(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        spot = int(match["arg"]) if match["arg"] else None
-        return cls(int(match["game_id"]), int(match["version"]), match["action"], spot=spot)
+        spot = int(match["arg"]) if match["arg"] else None  # the template allows 1 to 10 only
+        return cls(number(match["game_id"]), number(match["version"]), match["action"], spot=spot)
 
     @property
     def move(self) -> str:
@@ -131,6 +131,7 @@ class TurnButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the decision for the clicking player, if it is theirs to make."""
         bot: CardBot = interaction.client  # type: ignore[assignment]
+        await component_game(bot, interaction, self.game_id, "garbage")
         result = await bot.service.play(self.game_id, interaction.user.id, self.move, version=self.version)
         await interaction.response.defer()
         await bot.presenter.show_move(result)
@@ -149,7 +150,7 @@ class GarbageUI:
 
     def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
         """The living table with the turn's buttons."""
-        assert isinstance(game, GarbageGame)
+        game = engine_as(game, GarbageGame)
         content, embed = public_table(record, game.public_view(), narration)
         return TableMessage(content, embed, table_view(record, game))
 

@@ -13,8 +13,9 @@ from discord.ext import commands
 from cogs._errors import refusals_answered
 from cogs._kasino_panel import DYNAMIC_ITEMS, NOT_A_PLAYER, ShowHandButton, best_first, panel
 from cogs._kasino_render import public_table, score_table
-from cogs._lookup import my_running_game
+from cogs._lookup import engine_as, my_running_game
 from cogs._presenter import TableMessage
+from cogs._text import QUOTE_LIMIT, clip
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
 from cogs.lobby import lobby_options, open_lobby
 from db.records import GameRecord
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25
+LONGEST_MOVE_TEXT = 300  # far above any real move (a take of every card on a crowded table is about 150)
 DMS_CLOSED = (
     "<@{user_id}>, I can't send you direct messages, so your cards stay private here: press **Show my hand** on "
     "the table, or use `/kasino hand`."
@@ -48,7 +50,7 @@ class KasinoUI:
 
     def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
         """The living table, from the public view only."""
-        assert isinstance(game, KasinoGame)
+        game = engine_as(game, KasinoGame)
         content, embed = public_table(record, game.public_view(), narration)
         view = discord.ui.View(timeout=None)
         if not game.is_over():
@@ -57,7 +59,7 @@ class KasinoUI:
 
     async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
         """Post round scores; refresh the DM hands of whoever's hand or turn changed."""
-        assert isinstance(game, KasinoGame)
+        game = engine_as(game, KasinoGame)
         names = [seat.name for seat in record.seats]
         for event in events:
             if isinstance(event, RoundEnded):
@@ -135,6 +137,11 @@ class KasinoCog(commands.GroupCog, group_name="kasino", group_description="Play 
     async def kasino_play(self, interaction: discord.Interaction, move: str) -> None:
         """Make your move in your Kasino game."""
         async with refusals_answered(interaction):
+            if len(move) > LONGEST_MOVE_TEXT:
+                raise RefusedError(
+                    f"“{clip(move, QUOTE_LIMIT)}” is not a move: moves are short, like `5♥ take 3♦+A♥` or `Q♠ place`. "
+                    "Pick one from the suggestions."
+                )
             record = await my_running_game(self.bot, interaction, "kasino")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -152,7 +159,8 @@ class KasinoCog(commands.GroupCog, group_name="kasino", group_description="Play 
             return []
         seat = record.seat_of(interaction.user.id)
         game = self.bot.service.game_of(record)
-        assert isinstance(game, KasinoGame) and seat is not None
+        if not isinstance(game, KasinoGame) or seat is None:
+            return []
         typed = current.strip().lower()
         choices = []
         for legal in best_first(game, game.legal_moves(seat)):
@@ -171,8 +179,7 @@ class KasinoCog(commands.GroupCog, group_name="kasino", group_description="Play 
             seat = record.seat_of(interaction.user.id)
             if seat is None:
                 raise RefusedError(NOT_A_PLAYER)
-            game = self.bot.service.game_of(record)
-            assert isinstance(game, KasinoGame)
+            game = engine_as(self.bot.service.game_of(record), KasinoGame)
             await interaction.response.send_message(**panel(record, game, seat), ephemeral=True)
 
 

@@ -10,14 +10,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import guarded
-from cogs._ids import CODE_KINDS, LEADERBOARD_TEMPLATE, leaderboard_id
+from cogs._ids import CODE_KINDS, LEADERBOARD_TEMPLATE, leaderboard_id, number
+from cogs._lookup import NOT_IN_A_SERVER, guild_id_of
 from db.records import KindStats, LeaderboardPage, Tally
+from service.errors import RefusedError
 from service.tables import GAME_TITLES
 
 if TYPE_CHECKING:
     from bot import CardBot
 
 PER_PAGE = 10
+LAST_PAGE = 10_000  # a page number from a custom id is never taken past this
 MIN_GAMES_FOR_WIN_RATE = 3
 SORTS = {"rating": "rating", "wins": "wins", "winrate": "win_rate"}
 SORT_TITLES = {"rating": "rating", "wins": "wins", "win_rate": "win rate"}
@@ -77,13 +80,14 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(CODE_KINDS[match["kind"]], match["sort"], int(match["page"]))
+        return cls(CODE_KINDS[match["kind"]], match["sort"], min(number(match["page"]), LAST_PAGE))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page this button points at."""
         bot: CardBot = interaction.client  # type: ignore[assignment]
-        assert interaction.guild is not None
+        if interaction.guild is None:
+            raise RefusedError(NOT_IN_A_SERVER)
         board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page)
         await interaction.response.edit_message(
             embed=leaderboard_embed(interaction.guild.name, self.kind, board),
@@ -133,7 +137,8 @@ class LeaderboardCog(commands.Cog):
         sort: app_commands.Choice[str] | None = None,
     ) -> None:
         """Show this server's best players of Kasino or Garbage."""
-        assert interaction.guild is not None
+        if interaction.guild is None:
+            raise RefusedError(NOT_IN_A_SERVER)
         sort_code = sort.value if sort else "rating"
         await interaction.response.defer(thinking=True)
         board = await fetch_board(self.bot, interaction.guild.id, game.value, sort_code, 0)
@@ -147,10 +152,10 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Games, wins, points and rating for one player, in this server and overall."""
-        assert interaction.guild_id is not None
+        guild_id = guild_id_of(interaction)
         target = user or interaction.user
         await interaction.response.defer(thinking=True, ephemeral=True)
-        stats = await self.bot.store.player_stats(target.id, interaction.guild_id)
+        stats = await self.bot.store.player_stats(target.id, guild_id)
         embed = discord.Embed(title=f"Stats for {target.display_name}")
         for kind_stats in stats.kinds:
             embed.add_field(name=GAME_TITLES[kind_stats.kind], value=_kind_field(kind_stats), inline=False)

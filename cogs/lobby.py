@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from cogs._errors import guarded, is_manager
-from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id
+from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
+from cogs._lookup import channel_id_of, component_game
 from cogs._timing import TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from service.errors import RefusedError
@@ -46,12 +47,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind=CODE_KINDS[match["kind"]], game_id=int(match["game_id"]), action=match["action"])
+        return cls(kind=CODE_KINDS[match["kind"]], game_id=number(match["game_id"]), action=match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Join, leave, start or cancel the lobby."""
         bot: CardBot = interaction.client  # type: ignore[assignment]
+        await component_game(bot, interaction, self.game_id, self.kind)
         user = interaction.user
         if self.action == "join":
             record = await bot.service.join(self.game_id, user.id, user.display_name)
@@ -172,10 +174,9 @@ async def _open_thread(message: discord.Message, record: GameRecord) -> int | No
 
 
 async def _refuse_second_game_in_channel(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
-    assert interaction.channel_id is not None
     running = [
         game
-        for game in await bot.store.running_games_in_channel(interaction.channel_id)
+        for game in await bot.store.running_games_in_channel(channel_id_of(interaction))
         if game.id != game_id and game.status == "running" and game.thread_id is None
     ]
     if running:
@@ -205,13 +206,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind=CODE_KINDS[match["kind"]], game_id=int(match["game_id"]))
+        return cls(kind=CODE_KINDS[match["kind"]], game_id=number(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the rematch lobby in the game's channel and take the button away."""
         bot: CardBot = interaction.client  # type: ignore[assignment]
-        old = await bot.service.get(self.game_id)
+        old = await component_game(bot, interaction, self.game_id, self.kind)
         record = await bot.service.rematch(self.game_id, interaction.user.id, interaction.user.display_name)
         await interaction.response.edit_message(view=None)
         invited = [seat.user_id for seat in old.seats if seat.user_id not in (None, interaction.user.id)]
