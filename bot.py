@@ -163,7 +163,7 @@ class CardBot(commands.AutoShardedBot):
         self.service = TableService(self.store, clock=self.clock, **seeds)
         self.presenter = Presenter(self)
         # Replays every running game's move log; where the snapshot disagrees the replay wins (and is logged).
-        self._unfinished = await self.store.load_unfinished()
+        self._unfinished = await self.service.recover()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.dev_guild_id:

@@ -81,7 +81,7 @@ async def find_game(bot: CardBot, interaction: discord.Interaction, game_id: int
         if record.guild_id != interaction.guild_id:
             raise RefusedError(f"There is no game #{game_id} in this server.")
         return record
-    here = await bot.store.running_games_in_channel(channel_id_of(interaction), statuses=("lobby", "running"))
+    here = await bot.service.games_in_channel(channel_id_of(interaction), statuses=("lobby", "running"))
     mine = [record for record in here if record.seat_of(interaction.user.id) is not None]
     candidates = mine or here
     if len(candidates) == 1:
@@ -104,10 +104,10 @@ async def my_running_game(bot: CardBot, interaction: discord.Interaction, kind: 
     def playing(records: list[GameRecord]) -> list[GameRecord]:
         return [record for record in records if record.kind == kind and record.seat_of(user_id) is not None]
 
-    here = playing(await bot.store.running_games_in_channel(channel_id))
+    here = playing(await bot.service.games_in_channel(channel_id))
     if len(here) == 1:
         return here[0]
-    mine = playing(await bot.store.games_in_guild(guild_id, statuses=("running",)))
+    mine = playing(await bot.service.games_in_guild(guild_id, statuses=("running",)))
     if len(mine) == 1:
         return mine[0]
     title = GAME_TITLES[kind]

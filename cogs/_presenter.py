@@ -107,7 +107,7 @@ class Presenter:
         message = await self.game_channel(record).send(
             content=table.content, embed=table.embed, view=table.view or discord.utils.MISSING
         )
-        await self.bot.store.set_messages(record.id, table_message_id=message.id)
+        await self.bot.service.note_messages(record.id, table_message_id=message.id)
         return await self.bot.service.get(record.id)
 
     async def refresh_table(self, record: GameRecord, game: Game) -> GameRecord:
@@ -150,7 +150,7 @@ class Presenter:
             f"<@{user_id}>, your turn in {GAME_TITLES[record.kind]} #{record.id}.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
         )
-        await self.bot.store.set_messages(record.id, ping_message_id=ping.id)
+        await self.bot.service.note_messages(record.id, ping_message_id=ping.id)
 
     async def announce_result(self, record: GameRecord, game: Game) -> None:
         """The standings, in the game's thread and as one line in the parent channel."""

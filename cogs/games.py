@@ -89,7 +89,7 @@ class GamesCog(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """List the lobbies and running games in this server."""
-        records = await self.bot.store.games_in_guild(guild_id_of(interaction))
+        records = await self.bot.service.games_in_guild(guild_id_of(interaction))
         if not records:
             await interaction.response.send_message(
                 "No games right now. Start one with /kasino new or /garbage new.", ephemeral=True

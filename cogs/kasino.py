@@ -87,9 +87,9 @@ class KasinoUI:
             elif old is not None:
                 await self._retire(channel, old)
             message = await channel.send(**panel(record, game, seat))
-            await self.bot.store.update_seat(record.id, seat, hand_message_id=message.id)
+            await self.bot.service.note_hand_message(record.id, seat, message.id)
         except discord.Forbidden:
-            await self.bot.store.update_seat(record.id, seat, dm_ok=False)
+            await self.bot.service.note_dms_closed(record.id, seat)
             await self.bot.presenter.game_channel(record).send(
                 DMS_CLOSED.format(user_id=seat_record.user_id),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat_record.user_id)]),

@@ -97,7 +97,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD
 
 async def fetch_board(bot: CardBot, guild_id: int, kind: str, sort_code: str, page: int) -> LeaderboardPage:
     """One page, clamped to the pages that exist (the board may have shrunk since the button was sent)."""
-    board = await bot.store.leaderboard(
+    board = await bot.service.leaderboard(
         guild_id, kind, SORTS[sort_code], page=page, per_page=PER_PAGE, min_games=MIN_GAMES_FOR_WIN_RATE
     )
     if board.pages and page >= board.pages:
@@ -155,7 +155,7 @@ class LeaderboardCog(commands.Cog):
         guild_id = guild_id_of(interaction)
         target = user or interaction.user
         await interaction.response.defer(thinking=True, ephemeral=True)
-        stats = await self.bot.store.player_stats(target.id, guild_id)
+        stats = await self.bot.service.player_stats(target.id, guild_id)
         embed = discord.Embed(title=f"Stats for {target.display_name}")
         for kind_stats in stats.kinds:
             embed.add_field(name=GAME_TITLES[kind_stats.kind], value=_kind_field(kind_stats), inline=False)

@@ -114,7 +114,7 @@ async def open_lobby(interaction: discord.Interaction, kind: str, options: Lobby
     )
     await interaction.response.send_message(**lobby_message(bot, record))
     message = await interaction.original_response()
-    await bot.store.set_messages(record.id, lobby_message_id=message.id)
+    await bot.service.note_messages(record.id, lobby_message_id=message.id)
     return record
 
 
@@ -137,7 +137,7 @@ async def start_game(bot: CardBot, interaction: discord.Interaction, game_id: in
         thread_id = None
         note = " I may not open threads here, so the game is played in this channel."
     if thread_id is not None:
-        await bot.store.set_messages(game_id, thread_id=thread_id)
+        await bot.service.note_messages(game_id, thread_id=thread_id)
     record = await bot.service.get(game_id)
     await interaction.edit_original_response(**lobby_message(bot, record))
     if note:
@@ -176,7 +176,7 @@ async def _open_thread(message: discord.Message, record: GameRecord) -> int | No
 async def _refuse_second_game_in_channel(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
     running = [
         game
-        for game in await bot.store.running_games_in_channel(channel_id_of(interaction))
+        for game in await bot.service.games_in_channel(channel_id_of(interaction))
         if game.id != game_id and game.status == "running" and game.thread_id is None
     ]
     if running:
@@ -225,7 +225,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         lobby = await bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(
             **message, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in invited])
         )
-        await bot.store.set_messages(record.id, lobby_message_id=lobby.id)
+        await bot.service.note_messages(record.id, lobby_message_id=lobby.id)
         await interaction.followup.send(
             f"Rematch lobby {GAME_TITLES[record.kind]} #{record.id} is open: {lobby.jump_url}", ephemeral=True
         )

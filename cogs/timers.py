@@ -45,7 +45,7 @@ class TimerCog(commands.Cog):
     async def tick(self) -> None:
         """Warn the players whose time runs short; play for those whose time ran out."""
         now = self.bot.clock()
-        for record in await self.bot.store.due_games(now + LONGEST_WARNING):
+        for record in await self.bot.service.due_games(now + LONGEST_WARNING):
             try:
                 if record.deadline is None or record.turn_seconds is None:
                     continue

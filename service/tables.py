@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from db.errors import StoreError
-from db.records import GameRecord
+from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
 from db.store import Store
 from engine.base import Event, Game, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
@@ -112,6 +112,70 @@ class TableService:
         """A running or finished game with its engine state."""
         record = await self.get(game_id)
         return record, self.game_of(record)
+
+    # Queries: read-only, so no lock
+
+    async def games_in_channel(
+        self, channel_id: int, statuses: Sequence[GameStatus] = ("running",)
+    ) -> list[GameRecord]:
+        """Games (running ones unless `statuses` says otherwise) played in this channel or thread."""
+        return await self.store.running_games_in_channel(channel_id, statuses=statuses)
+
+    async def games_in_guild(
+        self, guild_id: int, statuses: Sequence[GameStatus] = ("lobby", "running")
+    ) -> list[GameRecord]:
+        """The server's games with one of `statuses`, oldest first."""
+        return await self.store.games_in_guild(guild_id, statuses=statuses)
+
+    async def due_games(self, before: datetime) -> list[GameRecord]:
+        """Running games whose turn deadline is at or before `before`."""
+        return await self.store.due_games(before)
+
+    async def recover(self) -> list[GameRecord]:
+        """Start-up: lobbies and running games, each running one checked against its move log (frozen if broken)."""
+        return await self.store.load_unfinished()
+
+    async def leaderboard(
+        self, guild_id: int, kind: str, sort: LeaderboardSort, page: int, per_page: int, min_games: int
+    ) -> LeaderboardPage:
+        """One page of the server's board for `kind`."""
+        return await self.store.leaderboard(guild_id, kind, sort, page=page, per_page=per_page, min_games=min_games)
+
+    async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
+        """A player's figures in this server and across servers."""
+        return await self.store.player_stats(user_id, guild_id)
+
+    # Where the game shows on Discord (ids only; the game itself does not change)
+
+    async def note_messages(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None = None,
+        thread_id: int | None = None,
+        table_message_id: int | None = None,
+        ping_message_id: int | None = None,
+    ) -> None:
+        """Remember the ids of the messages (and thread) that show a game; only the given ones change."""
+        given = {
+            name: value
+            for name, value in {
+                "lobby_message_id": lobby_message_id,
+                "thread_id": thread_id,
+                "table_message_id": table_message_id,
+                "ping_message_id": ping_message_id,
+            }.items()
+            if value is not None
+        }
+        await self.store.set_messages(game_id, **given)
+
+    async def note_hand_message(self, game_id: int, seat: int, message_id: int) -> None:
+        """Remember the DM message that shows a seat's hand."""
+        await self.store.update_seat(game_id, seat, hand_message_id=message_id)
+
+    async def note_dms_closed(self, game_id: int, seat: int) -> None:
+        """Remember that a seat's player does not take DMs (their hand is shown on request instead)."""
+        await self.store.update_seat(game_id, seat, dm_ok=False)
 
     # Lobby
 

@@ -37,3 +37,24 @@ def test_layering_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import discord\nfrom db.store import Store\n", encoding="utf-8")
     assert imported_roots(bad) == {"discord", "db"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules.add(node.module)
+    return modules
+
+
+def test_cogs_reach_storage_only_through_the_service():
+    # Plain records are the read-only interface; everything that reads or writes the database is the service's.
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(
+            module for module in imported_modules(path) if module.split(".")[0] == "db" and module != "db.records"
+        )
+        for path in sorted((ROOT / "cogs").rglob("*.py"))
+    }
+    assert {path: bad for path, bad in offenders.items() if bad} == {}

@@ -165,7 +165,8 @@ async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone
     stale, game = await state(simcord_env, game_id)
     await simcord_env.advance_time(30)
     mover = member_for(members, stale, game.to_move)
-    played = await mover.slash(game_thread(channel, game_id), "kasino play", move=str(game.legal_moves(game.to_move)[-1]))
+    move = str(game.legal_moves(game.to_move)[-1])
+    played = await mover.slash(game_thread(channel, game_id), "kasino play", move=move)
     assert played.acknowledged
     moved, _ = await state(simcord_env, game_id)
     assert moved.deadline == stale.deadline + timedelta(seconds=30) and not moved.warned
