@@ -23,6 +23,7 @@ Needs SQLite 3.37 or newer (STRICT tables, RETURNING).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import logging
 import sqlite3
@@ -44,6 +45,7 @@ from db._codec import (
     time_to_text,
     to_json,
 )
+from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error, from_sqlite_error
 from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
 from db.errors import (
     AlreadySeatedError,
@@ -84,41 +86,67 @@ UNSET: Final = _Unset.UNSET
 class Store:
     """The bot's storage; open it with `await Store.open(path)` and close it with `await store.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, file_lock: DatabaseLock | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._file_lock = file_lock
         self.path = path
 
     # -- connection -------------------------------------------------------------------------------------------------
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        """Open (creating the folder and file if needed) and migrate the database at `path`.
+        """Lock, check and migrate the database at `path`, creating the folder and file if needed.
+
+        Only one process may have a database open: the lock is released by `close()`, or by the OS when the
+        process ends. `PRAGMA quick_check` reads every page before anything is written, so a damaged file is
+        refused at start-up rather than in the middle of a game.
 
         Raises:
+            DatabaseLockedError: another process has the file open.
+            DatabaseCorruptError: not a database, truncated, or damaged pages.
+            DatabaseUnwritableError: read-only file or file system, permission denied, or the disk is full.
+            DatabaseUnusableError: any other reason the file cannot be used (a folder, an I/O error).
             SchemaTooNewError: the file was written by a newer version of the bot.
             StoreError: this Python's SQLite library is too old, or the file cannot use WAL.
         """
         if sqlite3.sqlite_version_info < _MIN_SQLITE:
             raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old; the bot needs 3.37 or newer")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        if path.is_dir():
+            raise folder_error(path)
         try:
-            await _configure(conn)
-            await migrate(conn)
-        except SchemaTooNewError as error:
-            await conn.close()
-            raise SchemaTooNewError(f"{path}: {error}") from None
-        except BaseException:
-            await conn.close()
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise from_os_error(path, error) from None
+        lock = DatabaseLock.acquire(path)
+        conn: aiosqlite.Connection | None = None
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            await _configure(conn, path)
+            await _probe_write(conn, await migrate(conn))
+        except BaseException as error:
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    await conn.close()
+            lock.release()
+            if isinstance(error, SchemaTooNewError):
+                raise SchemaTooNewError(f"{path}: {error}") from None
+            if isinstance(error, sqlite3.Error) and (reason := from_sqlite_error(path, error)) is not None:
+                raise reason from None
+            if isinstance(error, OSError):
+                raise from_os_error(path, error) from None
             raise
-        return cls(conn, path)
+        return cls(conn, path, lock)
 
     async def close(self) -> None:
-        """Close the connection, after a transaction in progress has finished."""
+        """Close the connection, after a transaction in progress has finished, then release the file's lock."""
         async with self._lock:
-            await self._conn.close()
+            try:
+                await self._conn.close()
+            finally:
+                if self._file_lock is not None:
+                    self._file_lock.release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -530,7 +558,12 @@ class Store:
             return await stats.player_stats(conn, user_id, guild_id)
 
 
-async def _configure(conn: aiosqlite.Connection) -> None:
+async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    # Before the first write: a damaged file is refused as it is, not made worse.
+    problems = [row[0] for row in await conn.execute_fetchall("PRAGMA quick_check")]
+    if problems != ["ok"]:
+        raise corrupt_pages(path, problems)
     rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
     mode = next(iter(rows))[0]
     if mode != "wal":
@@ -538,7 +571,16 @@ async def _configure(conn: aiosqlite.Connection) -> None:
     # PRAGMA values cannot be parameters; these are constants of this module.
     await conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
     await conn.execute("PRAGMA foreign_keys = ON")
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:
+    """Fail now, not at the first move, when SQLite could only open the file read-only; changes nothing."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        # PRAGMA takes no parameters; `version` is the int the migration runner returned.
+        await conn.execute(f"PRAGMA user_version = {version}")
+    finally:
+        await conn.execute("ROLLBACK")
 
 
 def _given(**values: object) -> dict[str, object]:
