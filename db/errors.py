@@ -36,6 +36,10 @@ class DatabaseUnwritableError(DatabaseUnusableError):
     """The file or its folder cannot be written: read-only file or file system, permission denied, disk full."""
 
 
+class MigrationError(StoreError):
+    """A schema migration would have broken the data (dangling foreign keys); it was rolled back."""
+
+
 class GameNotFoundError(StoreError, LookupError):
     """No game has that id."""
 
