@@ -16,6 +16,10 @@ Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the
   then stays consistent but older). NORMAL would lose the last moves before a power cut; that is why it is not
   used. The cost is one fsync per move (measured by `python -m bench.bench_db`).
 
+One process per file: `open` takes an flock on `<file>.lock` (see `db/_opening.py`) and refuses a file another
+process holds, or one that is damaged or cannot be written, with a one-line `StoreError`. Other SQLite clients can
+still write, so every write that depends on what was read names the version it read.
+
 The caller owns the clock: every method that stamps a time takes `now` (an aware UTC datetime).
 Needs SQLite 3.37 or newer (STRICT tables, RETURNING).
 """
