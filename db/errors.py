@@ -11,6 +11,35 @@ class SchemaTooNewError(StoreError):
     """The database was written by a newer version of the bot than this one."""
 
 
+class DatabaseLockedError(StoreError):
+    """Another process (another bot) has the database open; two writers would corrupt games."""
+
+    def __init__(self, path: object, pid: int | None) -> None:
+        holder = f"pid {pid}" if pid is not None else "pid unknown"
+        super().__init__(
+            f"{path} is in use by another bot process ({holder}); stop that bot first, or set DATABASE_PATH to "
+            "another file."
+        )
+        self.path = path
+        self.pid = pid
+
+
+class DatabaseUnusableError(StoreError):
+    """The database file cannot be used at all (damaged, unwritable, or not a file); the message says what to do."""
+
+
+class DatabaseCorruptError(DatabaseUnusableError):
+    """The file is not an SQLite database, is truncated, or has damaged pages (`PRAGMA quick_check` failed)."""
+
+
+class DatabaseUnwritableError(DatabaseUnusableError):
+    """The file or its folder cannot be written: read-only file or file system, permission denied, disk full."""
+
+
+class MigrationError(StoreError):
+    """A schema migration would have broken the data (dangling foreign keys); it was rolled back."""
+
+
 class GameNotFoundError(StoreError, LookupError):
     """No game has that id."""
 
@@ -55,19 +84,3 @@ class HostCannotLeaveError(StoreError):
 
     def __init__(self, message: str = "the host cannot leave; cancel the game instead") -> None:
         super().__init__(message)
-
-
-class DatabaseLockedError(StoreError):
-    """Another bot process holds the database file."""
-
-
-class DatabaseUnusableError(StoreError):
-    """The database file cannot be used as it is."""
-
-
-class DatabaseCorruptError(DatabaseUnusableError):
-    """The file is damaged or is not a database."""
-
-
-class DatabaseUnwritableError(DatabaseUnusableError):
-    """The file or its file system cannot be written."""

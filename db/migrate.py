@@ -3,6 +3,9 @@
 Each file `db/migrations/NNNN_reason.sql` (numbered from 0001 without gaps, never edited once merged) opens with a
 `-- Reason:` comment and runs in its own transaction together with `PRAGMA user_version = NNNN`, so a failing file
 leaves both the schema and the version as they were. A database newer than this code is refused.
+
+Foreign keys are off while a file runs, so that a file may rebuild a table (the only way to change a constraint in
+SQLite) without cascading deletes; `PRAGMA foreign_key_check` must then find nothing before the file commits.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from db.errors import SchemaTooNewError
+from db.errors import MigrationError, SchemaTooNewError
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,7 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR, 
     Raises:
         SchemaTooNewError: the database is newer than the newest migration this code knows.
         sqlite3.Error: a migration failed; it was rolled back and the database is at the previous version.
+        MigrationError: a migration would leave dangling foreign keys; it was rolled back the same way.
     """
     migrations = load_migrations(directory)
     newest = migrations[-1].version if migrations else 0
@@ -86,14 +90,38 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR, 
 
 
 async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
-    # PRAGMA takes no parameters; the version is an int parsed from the file name, never outside input.
-    script = f"BEGIN IMMEDIATE;\n{migration.sql}\n;PRAGMA user_version = {migration.version};\nCOMMIT;"
+    # Foreign keys go off around the file (the pragma is a no-op inside a transaction, so before BEGIN): rebuilding a
+    # table is CREATE new, copy, DROP old, RENAME, and with foreign keys on that DROP deletes every row that points
+    # at the old table. PRAGMA foreign_key_check then stands in for the checks skipped, before anything commits.
+    enforced = next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0]
+    await conn.execute("PRAGMA foreign_keys = OFF")
     try:
-        await conn.executescript(script)
-    except sqlite3.Error:
+        # executescript COMMITs an open transaction before it starts, so BEGIN goes inside the script; COMMIT does
+        # not, so that the check below still sees the uncommitted result. PRAGMA takes no parameters; the version
+        # is an int parsed from the file name, never outside input.
+        await conn.executescript(f"BEGIN IMMEDIATE;\n{migration.sql}\n;PRAGMA user_version = {migration.version};")
+        dangling = await conn.execute_fetchall("PRAGMA foreign_key_check")
+        if dangling:
+            table, rowid, parent, _ = next(iter(dangling))
+            raise MigrationError(
+                f"migration {migration.path.name} was rolled back: it would leave {len(dangling)} row(s) whose foreign "
+                f"key points nowhere (the first: {table} row {rowid} -> {parent}); the database is unchanged. This is "
+                "a bug in the migration: report it."
+            )
+        await conn.execute("COMMIT")
+    except (sqlite3.Error, MigrationError):
         try:
-            await conn.rollback()
+            await _rollback(conn)
         finally:
             log.exception("migration %s failed and was rolled back", migration.path.name)
         raise
+    finally:
+        await conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
     log.info("database migrated to schema version %d (%s)", migration.version, migration.path.name)
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    try:
+        await conn.execute("ROLLBACK")
+    except sqlite3.OperationalError:
+        log.debug("no transaction left to roll back")  # BEGIN failed, or SQLite already rolled back

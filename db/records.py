@@ -9,7 +9,8 @@ from typing import Any, Literal
 from engine.base import Game
 from engine.registry import game_class
 
-GameStatus = Literal["lobby", "running", "finished", "cancelled"]
+# "frozen": a running game whose move log could not be replayed at start-up; it accepts no more moves.
+GameStatus = Literal["lobby", "running", "finished", "cancelled", "frozen"]
 LeaderboardSort = Literal["rating", "wins", "win_rate"]
 
 

@@ -16,6 +16,10 @@ Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the
   then stays consistent but older). NORMAL would lose the last moves before a power cut; that is why it is not
   used. The cost is one fsync per move (measured by `python -m bench.bench_db`).
 
+One process per file: `open` takes an flock on `<file>.lock` (see `db/_opening.py`) and refuses a file another
+process holds, or one that is damaged or cannot be written, with a one-line `StoreError`. Other SQLite clients can
+still write, so every write that depends on what was read names the version it read.
+
 The caller owns the clock: every method that stamps a time takes `now` (an aware UTC datetime).
 Needs SQLite 3.37 or newer (STRICT tables, RETURNING).
 """
@@ -23,6 +27,7 @@ Needs SQLite 3.37 or newer (STRICT tables, RETURNING).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import logging
 import sqlite3
@@ -44,6 +49,7 @@ from db._codec import (
     time_to_text,
     to_json,
 )
+from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error, from_sqlite_error
 from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
 from db.errors import (
     AlreadySeatedError,
@@ -69,6 +75,11 @@ log = logging.getLogger(__name__)
 SYNCHRONOUS: Final = "FULL"
 BUSY_TIMEOUT_MS: Final = 5000
 UNFINISHED: Final[tuple[GameStatus, ...]] = ("lobby", "running")
+# Statuses a game may be cancelled from: a frozen game is cleared by cancelling it.
+CANCELLABLE: Final[tuple[GameStatus, ...]] = (*UNFINISHED, "frozen")
+FROZEN_MESSAGE: Final = "this game was stopped because it could not be restored"
+# How often the start-up check reads a game again when another writer changed it between its read and its write.
+_RECOVERY_ATTEMPTS: Final = 10
 _MIN_SQLITE: Final = (3, 37, 0)
 
 
@@ -84,41 +95,67 @@ UNSET: Final = _Unset.UNSET
 class Store:
     """The bot's storage; open it with `await Store.open(path)` and close it with `await store.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, file_lock: DatabaseLock | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._file_lock = file_lock
         self.path = path
 
     # -- connection -------------------------------------------------------------------------------------------------
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        """Open (creating the folder and file if needed) and migrate the database at `path`.
+        """Lock, check and migrate the database at `path`, creating the folder and file if needed.
+
+        Only one process may have a database open: the lock is released by `close()`, or by the OS when the
+        process ends. `PRAGMA quick_check` reads every page before anything is written, so a damaged file is
+        refused at start-up rather than in the middle of a game.
 
         Raises:
+            DatabaseLockedError: another process has the file open.
+            DatabaseCorruptError: not a database, truncated, or damaged pages.
+            DatabaseUnwritableError: read-only file or file system, permission denied, or the disk is full.
+            DatabaseUnusableError: any other reason the file cannot be used (a folder, an I/O error).
             SchemaTooNewError: the file was written by a newer version of the bot.
             StoreError: this Python's SQLite library is too old, or the file cannot use WAL.
         """
         if sqlite3.sqlite_version_info < _MIN_SQLITE:
             raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old; the bot needs 3.37 or newer")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        if path.is_dir():
+            raise folder_error(path)
         try:
-            await _configure(conn)
-            await migrate(conn)
-        except SchemaTooNewError as error:
-            await conn.close()
-            raise SchemaTooNewError(f"{path}: {error}") from None
-        except BaseException:
-            await conn.close()
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise from_os_error(path, error) from None
+        lock = DatabaseLock.acquire(path)
+        conn: aiosqlite.Connection | None = None
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            await _configure(conn, path)
+            await _probe_write(conn, await migrate(conn))
+        except BaseException as error:
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    await conn.close()
+            lock.release()
+            if isinstance(error, SchemaTooNewError):
+                raise SchemaTooNewError(f"{path}: {error}") from None
+            if isinstance(error, sqlite3.Error) and (reason := from_sqlite_error(path, error)) is not None:
+                raise reason from None
+            if isinstance(error, OSError):
+                raise from_os_error(path, error) from None
             raise
-        return cls(conn, path)
+        return cls(conn, path, lock)
 
     async def close(self) -> None:
-        """Close the connection, after a transaction in progress has finished."""
+        """Close the connection, after a transaction in progress has finished, then release the file's lock."""
         async with self._lock:
-            await self._conn.close()
+            try:
+                await self._conn.close()
+            finally:
+                if self._file_lock is not None:
+                    self._file_lock.release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -215,7 +252,7 @@ class Store:
             GameNotFoundError, NotInLobbyError, AlreadySeatedError, LobbyFullError.
         """
         async with self.transaction() as conn:
-            game = await fetch_game(conn, game_id)
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if game.seat_of(user_id) is not None:
                 raise AlreadySeatedError("you already joined this game")
@@ -238,7 +275,7 @@ class Store:
             GameNotFoundError, NotInLobbyError, NotSeatedError, HostCannotLeaveError.
         """
         async with self.transaction() as conn:
-            game = await fetch_game(conn, game_id)
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if game.seat_of(user_id) is None:
                 raise NotSeatedError("you are not in this game")
@@ -267,7 +304,7 @@ class Store:
             ValueError: `seat_user_ids` is not exactly the lobby's members plus computers, or exceeds the seats.
         """
         async with self.transaction() as conn:
-            game = await fetch_game(conn, game_id)
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if game.version != expected_version:
                 raise StaleVersionError()
@@ -281,14 +318,14 @@ class Store:
             return await fetch_game(conn, game_id)
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
-        """Lobby or running → cancelled (no results, no rating change); version + 1.
+        """Lobby, running or frozen → cancelled (no results, no rating change); version + 1.
 
         Raises:
             GameNotFoundError, GameAlreadyOverError.
         """
         async with self.transaction() as conn:
-            game = await fetch_game(conn, game_id)
-            if game.status not in UNFINISHED:
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # a frozen game's snapshot may be bad
+            if game.status not in CANCELLABLE:
                 raise GameAlreadyOverError(_over_message(game.status))
             stamp = time_to_text(now)
             await conn.execute(
@@ -297,9 +334,9 @@ class Store:
                    WHERE id = ?""",
                 (stamp, stamp, game_id),
             )
-            return await fetch_game(conn, game_id)
+            return await fetch_game(conn, game_id, tolerate_bad_state=True)
 
-    # -- Discord bookkeeping (not version-checked) ------------------------------------------------------------------
+    # -- Discord bookkeeping (message ids are not version-checked; seats and deadlines can be) ----------------------
 
     async def set_messages(
         self,
@@ -333,14 +370,21 @@ class Store:
         dm_ok: bool | _Unset = UNSET,
         auto_streak: int | _Unset = UNSET,
         hand_message_id: int | _Unset | None = UNSET,
+        expected_version: int | None = None,
     ) -> None:
         """Change a seat's DM flag, automatic-move streak or DM hand message id; only the given ones change.
 
+        With `expected_version` nothing changes unless the game is still at that version (checked in the same
+        transaction); the game's version itself does not change.
+
         Raises:
             GameNotFoundError, NotSeatedError.
+            StaleVersionError: the game is no longer at `expected_version`.
         """
         changes = _given(dm_ok=dm_ok, auto_streak=auto_streak, hand_message_id=hand_message_id)
         async with self.transaction() as conn:
+            if expected_version is not None and (await fetch_game(conn, game_id)).version != expected_version:
+                raise StaleVersionError()
             if not await update_given(conn, "seats", changes, "game_id = ? AND seat = ?", (game_id, seat)):
                 await fetch_game(conn, game_id)  # raises GameNotFoundError first when the game is missing
                 raise NotSeatedError(f"game #{game_id} has no seat {seat}")
@@ -350,10 +394,12 @@ class Store:
     ) -> None:
         """Set (or clear) the turn deadline and its warning flag, if the game is still at `expected_version`.
 
-        The version does not change.
+        A move since the caller read the game has set the next player's deadline, which must not be undone. The
+        version does not change.
 
         Raises:
-            GameNotFoundError, StaleVersionError.
+            GameNotFoundError.
+            StaleVersionError: the game is no longer at `expected_version`; nothing changed.
         """
         async with self.transaction() as conn:
             cursor = await conn.execute(
@@ -478,35 +524,75 @@ class Store:
         """Lobbies and running games for start-up, oldest first; each running game is checked against its move log.
 
         A snapshot that cannot be read or differs from the replay of the log is replaced by the replay (version + 1)
-        and a warning is logged. A game whose log cannot be replayed is logged as an error and returned as stored
-        (`state` None if its snapshot cannot be read either), for the caller to cancel.
+        and a warning is logged. A game whose log cannot be replayed is frozen (status "frozen", version + 1): it
+        accepts no more moves, one error line names it, and it is returned this once (`state` as stored, None if
+        unreadable) so that the caller can say so; later start-ups do not return it. Every write checks the version
+        it read: a game another writer changed in between is read and checked again, never overwritten.
         """
         async with self._lock:
             rows = await self._conn.execute_fetchall(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks(UNFINISHED)}) ORDER BY id", UNFINISHED
             )
             games = [game_from_row(row, tolerate_bad_state=True) for row in rows]
-            return [await self._recover(game) if game.status == "running" else game for game in games]
+            checked = [await self._recover(game) if game.status == "running" else game for game in games]
+            return [game for game in checked if game.status in CANCELLABLE]
 
     async def _recover(self, game: GameRecord) -> GameRecord:
-        # Only with self._lock held.
-        moves = await fetch_moves(self._conn, game.id)
-        try:
-            replayed = recovery.replay(game.kind, len(game.seats), game.seed, game.settings, moves)
-        except Exception:
-            log.exception("game #%d: its move log cannot be replayed; keeping the stored snapshot", game.id)
-            return game
-        check = recovery.check_snapshot(replayed, game.state)
-        if check.problem is None:
-            return game
-        log.warning(
-            "game #%d: %s; restoring the state replayed from its %d logged moves", game.id, check.problem, len(moves)
-        )
+        # Only with self._lock held. Another process may write between each statement here (the file lock keeps
+        # other bots out, not every SQLite client), so each write names the version it was decided on.
+        for _ in range(_RECOVERY_ATTEMPTS):
+            if game.status != "running":
+                return game
+            moves = await fetch_moves(self._conn, game.id)
+            if len(moves) != game.move_count:  # a move landed between the two reads
+                game = await fetch_game(self._conn, game.id, tolerate_bad_state=True)
+                continue
+            try:
+                replayed = recovery.replay(game.kind, len(game.seats), game.seed, game.settings, moves)
+            except Exception as error:  # any failure to replay the log means the game cannot go on
+                frozen = await self._freeze(game, error)
+                if frozen is not None:
+                    return frozen
+            else:
+                check = recovery.check_snapshot(replayed, game.state)
+                if check.problem is None:
+                    return game
+                repaired = await self._write_back(game, check.state)
+                if repaired is not None:
+                    log.warning(
+                        "game #%d: %s; restored the state replayed from its %d logged moves",
+                        game.id,
+                        check.problem,
+                        len(moves),
+                    )
+                    return repaired
+            game = await fetch_game(self._conn, game.id, tolerate_bad_state=True)
+        log.warning("game #%d kept changing while it was checked at start-up; left as it is now", game.id)
+        return game
+
+    async def _write_back(self, game: GameRecord, state: dict[str, Any]) -> GameRecord | None:
+        """Store the replayed state if the game is still at the version it was read at; None if it was not."""
         async with self._begin() as conn:
-            await conn.execute(
-                "UPDATE games SET state = ?, version = version + 1 WHERE id = ?", (to_json(check.state), game.id)
+            cursor = await conn.execute(
+                "UPDATE games SET state = ?, version = version + 1 WHERE id = ? AND version = ?",
+                (to_json(state), game.id, game.version),
             )
-            return await fetch_game(conn, game.id)
+            return await fetch_game(conn, game.id) if cursor.rowcount else None
+
+    async def _freeze(self, game: GameRecord, error: Exception) -> GameRecord | None:
+        """Running → frozen if the game is still at the version it was read at; None if it was not."""
+        async with self._begin() as conn:
+            cursor = await conn.execute(
+                """UPDATE games SET status = 'frozen', version = version + 1, deadline = NULL
+                   WHERE id = ? AND version = ? AND status = 'running'""",
+                (game.id, game.version),
+            )
+            if not cursor.rowcount:
+                return None
+            frozen = await fetch_game(conn, game.id, tolerate_bad_state=True)
+        reason = " ".join(f"{type(error).__name__}: {error}".split())
+        log.error("game #%d could not be restored from its move log and was frozen: %s", game.id, reason)
+        return frozen
 
     # -- results ----------------------------------------------------------------------------------------------------
 
@@ -535,7 +621,12 @@ class Store:
             return await stats.player_stats(conn, user_id, guild_id)
 
 
-async def _configure(conn: aiosqlite.Connection) -> None:
+async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    # Before the first write: a damaged file is refused as it is, not made worse.
+    problems = [row[0] for row in await conn.execute_fetchall("PRAGMA quick_check")]
+    if problems != ["ok"]:
+        raise corrupt_pages(path, problems)
     rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
     mode = next(iter(rows))[0]
     if mode != "wal":
@@ -543,7 +634,16 @@ async def _configure(conn: aiosqlite.Connection) -> None:
     # PRAGMA values cannot be parameters; these are constants of this module.
     await conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
     await conn.execute("PRAGMA foreign_keys = ON")
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:
+    """Fail now, not at the first move, when SQLite could only open the file read-only; changes nothing."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        # PRAGMA takes no parameters; `version` is the int the migration runner returned.
+        await conn.execute(f"PRAGMA user_version = {version}")
+    finally:
+        await conn.execute("ROLLBACK")
 
 
 def _given(**values: object) -> dict[str, object]:
@@ -558,12 +658,14 @@ def _require_lobby(game: GameRecord) -> None:
 
 
 def _over_message(status: str) -> str:
+    if status == "frozen":
+        return FROZEN_MESSAGE
     return "this game was cancelled" if status == "cancelled" else "this game is already over"
 
 
 async def _refuse_move(conn: aiosqlite.Connection, game_id: int, expected_version: int, seat: int) -> None:
     """Raise the reason a move's UPDATE matched no row."""
-    game = await fetch_game(conn, game_id)
+    game = await fetch_game(conn, game_id, tolerate_bad_state=True)
     if game.status == "lobby":
         raise GameNotRunningError("this game has not started yet")
     if game.status != "running":

@@ -183,6 +183,8 @@ async def test_restart_mid_hand_keeps_the_old_buttons_working(simcord_env, make_
         await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
     before = await simcord_env.bot.store.get_game(game_id)
     table = table_message(game_thread(channel, game_id), game_id)
+    # A restart: the old process is gone, and its database lock with it (a second open would be refused).
+    await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     player = member_for(members, before, GarbageGame.from_dict(before.state).to_move)
     clicked = await player.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))

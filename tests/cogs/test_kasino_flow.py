@@ -237,6 +237,8 @@ async def test_restart_mid_round_keeps_hands_table_and_menus(simcord_env, make_b
     for how in ["dm", "slash", "dm"]:
         await play_turn(simcord_env, channel, members, game_id, rng, how)
     before, game = await state(simcord_env, game_id)
+    # A restart: the old process is gone, and its database lock with it (a second open would be refused).
+    await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     table = table_message(game_thread(channel, game_id), game_id)
     assert table.embeds[0].to_dict()["fields"][-1]["value"] == "The game continues."  # redrawn on start-up

@@ -98,6 +98,8 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_acted_on_once(si
     await simcord_env.bot.remove_cog("TimerCog")
     await simcord_env.advance_time(600)
     assert await simcord_env.bot.store.game_moves(game_id) == []
+    # A restart: the old process is gone, and its database lock with it (a second open would be refused).
+    await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(1)
     moves = await simcord_env.bot.store.game_moves(game_id)

@@ -27,7 +27,7 @@ async def run_and_kill(path, seed, delay):
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "tests.db.crash_child",
+        "bench.crash_child",
         str(path),
         str(seed),
         cwd=ROOT,

@@ -7,9 +7,10 @@ import sqlite3
 
 import pytest
 
+from db.errors import GameNotRunningError, NotInLobbyError
 from db.store import Store
 from engine.registry import game_class
-from tests.db.helpers import new_lobby, play_random, real_game, running_game
+from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, play_random, real_game, running_game
 
 
 async def played_file(tmp_path, kind, users, moves=25):
@@ -64,14 +65,69 @@ async def test_b1_an_intact_snapshot_is_kept_without_a_warning(tmp_path, caplog)
     assert caplog.records == []
 
 
-async def test_a_log_that_cannot_be_replayed_keeps_the_snapshot_and_logs_an_error(tmp_path, caplog):
+def break_first_move(path, game_id):
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE moves SET move = 'fly to the moon' WHERE game_id = ? AND seq = 1", (game_id,))
+
+
+async def test_a_game_whose_log_cannot_be_replayed_is_frozen_and_named_once(tmp_path, caplog):
+    path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
+    break_first_move(path, record.id)
+    with caplog.at_level(logging.WARNING, logger="db.store"):
+        (loaded,), stored = await load(path)
+    assert (loaded.status, loaded.version, loaded.state) == ("frozen", record.version + 1, record.state)
+    assert stored == loaded
+    assert [rec.levelname for rec in caplog.records] == ["ERROR"]
+    assert caplog.records[0].getMessage().startswith(
+        f"game #{record.id} could not be restored from its move log and was frozen: "
+    )
+    assert "\n" not in caplog.text.strip() and "Traceback" not in caplog.text
+
+    caplog.clear()
+    store = await Store.open(path)  # the next start-up: not unfinished any more, nothing logged
+    try:
+        with caplog.at_level(logging.WARNING, logger="db.store"):
+            assert await store.load_unfinished() == []
+        assert caplog.records == []
+    finally:
+        await store.close()
+
+
+async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path):
+    path, record, _ = await played_file(tmp_path, "kasino", (1, 2))
+    break_first_move(path, record.id)
+    overwrite_snapshot(path, record.id, "{not json")  # neither the log nor the snapshot can be read
+    store = await Store.open(path)
+    try:
+        (frozen,) = await store.load_unfinished()
+        assert (frozen.status, frozen.state) == ("frozen", None)
+        with pytest.raises(GameNotRunningError, match=r"^this game was stopped because it could not be restored$"):
+            await store.save_move(frozen.id, frozen.version, 0, "Q♠ place", {"n": 1}, later(1))
+        with pytest.raises(NotInLobbyError, match="could not be restored"):
+            await store.join_lobby(frozen.id, 9, "u9", later(1))
+        cancelled = await store.cancel_game(frozen.id, later(2))
+        assert (cancelled.status, cancelled.version) == ("cancelled", frozen.version + 1)
+        assert len(await store.game_moves(frozen.id)) == record.move_count  # the log is kept as evidence
+    finally:
+        await store.close()
+
+
+async def test_a_frozen_game_is_not_listed_as_running_due_or_on_a_board(tmp_path):
     path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE moves SET move = 'fly to the moon' WHERE game_id = ? AND seq = 1", (record.id,))
-    with caplog.at_level(logging.WARNING, logger="db.store"):
-        (loaded,), _ = await load(path)
-    assert loaded == record
-    assert [rec.levelname for rec in caplog.records] == ["ERROR"]
+        conn.execute("UPDATE games SET deadline = ? WHERE id = ?", (NOW.isoformat(), record.id))
+    break_first_move(path, record.id)
+    store = await Store.open(path)
+    try:
+        await store.load_unfinished()
+        assert await store.games_in_guild(GUILD) == []
+        assert await store.running_games_in_channel(CHANNEL) == []
+        assert await store.due_games(later(10**6)) == []
+        assert [game.id for game in await store.games_in_guild(GUILD, ("frozen",))] == [record.id]
+        assert (await store.leaderboard(GUILD, "garbage", "wins")).total == 0
+        assert (await store.player_stats(1, GUILD)).server_total.games == 0
+    finally:
+        await store.close()
 
 
 async def test_load_unfinished_returns_lobbies_and_running_games_only(store):

@@ -184,10 +184,10 @@ async def test_update_seat_changes_only_what_is_given(store):
 
 async def test_set_deadline_keeps_the_version(store):
     game = await running_game(store)
-    await store.set_deadline(game.id, later(300), warned=True)
+    await store.set_deadline(game.id, later(300), warned=True, expected_version=game.version)
     stored = await store.get_game(game.id)
     assert (stored.deadline, stored.warned, stored.version) == (later(300), True, game.version)
-    await store.set_deadline(game.id, None, warned=False)
+    await store.set_deadline(game.id, None, warned=False, expected_version=game.version)
     assert (await store.get_game(game.id)).deadline is None
 
 

@@ -69,7 +69,7 @@ async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store):
 
 async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
     game = await running_game(store, (1, 2))
-    await store.set_deadline(game.id, later(30), warned=True)
+    await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
     done = await store.save_move(
         game.id,
         game.version,

@@ -2,6 +2,7 @@
 
 import pytest
 
+from db.errors import GameNotFoundError, StaleVersionError
 from tests.db.helpers import NOW, later, new_lobby, running_game
 
 
@@ -38,6 +39,31 @@ async def test_due_games_are_the_running_ones_whose_deadline_has_come(store):
 
 async def test_set_deadline_moves_the_deadline_and_remembers_the_warning(store):
     game = await running_game(store, (1, 2))
-    await store.set_deadline(game.id, later(30), warned=True)
+    await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
     stored = await store.get_game(game.id)
     assert (stored.deadline, stored.warned, stored.version) == (later(30), True, game.version)
+
+
+async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadline(store):
+    game = await running_game(store, (1, 2))
+    moved = await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=later(120))
+    with pytest.raises(StaleVersionError):
+        await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
+    stored = await store.get_game(game.id)
+    assert (stored.deadline, stored.warned) == (later(120), False)
+    assert stored == moved
+
+
+async def test_set_deadline_on_a_missing_game_says_so(store):
+    with pytest.raises(GameNotFoundError):
+        await store.set_deadline(999, later(30), warned=True, expected_version=0)
+
+
+async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(store):
+    game = await running_game(store, (1, 2))
+    await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW)
+    with pytest.raises(StaleVersionError):
+        await store.update_seat(game.id, 0, auto_streak=2, expected_version=game.version)
+    assert (await store.get_game(game.id)).seats[0].auto_streak == 0
+    await store.update_seat(game.id, 0, auto_streak=2, expected_version=game.version + 1)
+    assert (await store.get_game(game.id)).seats[0].auto_streak == 2

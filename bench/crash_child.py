@@ -1,24 +1,28 @@
-"""Child process of the crash test: plays random games of both kinds through the store until it is killed.
+"""Writer child of the crash test and the crash soak: plays random games of both kinds through the store until killed.
 
-Usage, from the repository root: python -m tests.db.crash_child DB_PATH SEED
+Usage, from the repository root: python -m bench.crash_child DB_PATH SEED
 
 Prints `<game id> <seq> <seat> <move>` for each move, only after `save_move` has returned (the move is
 acknowledged). On start it resumes every running game of the file, so play continues across kills.
 """
+
+from __future__ import annotations
 
 import asyncio
 import random
 import sys
 from datetime import UTC, datetime, timedelta
 
+from db.records import GameRecord
 from db.store import Store
+from engine.base import Game
 from engine.registry import KINDS, game_class
 
 PLAYERS = {"kasino": (2, 3, 4), "garbage": (2, 3)}
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-async def new_game(store, kind, rng):
+async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRecord, Game]:
     users = list(range(1, rng.choice(PLAYERS[kind]) + 1))
     seed = rng.getrandbits(64)
     settings = {"start_size": 2} if kind == "garbage" else {}  # short Garbage games, so some finish
@@ -30,7 +34,7 @@ async def new_game(store, kind, rng):
     return await store.start_game(lobby.id, lobby.version, users, game.to_dict(), EPOCH), game
 
 
-async def main(path, seed):
+async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
     store = await Store.open(path)
     tables = {
