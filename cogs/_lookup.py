@@ -104,7 +104,8 @@ async def my_running_game(bot: CardBot, interaction: discord.Interaction, kind: 
     def playing(records: list[GameRecord]) -> list[GameRecord]:
         return [record for record in records if record.kind == kind and record.seat_of(user_id) is not None]
 
-    here = playing(await bot.service.games_in_channel(channel_id))
+    # Frozen too, so a move in a stopped game's thread is told why rather than "no game here".
+    here = playing(await bot.service.games_in_channel(channel_id, statuses=("running", "frozen")))
     if len(here) == 1:
         return here[0]
     mine = playing(await bot.service.games_in_guild(guild_id, statuses=("running",)))

@@ -82,10 +82,15 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR, 
             f"to {newest}. A newer version of the bot wrote it: run that version (or a newer one), or restore a "
             "backup made for this version. The file was not changed."
         )
+    start = current
     for migration in migrations:
         if current < migration.version <= target:
             await _apply(conn, migration)
             current = migration.version
+    if current != start:
+        # A new file is "created", not migrated step by step: the start-up log stays one line either way.
+        what = "created the database schema" if start == 0 else f"migrated the database from schema version {start}"
+        log.info("%s (now version %d)", what, current)
     return current
 
 
@@ -117,7 +122,7 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
         raise
     finally:
         await conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
-    log.info("database migrated to schema version %d (%s)", migration.version, migration.path.name)
+    log.debug("database migrated to schema version %d (%s)", migration.version, migration.path.name)
 
 
 async def _rollback(conn: aiosqlite.Connection) -> None:

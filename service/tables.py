@@ -291,7 +291,10 @@ class TableService:
             parsed = game.parse_move(seat, move) if isinstance(move, str) else move
             result = await self._apply(record, game, seat, parsed, auto=False)
             if record.seats[seat].auto_streak:
-                await self.store.update_seat(game_id, seat, auto_streak=0)  # they are back: the AFK count restarts
+                # They are back: the AFK count restarts.
+                await self.store.update_seat(
+                    game_id, seat, auto_streak=0, expected_version=result.record.version
+                )
             return result
 
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
@@ -363,7 +366,7 @@ class TableService:
             results.append(result)
             record, game = result.record, result.game
         streak = record.seats[seat].auto_streak + 1
-        await self.store.update_seat(record.id, seat, auto_streak=streak)
+        await self.store.update_seat(record.id, seat, auto_streak=streak, expected_version=record.version)
         if streak >= record.afk_limit and record.status == "running" and not self._has_resigned(game, seat):
             resigned = await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=True)
             results.append(replace(resigned, removed=True))

