@@ -7,8 +7,6 @@ import random
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -25,45 +23,11 @@ from db.store import Store
 from tests.db.helpers import play_random, real_game
 
 ROOT = Path(__file__).resolve().parents[2]
-# A process that opens the store, says so, and holds it until stdin closes (or it is killed).
-HOLDER = """
-import asyncio, sys
-from db.store import Store
-async def main():
-    store = await Store.open(sys.argv[1])
-    print("open", flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-    await store.close()
-asyncio.run(main())
-"""
-
-
 def one_line_naming(error, path):
     text = str(error)
     assert "\n" not in text
     assert str(path) in text
     return text
-
-
-@pytest.fixture
-def holder(tmp_path):
-    """A second process with the database at tmp_path/bot.db open."""
-    path = tmp_path / "bot.db"
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(path)],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as child:
-        try:
-            assert child.stdout.readline() == "open\n", child.stderr.read()
-            yield path, child
-        finally:
-            if child.poll() is None:
-                child.kill()
-            child.wait(timeout=30)
 
 
 async def filled_database(path, games=6):
@@ -160,24 +124,6 @@ async def test_a_database_path_below_a_file_is_refused(tmp_path):
     with pytest.raises(DatabaseUnusableError) as refused:
         await Store.open(path)
     assert "is a file, not a folder" in one_line_naming(refused.value, path)
-
-
-@pytest.fixture
-def small_tmpfs(tmp_path):
-    """A real 256 KiB tmpfs mounted at tmp_path/mnt (needs root and a kernel that allows it, else the test skips)."""
-    mount_point = tmp_path / "mnt"
-    mount_point.mkdir()
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command here")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount_point)], capture_output=True, check=False
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 async def test_a_read_only_file_system_is_refused_as_unwritable(small_tmpfs):
