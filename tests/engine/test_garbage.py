@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-import engine.garbage
-import engine.garbage_moves
+import engine.garbage.game
+import engine.garbage.moves
 from engine.base import Outcome
 from engine.cards import Card, new_decks
 from engine.errors import GameError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
@@ -565,6 +565,6 @@ def test_refusals_are_game_errors_the_bot_can_show():
 
 
 def test_docstring_examples_run():
-    for module in (engine.garbage, engine.garbage_moves):
+    for module in (engine.garbage.game, engine.garbage.moves):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0

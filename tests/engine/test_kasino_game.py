@@ -6,8 +6,8 @@ from dataclasses import fields, is_dataclass
 
 import pytest
 
-import engine.kasino
-import engine.kasino_moves
+import engine.kasino.game
+import engine.kasino.moves
 from engine.base import Game, Outcome
 from engine.cards import Card, new_deck, parse_cards
 from engine.errors import (
@@ -19,7 +19,7 @@ from engine.errors import (
     NotYourTurnError,
 )
 from engine.kasino import KasinoGame, KasinoSettings
-from engine.kasino_events import (
+from engine.kasino.events import (
     AutoPlayed,
     CardsDealt,
     GameOver,
@@ -27,7 +27,7 @@ from engine.kasino_events import (
     RoundEnded,
     RoundStarted,
 )
-from engine.kasino_moves import Build, Double, KasinoMove, Place, Raise, Resign, Take
+from engine.kasino.moves import Build, Double, KasinoMove, Place, Raise, Resign, Take
 from engine.registry import game_class
 
 NAMES = ["Kari", "Ola", "Per", "Siri"]
@@ -555,7 +555,7 @@ def test_from_position_needs_the_seat_to_move_to_hold_a_card():
         position(["", "K♣"], ["10♣"])
 
 
-@pytest.mark.parametrize("module", [engine.kasino, engine.kasino_moves])
+@pytest.mark.parametrize("module", [engine.kasino.game, engine.kasino.moves])
 def test_docstring_examples_run(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

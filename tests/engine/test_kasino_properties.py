@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from engine.cards import Card, new_deck
 from engine.errors import GameError, NotYourTurnError
 from engine.kasino import KasinoGame, KasinoSettings
-from engine.kasino_events import RoundEnded
-from engine.kasino_moves import Build, Double, KasinoMove, Place, Raise, Take
-from engine.kasino_rules import illegal_reason
+from engine.kasino.events import RoundEnded
+from engine.kasino.moves import Build, Double, KasinoMove, Place, Raise, Take
+from engine.kasino.rules import illegal_reason
 
 DECK = tuple(new_deck())
 MAX_MOVES = 48 * 100  # a round is at most 48 moves; no game here needs anywhere near 100 rounds

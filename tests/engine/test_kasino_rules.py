@@ -5,9 +5,9 @@ import pytest
 from engine.cards import Card, new_deck, parse_cards
 from engine.errors import GameError, IllegalMoveError
 from engine.kasino import KasinoGame
-from engine.kasino_events import BuildMade, BuildRaised, CardPlaced, CardsTaken, Doubled, Swept
-from engine.kasino_moves import Build, Double, Place, Raise, Take
-from engine.kasino_table import hand_value, table_value
+from engine.kasino.events import BuildMade, BuildRaised, CardPlaced, CardsTaken, Doubled, Swept
+from engine.kasino.moves import Build, Double, Place, Raise, Take
+from engine.kasino.table import hand_value, table_value
 
 
 def card(text):

@@ -14,11 +14,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, new_deck, parse_cards
-from engine.kasino import _DECK_ORDER, KasinoGame
-from engine.kasino_moves import Take, listed_take
-from engine.kasino_rules import legal_moves
-from engine.kasino_table import BUILD, PILE, TableItem, hand_value
-from engine.kasino_takes import _FEW_GROUPS, _MAX_STEPS, MAX_TAKES, sum_groups, take_specs
+from engine.kasino import KasinoGame
+from engine.kasino.game import _DECK_ORDER
+from engine.kasino.moves import Take, listed_take
+from engine.kasino.rules import legal_moves
+from engine.kasino.table import BUILD, PILE, TableItem, hand_value
+from engine.kasino.takes import _FEW_GROUPS, _MAX_STEPS, MAX_TAKES, sum_groups, take_specs
 
 PROPERTY = settings(max_examples=40, deadline=None)
 DECK = tuple(new_deck())

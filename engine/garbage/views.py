@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.garbage_moves import GarbageMove
+from engine.garbage.moves import GarbageMove
 
 
 @dataclass(frozen=True, slots=True)

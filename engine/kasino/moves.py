@@ -21,7 +21,7 @@ from typing import Final
 
 from engine.cards import Card
 from engine.errors import InvalidMoveError
-from engine.kasino_table import notation_order
+from engine.kasino.table import notation_order
 
 Ref = Card | int  # a table item named by one of its cards, or by its value
 

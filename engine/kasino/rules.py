@@ -1,7 +1,7 @@
 """Which Kasino moves are legal (K6-K11), and in words why one is not (B3).
 
 Both work on a plain position: the seat to play, its hand, and the table items. Takes are found
-with bitmasks in `engine.kasino_takes`.
+with bitmasks in `engine.kasino.takes`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, format_cards
-from engine.kasino_moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take, listed_take
-from engine.kasino_table import BUILD, HIGHEST_HAND_VALUE, TableItem, card_order, hand_value, table_value
-from engine.kasino_takes import TakeSpec, cards_of, lowest_bit, split_into_groups, sum_groups, take_specs
+from engine.kasino.moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take, listed_take
+from engine.kasino.table import BUILD, HIGHEST_HAND_VALUE, TableItem, card_order, hand_value, table_value
+from engine.kasino.takes import TakeSpec, cards_of, lowest_bit, split_into_groups, sum_groups, take_specs
 
 _VALUE_SLOTS: Final = 32  # hand-value counters indexed by value; a new build value never exceeds 16 + 13
 
@@ -20,7 +20,7 @@ _VALUE_SLOTS: Final = 32  # hand-value counters indexed by value; a new build va
 def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> tuple[CardMove, ...]:
     """Every distinct legal move for `seat`: per hand card, takes, builds, raises, doubles, then the place.
 
-    Items are named and listed in table order. Takes stop at `kasino_takes.MAX_TAKES` per hand
+    Items are named and listed in table order. Takes stop at `takes.MAX_TAKES` per hand
     value on absurdly crowded tables.
     """
     keys = [item.cards[0] for item in table]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.kasino_moves import KasinoMove
-from engine.kasino_scoring import SeatScore
-from engine.kasino_table import TableItem
+from engine.kasino.moves import KasinoMove
+from engine.kasino.scoring import SeatScore
+from engine.kasino.table import TableItem
 
 
 @dataclass(frozen=True, slots=True)

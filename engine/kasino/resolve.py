@@ -7,9 +7,9 @@ from typing import Final
 
 from engine.cards import Card
 from engine.errors import AmbiguousMoveError, IllegalMoveError
-from engine.kasino_moves import KasinoMove, Place, Ref, make_move, parse_notation
-from engine.kasino_rules import find_item
-from engine.kasino_table import TableItem
+from engine.kasino.moves import KasinoMove, Place, Ref, make_move, parse_notation
+from engine.kasino.rules import find_item
+from engine.kasino.table import TableItem
 
 # Which items a value may name for each verb, and how to call them in a message.
 _VALUE_KINDS: Final = {

@@ -6,7 +6,7 @@
 >>> KasinoGame.from_dict(game.to_dict()) == game
 True
 
-Moves, notation, legality, scoring, events and views live in the `engine.kasino_*` modules; this one
+Moves, notation, legality, scoring, events and views live in the other `engine.kasino` modules; this one
 holds the game state and its flow: deals (K3), turns (K4), round end (K13), game end (K15), resigning.
 All randomness comes from the seed: the first dealer from `"kasino:<seed>:dealer"`, each round's
 shuffle from `"kasino:<seed>:round:<n>"`, so a snapshot needs no random-generator state.
@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final, Self
 from engine.base import Outcome, places_from_standing
 from engine.cards import Card, format_cards, new_deck
 from engine.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
-from engine.kasino_events import (
+from engine.kasino.events import (
     AutoPlayed,
     BuildMade,
     BuildRaised,
@@ -36,13 +36,13 @@ from engine.kasino_events import (
     RoundStarted,
     Swept,
 )
-from engine.kasino_moves import Build, CardMove, Double, KasinoMove, Place, Raise, Resign, StackMove, Take
-from engine.kasino_position import CardsSpec, ItemSpec, cards_from_spec, describe_item, item_from_spec
-from engine.kasino_resolve import resolve_move
-from engine.kasino_rules import canonical_take, find_item, illegal_reason, legal_moves
-from engine.kasino_scoring import KasinoSettings, SeatScore, score_round
-from engine.kasino_table import BUILD, LOOSE, PILE, TableItem, card_order, hand_order, table_value
-from engine.kasino_views import KasinoPublicView, KasinoView, SeatSummary
+from engine.kasino.moves import Build, CardMove, Double, KasinoMove, Place, Raise, Resign, StackMove, Take
+from engine.kasino.positions import CardsSpec, ItemSpec, cards_from_spec, describe_item, item_from_spec
+from engine.kasino.resolve import resolve_move
+from engine.kasino.rules import canonical_take, find_item, illegal_reason, legal_moves
+from engine.kasino.scoring import KasinoSettings, SeatScore, score_round
+from engine.kasino.table import BUILD, LOOSE, PILE, TableItem, card_order, hand_order, table_value
+from engine.kasino.views import KasinoPublicView, KasinoView, SeatSummary
 
 __all__ = [
     "Build",
@@ -153,7 +153,7 @@ class KasinoGame:
     ) -> Self:
         """Set up an exact position, for tests and bug reports.
 
-        `hands` has one entry per seat. Table items are written as in `kasino_position.item_from_spec`:
+        `hands` has one entry per seat. Table items are written as in `positions.item_from_spec`:
         `"8♣"` a loose card, `"7♣ 7♦"` a pile, `{"build": "10♣ 5♥", "owner": 0}` a build (optional
         `value`, `contributors`, `doubled`). `stock` is listed top card first. `dealer` defaults to the
         seat before `to_move`. Cards named nowhere are *set aside* for this round: out of play, never

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
-from engine.garbage_moves import GarbageMove
+from engine.garbage.moves import GarbageMove
 
 
 def _plural(count: int, word: str) -> str:

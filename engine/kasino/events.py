@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, format_cards
-from engine.kasino_scoring import SeatScore
+from engine.kasino.scoring import SeatScore
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Final, Literal
 from engine.base import Outcome, places_from_standing
 from engine.cards import JACK, Card, new_decks
 from engine.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
-from engine.garbage_events import (
+from engine.garbage.events import (
     AutoPlayed,
     Discarded,
     DiscardReason,
@@ -43,7 +43,7 @@ from engine.garbage_events import (
     StockReshuffled,
     TookDiscard,
 )
-from engine.garbage_moves import (
+from engine.garbage.moves import (
     DRAW_DISCARD,
     DRAW_STOCK,
     JACK_MOVES,
@@ -55,37 +55,8 @@ from engine.garbage_moves import (
     Resign,
     parse_garbage_move,
 )
-from engine.garbage_position import check_layout, check_pending, check_seats, read_cards, unused_cards
-from engine.garbage_views import GarbagePublicView, GarbageView, SeatView
-
-__all__ = [
-    "AutoPlayed",
-    "DiscardReason",
-    "Discarded",
-    "DrawDiscard",
-    "DrawStock",
-    "DrewFromStock",
-    "GameOver",
-    "GarbageEvent",
-    "GarbageGame",
-    "GarbageMove",
-    "GarbagePublicView",
-    "GarbageSettings",
-    "GarbageView",
-    "HandWon",
-    "JackDisplaced",
-    "JackPlaced",
-    "NewHandDealt",
-    "PlaceJack",
-    "PlacedOnSpot",
-    "Resign",
-    "Resigned",
-    "SeatView",
-    "StockReshuffled",
-    "TookDiscard",
-    "decks_for",
-    "parse_garbage_move",
-]
+from engine.garbage.positions import check_layout, check_pending, check_seats, read_cards, unused_cards
+from engine.garbage.views import GarbagePublicView, GarbageView, SeatView
 
 SCHEMA: Final = 1
 MIN_PLAYERS: Final = 2
