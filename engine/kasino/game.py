@@ -513,18 +513,14 @@ class KasinoGame:
         if not isinstance(move, _CARD_MOVES):
             raise InvalidMoveError(f"{move!r} is not a Kasino move")
         self._check_turn(seat)
-        legal = self._legal_cache or ()  # listed moves are found by identity, cheaply
-        for candidate in legal:
-            if candidate is move:
-                return candidate
+        legal = self._legal()
+        if move in legal:  # the listed move keeps its grouping, so its notation reads the same
+            return legal[legal.index(move)]
         reason = illegal_reason(seat, self._hands[seat], self._table, move)
         if reason is not None:
             raise IllegalMoveError(reason)
-        canonical = self._canonical(move)
-        for candidate in legal:  # keep the listed move's grouping, so its notation reads the same
-            if candidate == canonical:
-                return candidate
-        return canonical
+        canonical = self._canonical(move)  # items named by any of their cards, or a take beyond the listing limit
+        return legal[legal.index(canonical)] if canonical in legal else canonical
 
     def _canonical(self, move: CardMove) -> CardMove:
         """A legal `move` with every table item named by its key card (and a take's groups worked out)."""

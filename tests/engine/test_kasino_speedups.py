@@ -229,6 +229,12 @@ def test_k6_listed_take_is_the_same_value_as_take():
     assert not hasattr(Take, "__post_init__")  # listed_take skips __init__, so Take must not check anything there
 
 
+def test_k6_a_take_named_by_other_cards_is_played_with_its_listed_grouping():
+    game = KasinoGame.from_position(["8♠", "K♣"], ["8♣", "5♦", "3♥"], to_move=0)
+    assert str(game.parse_move(0, "8s take 3h+8c+5d")) == "8♠ take 8♣ | 5♦+3♥"
+    game.apply(0, Take(Card.parse("8♠"), frozenset(parse_cards("3♥ 8♣ 5♦"))))  # no groups given: still legal
+
+
 def test_k3_rounds_are_shuffled_from_the_standard_deck_order():
     assert list(_DECK_ORDER) == new_deck()
     deck = new_deck()
