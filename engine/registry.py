@@ -17,4 +17,5 @@ def game_class(kind: str) -> type[Game]:
         KeyError: no such kind.
     """
     module_name, class_name = _MODULES[kind]
-    return getattr(importlib.import_module(module_name), class_name)
+    cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    return cls

@@ -313,7 +313,7 @@ class KasinoGame:
         """
         return self.apply(seat, self.parse_move(seat, text))
 
-    def auto_move(self, seat: int) -> KasinoMove:
+    def auto_move(self, seat: int) -> Place:
         """The move made for a seat whose time ran out: place its lowest hand-value card (K11; ties ♠♥♦♣).
 
         Raises:
@@ -713,7 +713,7 @@ class KasinoGame:
         per_seat = (self._hands, self._captured, self._sweeps, self._totals)
         if any(len(values) != players for values in per_seat):
             raise ValueError(f"hands, capture piles, sweeps and scores need one entry per seat ({players})")
-        owners = [item.owner for item in self._table if item.is_build]
+        owners = [item.owner for item in self._table if item.owner is not None]  # only builds have one
         seats_named = [*owners, *(s for item in self._table for s in item.contributors), *self._resigned]
         if self._last_taker is not None:
             seats_named.append(self._last_taker)

@@ -51,8 +51,8 @@ def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> 
             if takes is None:
                 build_bits = [1 << index for index, item in builds if item.value == value]
                 takes = takes_by_value[value] = take_specs(groups_by_sum.get(value, ()), build_bits, keys)
-            for targets, groups in takes:
-                append(listed_take(card, targets, groups))
+            for taken, groups in takes:
+                append(listed_take(card, taken, groups))
         worth = card.rank  # the table value (K2)
         if not owns_build:
             for target_value, targets in loose_by_value.items():
