@@ -1,10 +1,11 @@
 """Garbage, also called Trash (RULES.md G1-G11): `GarbageGame` and the values it hands out.
 
 `game` holds the flow (turns, automatic placing, hands, game end); `moves` the decisions and their
-notation; `rules` settings and legality; `events` and `views` what the bot is told and shown;
+notation; `rules` settings, decks and legality; `events` and `views` what the bot is told and shown;
 `positions` hand-made positions; `snapshot` the JSON-safe state.
 """
 
+from engine.core import Resign
 from engine.garbage.events import (
     AutoPlayed,
     Discarded,
@@ -21,8 +22,9 @@ from engine.garbage.events import (
     StockReshuffled,
     TookDiscard,
 )
-from engine.garbage.game import GarbageGame, GarbageSettings, decks_for
-from engine.garbage.moves import DrawDiscard, DrawStock, GarbageMove, PlaceJack, Resign, parse_garbage_move
+from engine.garbage.game import GarbageGame
+from engine.garbage.moves import DrawDiscard, DrawStock, GarbageDecision, GarbageMove, PlaceJack, parse_garbage_move
+from engine.garbage.rules import GarbageSettings, decks_for
 from engine.garbage.views import GarbagePublicView, GarbageView, SeatView
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "DrawStock",
     "DrewFromStock",
     "GameOver",
+    "GarbageDecision",
     "GarbageEvent",
     "GarbageGame",
     "GarbageMove",
