@@ -13,7 +13,7 @@ import statistics
 import time
 
 from engine.kasino import KasinoGame
-from engine.kasino_rules import legal_moves
+from engine.kasino.rules import legal_moves
 
 # Crowded tables: 12+ loose cards or piles, two builds (owned by seats 1 and 2), a 4-card hand for seat 0.
 CROWDED = {

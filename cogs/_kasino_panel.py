@@ -21,8 +21,8 @@ from cogs._text import clip
 from db.records import GameRecord
 from engine.cards import Card
 from engine.kasino import KasinoGame
-from engine.kasino_moves import KasinoMove, Take
-from engine.kasino_table import hand_order
+from engine.kasino.moves import KasinoMove, Take
+from engine.kasino.table import hand_order
 from service.errors import RefusedError
 
 if TYPE_CHECKING:

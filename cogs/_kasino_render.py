@@ -10,9 +10,9 @@ from cogs._text import clip
 from db.records import GameRecord
 from engine.cards import format_cards
 from engine.kasino import KasinoGame
-from engine.kasino_scoring import SeatScore
-from engine.kasino_table import TableItem, hand_order
-from engine.kasino_views import KasinoPublicView
+from engine.kasino.scoring import SeatScore
+from engine.kasino.table import TableItem, hand_order
+from engine.kasino.views import KasinoPublicView
 
 FIELD_LIMIT = 1024
 

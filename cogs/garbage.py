@@ -25,8 +25,8 @@ from db.records import GameRecord
 from engine.base import Event, Game
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
-from engine.garbage_events import HandWon
-from engine.garbage_views import GarbagePublicView, SeatView
+from engine.garbage.events import HandWon
+from engine.garbage.views import GarbagePublicView, SeatView
 from service.tables import DEFAULT_AFK_LIMIT
 
 if TYPE_CHECKING:

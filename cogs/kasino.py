@@ -21,7 +21,7 @@ from cogs.lobby import lobby_options, open_lobby
 from db.records import GameRecord
 from engine.base import Event, Game
 from engine.kasino import KasinoGame
-from engine.kasino_events import CardsDealt, GameOver, RoundEnded, RoundStarted
+from engine.kasino.events import CardsDealt, GameOver, RoundEnded, RoundStarted
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT
 

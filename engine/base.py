@@ -1,16 +1,30 @@
-"""What every game engine offers the rest of the bot: the one interface `db/` and `cogs/` program against.
+"""What every game engine offers the rest of the bot: the typed contract `db/`, `service/` and `cogs/` rely on.
 
-Both `engine.kasino.KasinoGame` and `engine.garbage.GarbageGame` satisfy `Game`. Seats are ints 0..n-1;
-the engine never sees a Discord user id. Moves travel as text in the game's own notation, so the move
-log stored by `db/` is readable and `Game.replay` can rebuild any game from it (B1).
+Both `engine.kasino.KasinoGame` and `engine.garbage.GarbageGame` satisfy `Game` (each module checks it
+statically); `engine.core.BaseGame` holds what they do the same way. Seats are ints 0..n-1; the engine
+never sees a Discord user id. Moves travel as text in the game's own notation, so the move log stored
+by `db/` is readable and `Game.replay` can rebuild any game from it (B1).
+
+Errors (`engine.errors`), the same in both engines, always full sentences:
+- a seat outside 0..n-1: `IllegalMoveError` ("There is no seat 5 in this game.");
+- a move after the end: `GameOverError`; a seat that is not to move, or that resigned: `NotYourTurnError`;
+- text that is no move: `InvalidMoveError`; a move the rules refuse: `IllegalMoveError`;
+- a settings dict, snapshot or hand-made position that cannot be: `ValueError` (not a `GameError`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
+
+MoveT = TypeVar("MoveT", bound="Move")
+EventT_co = TypeVar("EventT_co", bound="Event", covariant=True)
+PublicT_co = TypeVar("PublicT_co", bound="PublicView", covariant=True)
+ViewT_co = TypeVar("ViewT_co", bound="PrivateView[Any, Any]", covariant=True)
+MoveT_co = TypeVar("MoveT_co", bound="Move", covariant=True)
+SettingsT = TypeVar("SettingsT", bound="Settings")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +49,7 @@ class Outcome:
         return {"places": list(self.places), "scores": list(self.scores)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
         """Inverse of `to_dict`."""
         return cls(tuple(data["places"]), tuple(data["scores"]))
 
@@ -43,6 +57,17 @@ class Outcome:
 def places_from_standing(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
     """Competition ranking: the highest key is place 1, equal keys share a place (1, 1, 3)."""
     return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+
+def seat_order(seed: int, count: int) -> tuple[int, ...]:
+    """K4/G4: the random seating for `count` joined players, drawn from the game's seed.
+
+    Returns the join indexes in seat order: `seat_order(s, 3) == (2, 0, 1)` seats the third
+    player to join at seat 0. The engines draw their own randomness from separate streams.
+    """
+    order = list(range(count))
+    random.Random(f"seats:{seed}").shuffle(order)
+    return tuple(order)
 
 
 class Event(Protocol):
@@ -54,36 +79,123 @@ class Event(Protocol):
 
 
 class Move(Protocol):
-    """A move value; `str(move)` is its canonical notation and parses back to an equal move."""
+    """A move value: hashable and immutable; `str(move)` is its canonical notation and parses back to an equal move."""
+
+    def __str__(self) -> str: ...
+
+    def __hash__(self) -> int: ...
 
 
-class Game(Protocol):
-    """The common surface of both engines."""
+class Settings(Protocol):
+    """A game's lobby options: an immutable value with a JSON-safe form (`settings_from_dict` reads it back)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        ...
+
+
+class PublicSeat(Protocol):
+    """What anyone may know about one seat, in both games."""
+
+    @property
+    def seat(self) -> int:
+        """The seat number."""
+        ...
+
+    @property
+    def resigned(self) -> bool:
+        """True once the seat has resigned: it places last and its turns are played automatically."""
+        ...
+
+
+class PublicView(Protocol):
+    """What anyone may see (`game.public_view()`): no hand card, no face-down card, no stock order."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must act next, or None once the game is over."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[PublicSeat]:
+        """One entry per seat, in seat order."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        ...
+
+
+class PrivateView(Protocol[MoveT_co, PublicT_co]):
+    """What one seat may see (`game.view(seat)`): the public view, plus its legal moves (and, per game, its hand)."""
+
+    @property
+    def public(self) -> PublicT_co:
+        """The public view."""
+        ...
+
+    @property
+    def seat(self) -> int:
+        """Whose view this is."""
+        ...
+
+    @property
+    def legal_moves(self) -> tuple[MoveT_co, ...]:
+        """The seat's legal moves; empty unless it is to move."""
+        ...
+
+
+class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
+    """The common surface of both engines, generic in what differs: moves, events, views and settings."""
 
     KIND: ClassVar[str]
 
     @classmethod
-    def new(cls, players: int, seed: int, settings: Any = None) -> Self:
-        """A new game: seats fixed, first deal made, all randomness drawn from `seed`."""
+    def new(cls, players: int, seed: int, settings: SettingsT | Mapping[str, Any] | None = None) -> Self:
+        """A new game: seats fixed, first deal made, all randomness drawn from `seed`.
+
+        Raises:
+            ValueError: a player count the game does not allow, or invalid settings.
+        """
         ...
 
     @classmethod
-    def replay(cls, players: int, seed: int, settings: Any, moves: Iterable[tuple[int, str]]) -> Self:
-        """Rebuild a game from its seed, settings and `(seat, move text)` log (B1)."""
+    def replay(
+        cls, players: int, seed: int, settings: SettingsT | Mapping[str, Any] | None, moves: Iterable[tuple[int, str]]
+    ) -> Self:
+        """Rebuild a game from its seed, settings and `(seat, move text)` log (B1).
+
+        Raises:
+            GameError: a logged move is refused in the replayed position.
+        """
         ...
 
     @classmethod
-    def settings_from_dict(cls, data: dict[str, Any] | None) -> Any:
-        """The game's settings object from its JSON-safe form (`None`: the defaults)."""
+    def settings_from_dict(cls, data: Mapping[str, Any] | None) -> SettingsT:
+        """The game's settings from their JSON-safe form (`None`: the defaults).
+
+        Raises:
+            ValueError: an unknown key or a value out of range.
+        """
         ...
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        """Inverse of `to_dict`."""
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Inverse of `to_dict`.
+
+        Raises:
+            ValueError: another kind or schema, a malformed snapshot, or a state the rules could not reach.
+        """
+        ...
+
+    @classmethod
+    def resign_move(cls) -> MoveT:
+        """The move that resigns a seat; any seat still playing may apply it at any time."""
         ...
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-safe primitives, with a `"schema"` key."""
+        """The whole state as JSON-safe primitives, with `"schema"` and `"kind"` keys."""
         ...
 
     @property
@@ -98,48 +210,65 @@ class Game(Protocol):
 
     @property
     def move_count(self) -> int:
-        """How many moves have been applied since the start."""
+        """How many moves have been applied since the start (automatic turns of resigned seats not counted)."""
         ...
 
-    def parse_move(self, seat: int, text: str) -> Move:
-        """Resolve typed notation against this position.
+    @property
+    def settings(self) -> SettingsT:
+        """The options the game was created with."""
+        ...
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        ...
+
+    def parse_move(self, seat: int, text: str) -> MoveT:
+        """Resolve typed notation against this position and check it is legal for `seat` now.
 
         Raises:
-            InvalidMoveError, IllegalMoveError, AmbiguousMoveError.
+            InvalidMoveError, IllegalMoveError, AmbiguousMoveError, NotYourTurnError, GameOverError.
         """
         ...
 
-    def legal_moves(self, seat: int) -> tuple[Move, ...]:
-        """Every distinct legal move for `seat` in a stable order; empty when it is not their turn."""
+    def legal_moves(self, seat: int) -> tuple[MoveT, ...]:
+        """Every distinct legal move for `seat` in a stable order; empty when it is not their turn.
+
+        The resign move is always allowed to a seat still playing and is not listed.
+        """
         ...
 
-    def apply(self, seat: int, move: Move) -> tuple[Event, ...]:
-        """Check and play a move; on any `GameError` the state is unchanged (B3)."""
+    def apply(self, seat: int, move: MoveT) -> tuple[EventT_co, ...]:
+        """Check and play a move, then any turns of resigned seats; on any `GameError` the state is unchanged (B3)."""
         ...
 
-    def auto_move(self, seat: int) -> Move:
-        """The fixed simple legal move made for a seat that ran out of time."""
+    def play(self, seat: int, text: str) -> tuple[EventT_co, ...]:
+        """`apply(seat, parse_move(seat, text))`."""
+        ...
+
+    def auto_move(self, seat: int) -> MoveT:
+        """The fixed simple legal move made for the seat to move when its time ran out.
+
+        Raises:
+            GameOverError, NotYourTurnError.
+        """
+        ...
+
+    def describe_move(self, move: MoveT) -> str:
+        """The move in words for a menu or a button ("5♥ takes 3♦ A♥", "Draw from the stock")."""
         ...
 
     def outcome(self) -> Outcome | None:
         """Placings once the game is over, else None."""
         ...
 
-    def public_view(self) -> Any:
+    def public_view(self) -> PublicT_co:
         """What anyone may see: no hand card, no face-down card, no stock order."""
         ...
 
-    def view(self, seat: int) -> Any:
-        """What `seat` may see: the public view plus their own private information."""
+    def view(self, seat: int) -> ViewT_co:
+        """What `seat` may see: the public view plus their own private information and legal moves."""
         ...
 
 
-def seat_order(seed: int, count: int) -> tuple[int, ...]:
-    """K4/G4: the random seating for `count` joined players, drawn from the game's seed.
-
-    Returns the join indexes in seat order: `seat_order(s, 3) == (2, 0, 1)` seats the third
-    player to join at seat 0. The engines draw their own randomness from separate streams.
-    """
-    order = list(range(count))
-    random.Random(f"seats:{seed}").shuffle(order)
-    return tuple(order)
+# Either engine, where the caller does not care which (the registry, the store, the service).
+AnyGame = Game[Any, Any, Any, Any, Any]

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import importlib
 
-from engine.base import Game
+from engine.base import AnyGame
 
 _MODULES = {"kasino": ("engine.kasino", "KasinoGame"), "garbage": ("engine.garbage", "GarbageGame")}
 KINDS = tuple(_MODULES)
 
 
-def game_class(kind: str) -> type[Game]:
+def game_class(kind: str) -> type[AnyGame]:
     """The engine class for `kind` ("kasino" or "garbage").
 
     Raises:
         KeyError: no such kind.
     """
     module_name, class_name = _MODULES[kind]
-    return getattr(importlib.import_module(module_name), class_name)
+    cls: type[AnyGame] = getattr(importlib.import_module(module_name), class_name)
+    return cls

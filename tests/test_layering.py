@@ -1,6 +1,7 @@
 """The one rule that matters most: dependencies point inward (engine <- db <- cogs)."""
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,15 @@ def test_layering_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import discord\nfrom db.store import Store\n", encoding="utf-8")
     assert imported_roots(bad) == {"discord", "db"}
+
+
+def test_engine_imports_only_the_standard_library_and_itself():
+    allowed = set(sys.stdlib_module_names) | {"engine"}
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(imported_roots(path) - allowed)
+        for path in sorted((ROOT / "engine").rglob("*.py"))
+    }
+    assert {path: bad for path, bad in offenders.items() if bad} == {}
 
 
 def imported_modules(path: Path) -> set[str]:

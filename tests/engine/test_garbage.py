@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-import engine.garbage
-import engine.garbage_moves
+import engine.garbage.game
+import engine.garbage.moves
 from engine.base import Outcome
 from engine.cards import Card, new_decks
 from engine.errors import GameError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
@@ -330,8 +330,8 @@ def test_g10_filling_the_single_ace_spot_wins_the_game(drawn):
     game = GarbageGame.from_position(["5♦", "2♣ 3♣"], stock=drawn)
     events = game.play(0, "draw stock")
     assert events[-2] == HandWon(0, 1, C("5♦"), (0, 2), game_won=True)
-    assert events[-1] == GameOver(places=(1, 2), scores=(10, 8))
-    assert events[-1].describe(NAMES) == "Game over: Kari wins with 10 hands won."
+    assert events[-1] == GameOver(places=(1, 2), scores=(10, 8), label="hands won")
+    assert events[-1].describe(NAMES) == "Game over: Kari wins; hands won: Kari 10, Ola 8."
     assert game.to_move is None and game.legal_moves(0) == ()
     assert game.outcome().winners == (0,) and game.outcome().scores == (10, 8)
     assert game.public_view().discard_top == C("5♦")
@@ -405,7 +405,7 @@ def test_b1_snapshot_round_trips_through_json():
     assert GarbageGame.from_dict(data) == game
     with pytest.raises(ValueError, match="schema"):
         GarbageGame.from_dict({**data, "schema": 2})
-    with pytest.raises(ValueError, match="malformed"):
+    with pytest.raises(ValueError, match="not a readable Garbage snapshot"):
         GarbageGame.from_dict({key: value for key, value in data.items() if key != "stock"})
     with pytest.raises(ValueError, match="exactly once"):
         GarbageGame.from_dict({**data, "stock": data["stock"][1:]})
@@ -457,8 +457,8 @@ def test_resign_by_a_seat_out_of_turn_then_its_turns_are_played_automatically():
     assert game.to_move == 0 and game.move_count == 1
     game.play(0, "draw stock")  # K♦ discarded
     events = game.play(1, "draw stock")  # Q♦ discarded, then seat 2's turn runs automatically
-    assert events[2:4] == (AutoPlayed(2, DrawStock()), DrewFromStock(2, C("5♦")))
-    assert events[2].describe(NAMES) == "Automatic move for Per: draw from the stock."
+    assert events[2:4] == (AutoPlayed(2, DrawStock(), "Draw from the stock"), DrewFromStock(2, C("5♦")))
+    assert events[2].describe(NAMES) == "Per has resigned, so their turn is played for them: draw from the stock."
     assert game.to_move == 0 and game.move_count == 3
     with pytest.raises(NotYourTurnError, match="You have resigned"):
         game.apply(2, DrawStock())
@@ -565,6 +565,6 @@ def test_refusals_are_game_errors_the_bot_can_show():
 
 
 def test_docstring_examples_run():
-    for module in (engine.garbage, engine.garbage_moves):
+    for module in (engine.garbage.game, engine.garbage.moves):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0

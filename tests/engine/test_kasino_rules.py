@@ -5,9 +5,9 @@ import pytest
 from engine.cards import Card, new_deck, parse_cards
 from engine.errors import GameError, IllegalMoveError
 from engine.kasino import KasinoGame
-from engine.kasino_events import BuildMade, BuildRaised, CardPlaced, CardsTaken, Doubled, Swept
-from engine.kasino_moves import Build, Double, Place, Raise, Take
-from engine.kasino_table import hand_value, table_value
+from engine.kasino.events import BuildMade, BuildRaised, CardPlaced, CardsTaken, Doubled, Swept
+from engine.kasino.moves import Build, Double, Place, Raise, Take
+from engine.kasino.table import hand_value, table_value
 
 
 def card(text):
@@ -258,13 +258,13 @@ def test_k7_example_5h_builds_15_on_10c_with_2s_in_hand():
 def test_k7_example_5h_build_on_10c_is_illegal_without_2s():
     game = position(["5♥ 3♠", "K♣"], ["10♣"])
     assert "5♥ build 10♣" not in notations(game)
-    refused(game, 0, "5h build 10c", "after building 15 you would hold no card worth 15 from the hand")
+    refused(game, 0, "5h build 10c", "After building 15 you would hold no card worth 15 from the hand.")
 
 
 def test_k7_a_player_owns_at_most_one_build():
     game = position(["5♥ 9♠ 3♦ 8♥", "K♣"], ["4♣", {"build": "A♦ 4♦", "owner": 0}])
     assert not any(isinstance(move, Build) for move in game.legal_moves(0))
-    refused(game, 0, "5h build 4c", r"you already own a build \(5\)")
+    refused(game, 0, "5h build 4c", r"You already own a build \(5\)\.")
 
 
 def test_k7_a_build_can_be_made_on_a_pile():
@@ -306,7 +306,7 @@ def test_k8_each_player_adds_at_most_one_card_to_a_build():
 
 def test_k8_raising_needs_no_other_own_build_and_a_capturing_card():
     table = [{"build": "4♦ 2♥", "owner": 1}, {"build": "A♠ 2♣", "owner": 0}]
-    refused(position(["3♣ 9♠ 3♦", "K♣"], table), 0, "3c raise 4d", r"you already own a build \(3\)")
+    refused(position(["3♣ 9♠ 3♦", "K♣"], table), 0, "3c raise 4d", r"You already own a build \(3\)\.")
     refused(position(["3♣ 8♠", "K♣"], ["J♥", {"build": "4♦ 2♥", "owner": 1}]), 0, "3c raise 4d", "no card worth 9")
 
 
@@ -367,7 +367,7 @@ def test_k10_doubling_needs_a_capturing_card_and_no_other_own_build():
     table = [{"build": "4♦ 5♠", "owner": 1}]
     refused(position(["9♦ 3♣", "K♣"], table), 0, "9d double 4d", "no card worth 9")
     table.append({"build": "A♠ 2♣", "owner": 0})
-    refused(position(["9♦ 9♠ 3♣", "K♣"], table), 0, "9d double 4d", r"you already own a build \(3\)")
+    refused(position(["9♦ 9♠ 3♣", "K♣"], table), 0, "9d double 4d", r"You already own a build \(3\)\.")
 
 
 # --- K11 Place --------------------------------------------------------------------------------

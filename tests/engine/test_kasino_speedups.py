@@ -14,11 +14,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, new_deck, parse_cards
-from engine.kasino import _DECK_ORDER, KasinoGame
-from engine.kasino_moves import Take, listed_take
-from engine.kasino_rules import legal_moves
-from engine.kasino_table import BUILD, PILE, TableItem, hand_value
-from engine.kasino_takes import _FEW_GROUPS, _MAX_STEPS, MAX_TAKES, sum_groups, take_specs
+from engine.kasino import KasinoGame
+from engine.kasino.game import _DECK_ORDER
+from engine.kasino.moves import Take, listed_take
+from engine.kasino.rules import legal_moves
+from engine.kasino.table import BUILD, PILE, TableItem, hand_value
+from engine.kasino.takes import _FEW_GROUPS, _MAX_STEPS, MAX_TAKES, sum_groups, take_specs
 
 PROPERTY = settings(max_examples=40, deadline=None)
 DECK = tuple(new_deck())
@@ -226,6 +227,12 @@ def test_k6_listed_take_is_the_same_value_as_take():
     assert (listed.card, listed.targets, listed.groups) == (made.card, made.targets, made.groups)
     assert str(listed) == str(made) == "8♠ take 8♣ | 5♦+3♥"
     assert not hasattr(Take, "__post_init__")  # listed_take skips __init__, so Take must not check anything there
+
+
+def test_k6_a_take_named_by_other_cards_is_played_with_its_listed_grouping():
+    game = KasinoGame.from_position(["8♠", "K♣"], ["8♣", "5♦", "3♥"], to_move=0)
+    assert str(game.parse_move(0, "8s take 3h+8c+5d")) == "8♠ take 8♣ | 5♦+3♥"
+    game.apply(0, Take(Card.parse("8♠"), frozenset(parse_cards("3♥ 8♣ 5♦"))))  # no groups given: still legal
 
 
 def test_k3_rounds_are_shuffled_from_the_standard_deck_order():

@@ -1,7 +1,7 @@
 """Which Kasino moves are legal (K6-K11), and in words why one is not (B3).
 
 Both work on a plain position: the seat to play, its hand, and the table items. Takes are found
-with bitmasks in `engine.kasino_takes`.
+with bitmasks in `engine.kasino.takes`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, format_cards
-from engine.kasino_moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take, listed_take
-from engine.kasino_table import BUILD, HIGHEST_HAND_VALUE, TableItem, card_order, hand_value, table_value
-from engine.kasino_takes import TakeSpec, cards_of, lowest_bit, split_into_groups, sum_groups, take_specs
+from engine.kasino.moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take, listed_take
+from engine.kasino.table import BUILD, HIGHEST_HAND_VALUE, TableItem, card_order, hand_value, table_value
+from engine.kasino.takes import TakeSpec, cards_of, lowest_bit, split_into_groups, sum_groups, take_specs
 
 _VALUE_SLOTS: Final = 32  # hand-value counters indexed by value; a new build value never exceeds 16 + 13
 
@@ -20,7 +20,7 @@ _VALUE_SLOTS: Final = 32  # hand-value counters indexed by value; a new build va
 def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> tuple[CardMove, ...]:
     """Every distinct legal move for `seat`: per hand card, takes, builds, raises, doubles, then the place.
 
-    Items are named and listed in table order. Takes stop at `kasino_takes.MAX_TAKES` per hand
+    Items are named and listed in table order. Takes stop at `takes.MAX_TAKES` per hand
     value on absurdly crowded tables.
     """
     keys = [item.cards[0] for item in table]
@@ -51,8 +51,8 @@ def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> 
             if takes is None:
                 build_bits = [1 << index for index, item in builds if item.value == value]
                 takes = takes_by_value[value] = take_specs(groups_by_sum.get(value, ()), build_bits, keys)
-            for targets, groups in takes:
-                append(listed_take(card, targets, groups))
+            for taken, groups in takes:
+                append(listed_take(card, taken, groups))
         worth = card.rank  # the table value (K2)
         if not owns_build:
             for target_value, targets in loose_by_value.items():
@@ -98,10 +98,10 @@ def illegal_reason(seat: int, hand: Sequence[Card], table: Sequence[TableItem], 
     of a pile is judged like one naming its key.
     """
     if not isinstance(move, Take | Build | Raise | Double | Place):
-        return "that is not a move a seat can play on its turn"
+        return "That is not a move a seat can play on its turn."
     card = move.card
     if card not in hand:
-        return f"{card} is not in your hand"
+        return f"{card} is not in your hand."
     if isinstance(move, Place):
         return None
     if isinstance(move, Take):
@@ -126,38 +126,38 @@ def find_item(table: Sequence[TableItem], card: Card) -> TableItem | None:
 
 def _missing(card: Card, hand: Sequence[Card]) -> str:
     if card in hand:
-        return f"{card} is in your hand, not on the table"
-    return f"{card} is not on the table"
+        return f"{card} is in your hand, not on the table."
+    return f"{card} is not on the table."
 
 
 def _take_reason(card: Card, targets: frozenset[Card], table: Sequence[TableItem]) -> str | None:
     if not targets:
-        return f"say what to take, e.g. “{card} take 7♣”"
+        return f"Say what to take, e.g. “{card} take 7♣”."
     value = hand_value(card)
     items: list[TableItem] = []
     for target in sorted(targets, key=card_order):  # a set's order varies between runs; messages should not
         item = find_item(table, target)
         if item is None:
-            return f"{target} is not on the table"
+            return f"{target} is not on the table."
         if item in items:
-            return f"you named {item.label()} twice"
+            return f"You named {item.label()} twice."
         items.append(item)
     worth = f"{card} is worth {value} from the hand"
     for item in items:
         if item.is_build and item.value != value:
-            return f"{item.label()} can only be taken by a card worth {item.value}, and {worth}"
+            return f"{item.label(start=True)} can only be taken by a card worth {item.value}, and {worth}."
     loose = [item for item in items if not item.is_build]
     if loose and split_into_groups([item.value for item in loose], value) is None:
         cards = format_cards([card for item in loose for card in item.cards])
-        return f"{cards} cannot be split into groups worth {value} each ({worth})"
+        return f"{cards} cannot be split into groups worth {value} each ({worth})."
     return None
 
 
 def _build_reason(worth: int, target: TableItem, own: TableItem | None, holding: list[int]) -> str | None:
     if target.is_build:
-        return f"{target.key} is part of {target.label()}; raise or double a build instead"
+        return f"{target.key} is part of {target.label()}; raise or double a build instead."
     if own is not None:
-        return f"you already own a build ({own.value})"
+        return f"You already own a build ({own.value})."
     new_value = worth + target.value
     if new_value not in holding:
         return _no_capturer(f"building {new_value}", new_value)
@@ -166,15 +166,15 @@ def _build_reason(worth: int, target: TableItem, own: TableItem | None, holding:
 
 def _raise_reason(seat: int, worth: int, target: TableItem, own: TableItem | None, holding: list[int]) -> str | None:
     if not target.is_build:
-        return f"{target.label()} is not a build; use “build” to start one"
+        return f"{target.label(start=True)} is not a build; use “build” to start one."
     if target.owner == seat:
-        return f"you cannot raise your own build ({target.value}); each player adds one card to a build"
+        return f"You cannot raise your own build ({target.value}); each player adds one card to a build."
     if target.doubled:
-        return f"{target.label()} is doubled and can no longer be raised"
+        return f"{target.label(start=True)} is doubled and can no longer be raised."
     if seat in target.contributors:
-        return f"you have already added a card to {target.label()}"
+        return f"You have already added a card to {target.label()}."
     if own is not None:
-        return f"you already own a build ({own.value})"
+        return f"You already own a build ({own.value})."
     new_value = target.value + worth
     if new_value not in holding:
         return _no_capturer(f"raising to {new_value}", new_value)
@@ -186,12 +186,12 @@ def _double_reason(card: Card, target: TableItem, own: TableItem | None, holding
     if target.value != worth:
         return (
             f"{card} is worth {worth} on the table and {target.label()} is worth {target.value};"
-            " a double needs equal values"
+            " a double needs equal values."
         )
     if not target.is_build:
         return None
     if own is not None and own is not target:
-        return f"you already own a build ({own.value})"
+        return f"You already own a build ({own.value})."
     if target.value not in holding:
         return _no_capturer(f"doubling {target.label()}", target.value)
     return None
@@ -199,5 +199,5 @@ def _double_reason(card: Card, target: TableItem, own: TableItem | None, holding
 
 def _no_capturer(action: str, value: int) -> str:
     if value > HIGHEST_HAND_VALUE:
-        return f"after {action} no card could ever take it (the highest hand value is {HIGHEST_HAND_VALUE})"
-    return f"after {action} you would hold no card worth {value} from the hand"
+        return f"After {action} no card could ever take it (the highest hand value is {HIGHEST_HAND_VALUE})."
+    return f"After {action} you would hold no card worth {value} from the hand."

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.kasino_moves import KasinoMove
-from engine.kasino_scoring import SeatScore
-from engine.kasino_table import TableItem
+from engine.kasino.moves import CardMove
+from engine.kasino.scoring import SeatScore
+from engine.kasino.table import TableItem
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,11 @@ class KasinoPublicView:
     last_round: tuple[SeatScore, ...] | None
     over: bool
 
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (the same as `over`; both engines' views have `is_over`)."""
+        return self.over
+
 
 @dataclass(frozen=True, slots=True)
 class KasinoView:
@@ -48,4 +53,4 @@ class KasinoView:
     public: KasinoPublicView
     seat: int
     hand: tuple[Card, ...]
-    legal_moves: tuple[KasinoMove, ...]
+    legal_moves: tuple[CardMove, ...]

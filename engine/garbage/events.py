@@ -1,5 +1,6 @@
 """What `GarbageGame.apply` reports, in order, so the bot can narrate a whole chain of automatic steps.
 
+`Resigned`, `AutoPlayed` and `GameOver` are shared with Kasino (`engine.events`) and importable from here too.
 Every card an event carries is face up at the moment the event happens (G11): a drawn card is shown
 because it is now in the open, a turned-up card because it has just been turned. Deals carry no cards.
 """
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
-from engine.garbage_moves import GarbageMove
+from engine.events import AutoPlayed, GameOver, Resigned
+from engine.garbage.moves import GarbageDecision
 
 
 def _plural(count: int, word: str) -> str:
@@ -20,10 +22,6 @@ def _plural(count: int, word: str) -> str:
 
 def _sizes(names: Sequence[str], sizes: tuple[int, ...]) -> str:
     return ", ".join(f"{names[seat]} {_plural(size, 'spot')}" for seat, size in enumerate(sizes))
-
-
-def _and(parts: Sequence[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 class DiscardReason(StrEnum):
@@ -176,45 +174,7 @@ class NewHandDealt:
         return f"Hand {self.hand} is dealt: {_sizes(names, self.layout_sizes)}. {names[self.first]} plays first."
 
 
-@dataclass(frozen=True, slots=True)
-class Resigned:
-    """`seat` resigned; their turns are played automatically from now on."""
-
-    seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} resigned."
-
-
-@dataclass(frozen=True, slots=True)
-class AutoPlayed:
-    """`move` was made automatically for `seat`, who has resigned; the steps it caused follow."""
-
-    seat: int
-    move: GarbageMove
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"Automatic move for {names[self.seat]}: {self.move.words}."
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    """The game ended; `places` and `scores` (hands won) are per seat, as in `engine.base.Outcome`."""
-
-    places: tuple[int, ...]
-    scores: tuple[int, ...]
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        winners = [seat for seat, place in enumerate(self.places) if place == 1]
-        verb = "wins" if len(winners) == 1 else "win"
-        hands = _plural(self.scores[winners[0]], "hand")
-        return f"Game over: {_and([names[seat] for seat in winners])} {verb} with {hands} won."
-
-
-GarbageEvent = (
+GarbageOwnEvent = (
     DrewFromStock
     | TookDiscard
     | PlacedOnSpot
@@ -224,7 +184,24 @@ GarbageEvent = (
     | StockReshuffled
     | HandWon
     | NewHandDealt
-    | Resigned
-    | AutoPlayed
-    | GameOver
 )
+# Every event `apply` reports; the last three are the ones both games share (`engine.events`).
+GarbageEvent = GarbageOwnEvent | Resigned | AutoPlayed[GarbageDecision] | GameOver
+
+__all__ = [
+    "AutoPlayed",
+    "DiscardReason",
+    "Discarded",
+    "DrewFromStock",
+    "GameOver",
+    "GarbageEvent",
+    "GarbageOwnEvent",
+    "HandWon",
+    "JackDisplaced",
+    "JackPlaced",
+    "NewHandDealt",
+    "PlacedOnSpot",
+    "Resigned",
+    "StockReshuffled",
+    "TookDiscard",
+]

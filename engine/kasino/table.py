@@ -83,11 +83,11 @@ class TableItem:
         """True for a build (K7), False for a loose card or pile."""
         return self.kind == BUILD
 
-    def label(self) -> str:
-        """Short words for the item: `7♣`, `the 7 pile (7♣ 7♦)`, `the 9 build (4♦ 5♠)`."""
+    def label(self, *, start: bool = False) -> str:
+        """Short words for the item: `7♣`, `the 7 pile (7♣ 7♦)`, `the 9 build (4♦ 5♠)`; `The …` to start a sentence."""
         if self.kind == LOOSE:
             return str(self.key)
-        return f"the {self.value} {self.kind} ({format_cards(self.cards)})"
+        return f"{'The' if start else 'the'} {self.value} {self.kind} ({format_cards(self.cards)})"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form (cards as `Card.code`)."""

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card
+from engine.core import Resign
 from engine.errors import AmbiguousMoveError, IllegalMoveError
-from engine.kasino_moves import KasinoMove, Place, Ref, make_move, parse_notation
-from engine.kasino_rules import find_item
-from engine.kasino_table import TableItem
+from engine.kasino.moves import CardMove, Place, Ref, make_move, parse_notation
+from engine.kasino.rules import find_item
+from engine.kasino.table import TableItem
 
 # Which items a value may name for each verb, and how to call them in a message.
 _VALUE_KINDS: Final = {
@@ -20,7 +21,7 @@ _VALUE_KINDS: Final = {
 }
 
 
-def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) -> KasinoMove:
+def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) -> CardMove:
     """The move `text` means here, with every table item named by its key card.
 
     It is not yet checked against the rules beyond the hand card and the items existing.
@@ -31,13 +32,14 @@ def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) ->
         AmbiguousMoveError: a value names more than one item.
     """
     parsed = parse_notation(text)
-    if isinstance(parsed, KasinoMove):
-        if isinstance(parsed, Place) and parsed.card not in hand:
-            raise IllegalMoveError(f"{parsed.card} is not in your hand")
+    assert not isinstance(parsed, Resign), "the game reads `resign` before it looks at the table"
+    if isinstance(parsed, Place):
+        if parsed.card not in hand:
+            raise IllegalMoveError(f"{parsed.card} is not in your hand.")
         return parsed
     card, verb, groups = parsed
     if card not in hand:
-        raise IllegalMoveError(f"{card} is not in your hand")
+        raise IllegalMoveError(f"{card} is not in your hand.")
     named: list[TableItem] = []
     keyed = []
     for group in groups:
@@ -45,7 +47,7 @@ def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) ->
         for ref in group:
             item = _item_for(ref, card, verb, hand, table)
             if item in named:
-                raise IllegalMoveError(f"you named {item.label()} twice")
+                raise IllegalMoveError(f"You named {item.label()} twice.")
             named.append(item)
             keys.append(item.key)
         keyed.append(keys)
@@ -57,16 +59,16 @@ def _item_for(ref: Ref, card: Card, verb: str, hand: Sequence[Card], table: Sequ
         item = find_item(table, ref)
         if item is None:
             where = "in your hand, not" if ref in hand else "not"
-            raise IllegalMoveError(f"{ref} is {where} on the table")
+            raise IllegalMoveError(f"{ref} is {where} on the table.")
         return item
     kinds, what = _VALUE_KINDS[verb]
     candidates = [item for item in table if item.value == ref and item.kind in kinds]
     if not candidates:
-        raise IllegalMoveError(f"there is no {what} worth {ref} on the table")
+        raise IllegalMoveError(f"There is no {what} worth {ref} on the table.")
     if len(candidates) > 1:
         labels = ", ".join(item.label() for item in candidates)
         raise AmbiguousMoveError(
             f"{len(candidates)} items are worth {ref} ({labels}); name one by a card,"
-            f" e.g. “{card} {verb} {candidates[0].key}”"
+            f" e.g. “{card} {verb} {candidates[0].key}”."
         )
     return candidates[0]

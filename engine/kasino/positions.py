@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, parse_cards
-from engine.kasino_table import BUILD, LOOSE, PILE, TableItem, table_value
+from engine.kasino.table import BUILD, LOOSE, PILE, TableItem, table_value
 
 CardsSpec = str | Sequence[Card]
 ItemSpec = str | Card | Mapping[str, Any]

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from engine.core import RESIGN, Resign, is_resign
 from engine.errors import InvalidMoveError
 
 MAX_SPOT: Final = 10
@@ -65,24 +66,11 @@ class PlaceJack:
         return f"jack {self.spot}"
 
 
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Leave the game; the seat's later turns are played automatically."""
-
-    @property
-    def words(self) -> str:
-        """The move in plain words, without the position."""
-        return "resign"
-
-    def __str__(self) -> str:
-        return "resign"
-
-
-GarbageMove = DrawStock | DrawDiscard | PlaceJack | Resign
+GarbageDecision = DrawStock | DrawDiscard | PlaceJack  # what a turn asks for (G5, G6c)
+GarbageMove = GarbageDecision | Resign  # every move of the game (`Resign` is the one both games share)
 
 DRAW_STOCK: Final = DrawStock()
 DRAW_DISCARD: Final = DrawDiscard()
-RESIGN: Final = Resign()
 JACK_MOVES: Final = {spot: PlaceJack(spot) for spot in range(1, MAX_SPOT + 1)}
 
 _STOCK_RE: Final = re.compile(r"(?:(?:draw|take)(?: from)?(?: the)? )?stock(?: pile)?")
@@ -90,7 +78,6 @@ _DISCARD_RE: Final = re.compile(r"(?:(?:draw|take)(?: from)?(?: the)? )?(?:top )
 _JACK_RE: Final = re.compile(
     r"(?:put )?(?:the )?(?:jack|j) ?(?:(?:on|to|->|→) ?)?(?:the )?(?:spot ?)?(?P<spot>[0-9]{1,2})"
 )
-_RESIGN_RE: Final = re.compile(r"resign")
 
 
 def parse_garbage_move(text: str) -> GarbageMove:
@@ -104,13 +91,13 @@ def parse_garbage_move(text: str) -> GarbageMove:
         return DRAW_STOCK
     if _DISCARD_RE.fullmatch(normal):
         return DRAW_DISCARD
-    if _RESIGN_RE.fullmatch(normal):
+    if is_resign(normal):
         return RESIGN
     match = _JACK_RE.fullmatch(normal)
     if match:
         spot = int(match["spot"])
         if spot not in JACK_MOVES:
-            raise InvalidMoveError(f"there is no spot {spot}; spots are numbered 1 (the Ace) to {MAX_SPOT}.")
+            raise InvalidMoveError(f"There is no spot {spot}; spots are numbered 1 (the Ace) to {MAX_SPOT}.")
         return JACK_MOVES[spot]
     raise InvalidMoveError(
         f"“{text.strip()}” is not a Garbage move; write draw stock, draw discard, jack 7 (a spot number) or resign."

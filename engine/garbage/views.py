@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.garbage_moves import GarbageMove
+from engine.garbage.moves import GarbageDecision
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,4 +61,4 @@ class GarbageView:
 
     public: GarbagePublicView
     seat: int
-    legal_moves: tuple[GarbageMove, ...]
+    legal_moves: tuple[GarbageDecision, ...]

@@ -1,4 +1,8 @@
-"""What `KasinoGame.apply` reports, in order. Each event carries only cards that are face up (or revealed, K16)."""
+"""What `KasinoGame.apply` reports, in order. Each event carries only cards that are face up (or revealed, K16).
+
+`Resigned`, `AutoPlayed` and `GameOver` are shared with Garbage and live in `engine.events`; they are
+importable from here too.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, format_cards
-from engine.kasino_scoring import SeatScore
+from engine.events import AutoPlayed, GameOver, Resigned
+from engine.kasino.moves import CardMove
+from engine.kasino.scoring import SeatScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,44 +164,25 @@ class RoundEnded:
         return f"Round {self.round} is over: {ending}; points this round (total): {points}."
 
 
-@dataclass(frozen=True, slots=True)
-class Resigned:
-    """A seat resigned; unless the game ends now, its turns are played automatically."""
-
-    seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return f"{names[self.seat]} resigns."
-
-
-@dataclass(frozen=True, slots=True)
-class AutoPlayed:
-    """A resigned seat's turn is played for it; the move's own event follows."""
-
-    seat: int
-    move: str
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return f"{names[self.seat]} has resigned, so their turn is played for them: {self.move}."
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    """K15 (or the last opponent resigned): final places and totals per seat."""
-
-    places: tuple[int, ...]
-    scores: tuple[int, ...]
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        winners = " and ".join(names[seat] for seat, place in enumerate(self.places) if place == 1)
-        totals = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(self.scores))
-        return f"Game over: {winners} {'win' if ' and ' in winners else 'wins'}; final totals: {totals}."
-
-
-KasinoEvent = (
+KasinoOwnEvent = (
     CardPlaced | CardsTaken | BuildMade | BuildRaised | Doubled | Swept | CardsDealt | RoundStarted | RoundEnded
-    | Resigned | AutoPlayed | GameOver
 )  # fmt: skip
+# Every event `apply` reports; the last three are the ones both games share (`engine.events`).
+__all__ = [
+    "AutoPlayed",
+    "BuildMade",
+    "BuildRaised",
+    "CardPlaced",
+    "CardsDealt",
+    "CardsTaken",
+    "Doubled",
+    "GameOver",
+    "KasinoEvent",
+    "KasinoOwnEvent",
+    "Resigned",
+    "RoundEnded",
+    "RoundStarted",
+    "Swept",
+]
+
+KasinoEvent = KasinoOwnEvent | Resigned | AutoPlayed[CardMove] | GameOver

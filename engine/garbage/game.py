@@ -1,0 +1,403 @@
+"""The Garbage (Trash) engine: RULES.md G1–G11 and B1–B3 as a pure library satisfying `engine.base.Game`; its flow.
+
+A turn asks a player for at most two decisions, G5 (`draw stock` / `draw discard`) and G6c (`jack 7`, only when
+more than one spot is face down). Everything else (G6a, G6b, G6d, G7–G10) runs inside `apply`, which returns
+the events in order. Resigning and the turns of resigned seats are `engine.core.BaseGame`'s; settings and
+legality are in `engine.garbage.rules`, snapshots in `engine.garbage.snapshot`.
+
+Randomness: every shuffle uses its own `random.Random` seeded from the game's seed and a name (the hand number,
+or the reshuffle count), so the state never has to store a generator, and the seed, the settings and the
+move list fix the game card for card (B1).
+
+>>> game = GarbageGame.new(players=2, seed=7)
+>>> game.legal_moves(game.to_move)
+(DrawStock(),)
+>>> events = game.play(game.to_move, "draw stock")
+>>> GarbageGame.from_dict(game.to_dict()) == game
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
+
+from engine.cards import JACK, Card
+from engine.core import BaseGame, Resign
+from engine.errors import InvalidMoveError
+from engine.events import AutoPlayed, GameOver, Resigned
+from engine.garbage import snapshot
+from engine.garbage.events import (
+    Discarded,
+    DiscardReason,
+    DrewFromStock,
+    GarbageEvent,
+    GarbageOwnEvent,
+    HandWon,
+    JackDisplaced,
+    JackPlaced,
+    NewHandDealt,
+    PlacedOnSpot,
+    StockReshuffled,
+    TookDiscard,
+)
+from engine.garbage.moves import DrawDiscard, DrawStock, GarbageDecision, GarbageMove, PlaceJack, parse_garbage_move
+from engine.garbage.positions import check_layout, check_pending, check_seats, read_cards, unused_cards
+from engine.garbage.rules import MAX_PLAYERS, MIN_PLAYERS, GarbageSettings, check_decision, decks_for, legal_decisions
+from engine.garbage.views import GarbagePublicView, GarbageView, SeatView
+
+if TYPE_CHECKING:
+    from engine.base import Game
+
+__all__ = ["GarbageGame", "GarbageSettings", "decks_for"]  # settings and decks stay importable from here
+
+_Events = list[GarbageOwnEvent | Resigned | AutoPlayed[GarbageDecision] | GameOver]
+
+
+class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, GarbageView, GarbageSettings]):
+    """One game of Garbage. Only `apply` (and `play`) change it; every refusal leaves it unchanged (B3)."""
+
+    KIND: ClassVar[str] = "garbage"
+    TITLE: ClassVar[str] = "Garbage"
+    MIN_PLAYERS: ClassVar[int] = MIN_PLAYERS
+    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
+    SCORES_LABEL: ClassVar[str] = "hands won"
+    __slots__ = (
+        "_decks",
+        "_discard",
+        "_game_winner",
+        "_hand",
+        "_hands_won",
+        "_pending",
+        "_shuffles",
+        "_spots",
+        "_stock",
+        "_to_move",
+        "_up",
+    )
+
+    def __init__(self, players: int, seed: int, settings: GarbageSettings) -> None:
+        """An empty table; use `new`, `from_dict`, `replay` or `from_position` instead.
+
+        Raises:
+            ValueError: not 2–6 players.
+        """
+        super().__init__(players, seed, settings)
+        self._decks = decks_for(players)
+        self._hand = 1
+        self._shuffles = 0
+        self._hands_won = [0] * players
+        self._game_winner: int | None = None
+        # Spot k of a seat is index k-1 of `_spots[seat]`; `_up` says whether it lies face up.
+        self._spots: list[list[Card]] = [[] for _ in range(players)]
+        self._up: list[list[bool]] = [[] for _ in range(players)]
+        self._stock: list[Card] = []  # the last card is the top
+        self._discard: list[Card] = []  # the last card is the top
+        self._pending: Card | None = None  # a Jack waiting for `_to_move` to choose its spot (G6c)
+        self._to_move: int | None = 0
+
+    # ----- construction -------------------------------------------------------------------------------------
+
+    @classmethod
+    def settings_from_dict(cls, data: Mapping[str, Any] | None) -> GarbageSettings:
+        """The settings from their JSON-safe form (`None`: the defaults).
+
+        Raises:
+            ValueError: an unknown key or a value out of range.
+        """
+        return GarbageSettings.from_dict(data)
+
+    @classmethod
+    def from_position(
+        cls,
+        layouts: Sequence[str | Sequence[Card | str]],
+        *,
+        face_up: Sequence[Iterable[int]] | None = None,
+        hands_won: Sequence[int] | None = None,
+        stock: str | Sequence[Card | str] = (),
+        discard: str | Sequence[Card | str] = (),
+        to_move: int = 0,
+        pending: Card | str | None = None,
+        resigned: Sequence[int] = (),
+        hand_number: int = 1,
+        seed: int = 0,
+        settings: GarbageSettings | Mapping[str, Any] | None = None,
+        rest: Literal["stock", "discard"] = "stock",
+    ) -> Self:
+        """An exact position, for tests and bug reports.
+
+        - `layouts[seat]`: the cards on spots 1, 2, … of that seat (a string like "A♠ 7♦ 3♣" or a list of cards).
+          In a game with several decks (3+ players) write the copies as `5♥`, `5♥#1`, `5♥#2`.
+        - `face_up[seat]`: the spot numbers lying face up (each must hold its own rank or a Jack); default none.
+        - `hands_won[seat]`: default `start_size - len(layouts[seat])`; given, it must agree with the layout (G2).
+        - `stock` and `discard` are listed from the top down: `stock[0]` is drawn next, `discard[0]` can be taken.
+        - `pending`: a Jack that `to_move` has drawn and must place (G6c); needs two or more face-down spots.
+        - `resigned`: seats that resigned, earliest first.
+        - Every card of the game's decks (G1) that you did not give is shuffled (from `seed`) and goes under the
+          given stock (`rest="stock"`) or under the given discard pile (`rest="discard"`), so every card is in
+          exactly one place (B2). Use `rest="discard"` with an empty `stock` to reach a stock that has run out (G8).
+
+        >>> game = GarbageGame.from_position(
+        ...     ["A♠ 2♥ 7♦", "Q♣ 5♠ 3♦"], face_up=[[1], []], stock="3♠ K♥", discard="9♣",
+        ...     settings=GarbageSettings(start_size=3))
+        >>> for event in game.play(0, "draw stock"):
+        ...     print(event.describe(["Kari", "Ola"]))
+        Kari drew 3♠ from the stock.
+        Kari put 3♠ on spot 3 and turned up 7♦.
+        Kari discarded 7♦: Kari's layout has only 3 spots.
+
+        Raises:
+            ValueError: the position is impossible (a card twice, a card outside the decks, a wrong spot count,
+                a face-up spot with a foreign rank, a layout already complete, a bad seat or `pending` card).
+        """
+        if rest not in ("stock", "discard"):
+            raise ValueError(f"rest must be 'stock' or 'discard', not {rest!r}")
+        chosen = cls._coerce_settings(settings)
+        players = len(layouts)
+        game = cls(players, seed, chosen)
+        seat_cards = [read_cards(layout) for layout in layouts]
+        ups = [set(spots) for spots in face_up] if face_up is not None else [set() for _ in layouts]
+        won = list(hands_won) if hands_won is not None else [chosen.start_size - len(c) for c in seat_cards]
+        if len(ups) != players or len(won) != players:
+            raise ValueError("give face_up and hands_won for every seat (or leave them out)")
+        for seat, cards in enumerate(seat_cards):
+            check_layout(seat, cards, ups[seat], won[seat], chosen.start_size)
+            game._up[seat] = [spot in ups[seat] for spot in range(1, len(cards) + 1)]
+        check_seats(players, to_move, resigned, MIN_PLAYERS)
+        if hand_number < 1:
+            raise ValueError("hand_number starts at 1")
+        game._spots, game._hands_won, game._to_move, game._hand = seat_cards, won, to_move, hand_number
+        game._resigned = list(resigned)
+        if pending is not None:
+            game._pending = check_pending(pending, game._up[to_move].count(False))
+        game._stock, game._discard = read_cards(stock)[::-1], read_cards(discard)[::-1]
+        given = [card for cards in seat_cards for card in cards] + game._stock + game._discard
+        unused = unused_cards(given + ([game._pending] if game._pending else []), game._decks, seed)
+        if rest == "stock":
+            game._stock = unused + game._stock
+        else:
+            game._discard = unused + game._discard
+        return game
+
+    # ----- serialization ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe primitives. Card lists run bottom to top (the last card is the top)."""
+        return snapshot.dump(self)
+
+    @classmethod
+    def _load(cls, data: Mapping[str, Any]) -> Self:
+        return snapshot.load(cls, data)
+
+    def _check_state(self) -> None:
+        snapshot.check_state(self)
+
+    def __repr__(self) -> str:
+        return f"<GarbageGame players={self._players} hand={self._hand} to_move={self._to_move}>"
+
+    # ----- what anyone may ask ------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must act next, or None once the game is over."""
+        return self._to_move
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played, from 1."""
+        return self._hand
+
+    def layout_size(self, seat: int) -> int:
+        """G2: the number of spots `seat` plays with."""
+        return self._settings.start_size - self._hands_won[seat]
+
+    def describe_move(self, move: GarbageMove) -> str:
+        """The move in words for a button or menu, e.g. "Take 7♣ from the discard pile"."""
+        if isinstance(move, DrawDiscard) and self._discard:
+            return f"Take {self._discard[-1]} from the discard pile"
+        return move.words[0].upper() + move.words[1:]
+
+    def public_view(self) -> GarbagePublicView:
+        """G11: everything face up and nothing else: no face-down card, no stock order."""
+        seats = tuple(
+            SeatView(
+                seat=seat,
+                layout_size=len(spots),
+                hands_won=self._hands_won[seat],
+                resigned=seat in self._resigned,
+                spots=tuple(card if up else None for card, up in zip(spots, self._up[seat], strict=True)),
+                pending=self._pending if seat == self._to_move else None,
+            )
+            for seat, spots in enumerate(self._spots)
+        )
+        return GarbagePublicView(
+            seats=seats,
+            discard=tuple(self._discard),
+            stock_size=len(self._stock),
+            to_move=self._to_move,
+            hand_number=self._hand,
+            move_count=self._moves,
+        )
+
+    def _view(self, seat: int) -> GarbageView:
+        """The public view (there is nothing private in Garbage) and the seat's legal moves."""
+        return GarbageView(public=self.public_view(), seat=seat, legal_moves=self.legal_moves(seat))
+
+    # ----- playing ------------------------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        """G3/G4: the first deal; the first player is drawn from the seed."""
+        self._deal(first=random.Random(f"garbage:{self._seed}:first").randrange(self._players))
+
+    def _legal(self, seat: int) -> tuple[GarbageDecision, ...]:
+        """Stock before discard, spots in order."""
+        return legal_decisions(self._up[seat], self._pending, len(self._stock), len(self._discard))
+
+    def _parse(self, seat: int, text: str) -> GarbageDecision:
+        move = parse_garbage_move(text)
+        assert not isinstance(move, Resign), "the game reads `resign` before this"
+        return move
+
+    def _checked(self, seat: int, move: GarbageDecision) -> GarbageDecision:
+        if not isinstance(move, DrawStock | DrawDiscard | PlaceJack):
+            raise InvalidMoveError(f"{move!r} is not a Garbage move.")
+        check_decision(move, self._up[seat], self._pending, len(self._stock), len(self._discard))
+        return move
+
+    def _auto_move(self, seat: int) -> GarbageDecision:
+        """Draw from the stock; a Jack goes to the lowest face-down spot."""
+        return self._legal(seat)[0]  # the stock comes first, and face-down spots are listed lowest first
+
+    def _standing(self, seat: int) -> tuple[int, ...]:
+        """The G10 winner first, then hands won."""
+        return int(seat == self._game_winner), self._hands_won[seat]
+
+    def _scores(self) -> tuple[int, ...]:
+        return tuple(self._hands_won)
+
+    def _play(self, seat: int, move: GarbageDecision, events: _Events) -> None:
+        if isinstance(move, PlaceJack):
+            jack, self._pending = self._pending, None
+            assert jack is not None  # _checked guarantees a pending Jack
+            card = self._turn_up(seat, move.spot, jack, events)
+            if self._is_complete(seat):
+                self._win_hand(seat, card, events)
+                return
+        elif isinstance(move, DrawStock):
+            if not self._stock:
+                self._reshuffle(events)
+            card = self._stock.pop()
+            events.append(DrewFromStock(seat, card))
+        else:
+            card = self._discard.pop()
+            events.append(TookDiscard(seat, card))
+        self._place(seat, card, events)
+
+    def _place(self, seat: int, card: Card, events: _Events) -> None:
+        """G6: place `card` and whatever it turns up, until a discard (G6d), a Jack choice (G6c) or a win (G7)."""
+        spots, up = self._spots[seat], self._up[seat]
+        size = len(spots)
+        while True:
+            rank = card.rank
+            if rank == JACK:
+                face_down = [spot for spot in range(1, size + 1) if not up[spot - 1]]
+                if len(face_down) > 1:
+                    self._pending = card  # G6c: the same seat decides next
+                    return
+                if not face_down:
+                    # Unreachable in play (G7 ends the hand as the last spot turns up), but G6d names it.
+                    self._discard_card(seat, card, DiscardReason.NO_FACE_DOWN_SPOT, events)
+                    return
+                card = self._turn_up(seat, face_down[0], card, events)
+            elif rank > size:
+                reason = DiscardReason.QUEEN_OR_KING if rank > JACK else DiscardReason.ABOVE_LAYOUT
+                self._discard_card(seat, card, reason, events)
+                return
+            elif not up[rank - 1]:
+                card = self._turn_up(seat, rank, card, events)  # G6a
+            elif spots[rank - 1].rank == JACK:
+                # G6b: the Jack is displaced and placed in its turn; the layout cannot become complete here.
+                jack, spots[rank - 1] = spots[rank - 1], card
+                events.append(JackDisplaced(seat, rank, card, jack))
+                card = jack
+                continue
+            else:
+                self._discard_card(seat, card, DiscardReason.SPOT_FILLED, events)
+                return
+            if self._is_complete(seat):
+                self._win_hand(seat, card, events)
+                return
+
+    def _turn_up(self, seat: int, spot: int, card: Card, events: _Events) -> Card:
+        """Put `card` face up on face-down `spot` and return the card that lay there."""
+        spots = self._spots[seat]
+        hidden, spots[spot - 1] = spots[spot - 1], card
+        self._up[seat][spot - 1] = True
+        events.append((JackPlaced if card.rank == JACK else PlacedOnSpot)(seat, spot, card, hidden))
+        return hidden
+
+    def _is_complete(self, seat: int) -> bool:
+        return False not in self._up[seat]
+
+    def _discard_card(self, seat: int, card: Card, reason: DiscardReason, events: _Events) -> None:
+        self._discard.append(card)
+        events.append(Discarded(seat, card, reason, len(self._spots[seat])))
+        self._to_move = (seat + 1) % self._players
+
+    def _reshuffle(self, events: _Events) -> None:
+        """G8: the discard pile except its top card becomes the new stock."""
+        top = self._discard.pop()
+        self._shuffles += 1
+        self._stock, self._discard = self._discard, [top]
+        random.Random(f"garbage:{self._seed}:reshuffle:{self._shuffles}").shuffle(self._stock)
+        events.append(StockReshuffled(len(self._stock)))
+
+    def _win_hand(self, seat: int, leftover: Card, events: _Events) -> None:
+        """G7, then G10 (the last spot filled ends the game) or G9 (deal the next hand, the winner first)."""
+        self._discard.append(leftover)
+        game_won = len(self._spots[seat]) == 1
+        self._hands_won[seat] += 1
+        sizes = tuple(self.layout_size(other) for other in range(self._players))
+        events.append(HandWon(seat, self._hand, leftover, sizes, game_won))
+        if game_won:
+            self._game_winner = seat
+            self._finish(events)
+            return
+        self._hand += 1
+        self._deal(first=seat)
+        events.append(NewHandDealt(self._hand, sizes, seat))
+
+    def _deal(self, first: int) -> None:
+        """G3/G9: gather every card, shuffle, deal each seat its spots face down; the rest is the stock."""
+        cards = list(snapshot.FULL_DECKS[self._decks])
+        random.Random(f"garbage:{self._seed}:deal:{self._hand}").shuffle(cards)
+        dealt = 0
+        for seat in range(self._players):
+            size = self.layout_size(seat)
+            self._spots[seat] = cards[dealt : dealt + size]
+            self._up[seat] = [False] * size
+            dealt += size
+        self._stock = cards[dealt:]
+        self._discard = []
+        self._pending = None
+        self._to_move = first
+
+    def _on_resign(self, seat: int, events: _Events) -> None:
+        if self._pending is not None and seat == self._to_move:
+            self._discard_card(seat, self._pending, DiscardReason.RESIGNED, events)
+            self._pending = None
+
+    def _end(self, events: _Events) -> None:
+        if self._pending is not None:
+            # The game ended by resignations while a Jack waited for its spot: it goes where cards go (B2).
+            seat = self._to_move
+            assert seat is not None
+            self._discard.append(self._pending)
+            events.append(Discarded(seat, self._pending, DiscardReason.GAME_OVER, self.layout_size(seat)))
+            self._pending = None
+        self._to_move = None
+
+
+if TYPE_CHECKING:  # mypy checks here that the engine satisfies the contract
+    _CONTRACT: type[Game[GarbageMove, GarbageEvent, GarbagePublicView, GarbageView, GarbageSettings]] = GarbageGame

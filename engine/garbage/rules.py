@@ -1,0 +1,91 @@
+"""Garbage settings, decks (G1), and which decisions a turn allows (G5, G6c) with the reason for a refusal (B3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.cards import Card
+from engine.errors import IllegalMoveError
+from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, JACK_MOVES, MAX_SPOT, DrawDiscard, DrawStock, PlaceJack
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+_DECKS_BY_PLAYERS: Final = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # G1
+
+
+def decks_for(players: int) -> int:
+    """G1: how many 52-card decks a game of `players` uses.
+
+    Raises:
+        ValueError: `players` is not 2–6.
+    """
+    if players not in _DECKS_BY_PLAYERS:
+        raise ValueError(f"Garbage is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.")
+    return _DECKS_BY_PLAYERS[players]
+
+
+@dataclass(frozen=True, slots=True)
+class GarbageSettings:
+    """Options chosen in the lobby. `start_size` (house rule, 1–10): spots in every layout at the start (G2)."""
+
+    start_size: int = MAX_SPOT
+
+    def __post_init__(self) -> None:
+        if type(self.start_size) is not int or not 1 <= self.start_size <= MAX_SPOT:
+            raise ValueError(f"start_size must be a whole number from 1 to {MAX_SPOT}, not {self.start_size!r}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {"start_size": self.start_size}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> GarbageSettings:
+        """Inverse of `to_dict`; missing keys take their defaults.
+
+        Raises:
+            ValueError: an unknown key or a value out of range.
+        """
+        data = dict(data or {})
+        unknown = set(data) - {"start_size"}
+        if unknown:
+            raise ValueError(f"unknown Garbage settings: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+def legal_decisions(
+    up: Sequence[bool], pending: Card | None, stock: int, discard: int
+) -> tuple[DrawStock | DrawDiscard | PlaceJack, ...]:
+    """The decisions open to the seat to move: stock before discard, face-down spots lowest first."""
+    if pending is not None:
+        return tuple(JACK_MOVES[spot] for spot, face_up in enumerate(up, start=1) if not face_up)
+    if not discard:
+        return (DRAW_STOCK,)
+    if not stock and discard < 2:
+        return (DRAW_DISCARD,)
+    return (DRAW_STOCK, DRAW_DISCARD)
+
+
+def check_decision(
+    move: DrawStock | DrawDiscard | PlaceJack, up: Sequence[bool], pending: Card | None, stock: int, discard: int
+) -> None:
+    """Refuse a decision the position does not allow, saying why.
+
+    Raises:
+        IllegalMoveError: with the reason.
+    """
+    if pending is not None:
+        if not isinstance(move, PlaceJack):
+            choices = ", ".join(str(legal) for legal in legal_decisions(up, pending, stock, discard))
+            raise IllegalMoveError(f"First choose a face-down spot for {pending}: {choices}.")
+        if move.spot > len(up):
+            raise IllegalMoveError(f"There is no spot {move.spot}: your layout has {len(up)} spots.")
+        if up[move.spot - 1]:
+            raise IllegalMoveError(f"Spot {move.spot} is already face up; choose a face-down spot.")
+    elif isinstance(move, PlaceJack):
+        raise IllegalMoveError("You have no Jack to place; draw from the stock or take from the discard pile.")
+    elif isinstance(move, DrawDiscard) and not discard:
+        raise IllegalMoveError("The discard pile is empty; draw from the stock.")
+    elif isinstance(move, DrawStock) and not stock and discard < 2:
+        raise IllegalMoveError("The stock is empty and there is nothing to reshuffle; take from the discard pile.")

@@ -1,0 +1,83 @@
+"""A Garbage game as JSON-safe primitives, and the check that a restored state holds every card once (B2).
+
+These functions are the game's own serialization, kept apart from its flow; they read and write
+`GarbageGame`'s private fields. Card lists run bottom to top (the last card is the top).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from engine.cards import Card, new_decks
+from engine.core import SCHEMA
+
+if TYPE_CHECKING:
+    from engine.garbage.game import GarbageGame
+
+    GameT = TypeVar("GameT", bound=GarbageGame)
+
+FULL_DECKS: Final = {count: tuple(new_decks(count)) for count in (1, 2, 3)}
+_CARD_BY_CODE: Final = {card.code: card for card in FULL_DECKS[3]}
+
+
+def card(code: str) -> Card:
+    """The card with this code, the shared instance when there is one (snapshots are read often)."""
+    found = _CARD_BY_CODE.get(code)
+    return found if found is not None else Card.parse(code)
+
+
+def dump(game: GarbageGame) -> dict[str, Any]:
+    """The whole state, with `"schema": 1` and `"kind": "garbage"`."""
+    return {
+        "schema": SCHEMA,
+        "kind": game.KIND,
+        "players": game._players,
+        "seed": game._seed,
+        "settings": game._settings.to_dict(),
+        "hand": game._hand,
+        "shuffles": game._shuffles,
+        "moves": game._moves,
+        "to_move": game._to_move,
+        "hands_won": list(game._hands_won),
+        "resigned": list(game._resigned),
+        "game_winner": game._game_winner,
+        "layouts": [[card.code for card in spots] for spots in game._spots],
+        "face_up": [list(up) for up in game._up],
+        "pending": game._pending.code if game._pending is not None else None,
+        "stock": [card.code for card in game._stock],
+        "discard": [card.code for card in game._discard],
+    }
+
+
+def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
+    """The game `dump` wrote (its header already checked); KeyError, TypeError or ValueError on a malformed one."""
+    game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+    game._hand = int(data["hand"])
+    game._shuffles = int(data["shuffles"])
+    game._moves = int(data["moves"])
+    game._to_move = None if data["to_move"] is None else int(data["to_move"])
+    game._hands_won = [int(won) for won in data["hands_won"]]
+    game._resigned = [int(seat) for seat in data["resigned"]]
+    game._game_winner = None if data["game_winner"] is None else int(data["game_winner"])
+    game._spots = [[card(code) for code in spots] for spots in data["layouts"]]
+    game._up = [[bool(flag) for flag in up] for up in data["face_up"]]
+    game._pending = card(data["pending"]) if data["pending"] is not None else None
+    game._stock = [card(code) for code in data["stock"]]
+    game._discard = [card(code) for code in data["discard"]]
+    return game
+
+
+def check_state(game: GarbageGame) -> None:
+    """Refuse a state that breaks B2, or whose per-seat lists do not match the seats.
+
+    Raises:
+        ValueError: with what is wrong.
+    """
+    players = game._players
+    if any(len(values) != players for values in (game._spots, game._up, game._hands_won)):
+        raise ValueError(f"layouts, face_up and hands_won need one entry per seat ({players})")
+    cards = [*game._stock, *game._discard, *(card for spots in game._spots for card in spots)]
+    cards += [game._pending] if game._pending is not None else []
+    if len(set(cards)) != len(cards) or len(cards) != 52 * game._decks or max(c.deck for c in cards) >= game._decks:
+        raise ValueError("Garbage snapshot does not hold every card of its decks exactly once (B2)")

@@ -1,0 +1,120 @@
+"""A Kasino game as JSON-safe primitives (cards as `Card.code`), and the checks that a state is one play could reach.
+
+These functions are the game's own serialization, kept apart from its flow; they read and write
+`KasinoGame`'s private fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from engine.cards import Card, new_deck
+from engine.core import SCHEMA
+from engine.kasino.scoring import SeatScore
+from engine.kasino.table import TableItem
+
+if TYPE_CHECKING:
+    from engine.kasino.game import KasinoGame
+
+    GameT = TypeVar("GameT", bound=KasinoGame)
+
+DECK: Final = frozenset(new_deck())
+
+
+def dump(game: KasinoGame) -> dict[str, Any]:
+    """The whole state, with `"schema": 1` and `"kind": "kasino"`."""
+    return {
+        "schema": SCHEMA,
+        "kind": game.KIND,
+        "players": game._players,
+        "seed": game._seed,
+        "settings": game._settings.to_dict(),
+        "round": game._round,
+        "dealer": game._dealer,
+        "to_move": game._to_move,
+        "hands": [_codes(hand) for hand in game._hands],
+        "stock": _codes(game._stock),
+        "table": [item.to_dict() for item in game._table],
+        "captured": [_codes(pile) for pile in game._captured],
+        "set_aside": _codes(game._set_aside),
+        "sweeps": list(game._sweeps),
+        "totals": list(game._totals),
+        "last_taker": game._last_taker,
+        "resigned": list(game._resigned),
+        "move_count": game._moves,
+        "over": game._over,
+        "last_round": None if game._last_round is None else [score.to_dict() for score in game._last_round],
+    }
+
+
+def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
+    """The game `dump` wrote (its header already checked); KeyError, TypeError or ValueError on a malformed one."""
+    game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+    game._round = int(data["round"])
+    game._dealer = int(data["dealer"])
+    game._to_move = None if data["to_move"] is None else int(data["to_move"])
+    game._hands = [_cards(hand) for hand in data["hands"]]
+    game._stock = _cards(data["stock"])
+    game._table = [TableItem.from_dict(item) for item in data["table"]]
+    game._captured = [_cards(pile) for pile in data["captured"]]
+    game._set_aside = _cards(data["set_aside"])
+    game._sweeps = [int(count) for count in data["sweeps"]]
+    game._totals = [int(total) for total in data["totals"]]
+    game._last_taker = None if data["last_taker"] is None else int(data["last_taker"])
+    game._resigned = [int(seat) for seat in data["resigned"]]
+    game._moves = int(data["move_count"])
+    game._over = bool(data["over"])
+    last = data["last_round"]
+    game._last_round = None if last is None else tuple(SeatScore.from_dict(score) for score in last)
+    return game
+
+
+def all_cards(game: KasinoGame) -> list[Card]:
+    """Every card of the game, wherever it is (B2: each of the 52 exactly once)."""
+    return [
+        *(card for hand in game._hands for card in hand),
+        *game._stock,
+        *(card for item in game._table for card in item.cards),
+        *(card for pile in game._captured for card in pile),
+        *game._set_aside,
+    ]
+
+
+def check_state(game: KasinoGame) -> None:
+    """Refuse a state the rules could not reach: B2 conservation, seats in range, one build per owner.
+
+    Raises:
+        ValueError: with what is wrong.
+    """
+    players = game._players
+    cards = all_cards(game)
+    if len(cards) != len(DECK) or set(cards) != DECK:
+        raise ValueError("every one of the 52 cards must be in exactly one place")
+    per_seat = (game._hands, game._captured, game._sweeps, game._totals)
+    if any(len(values) != players for values in per_seat):
+        raise ValueError(f"hands, capture piles, sweeps and scores need one entry per seat ({players})")
+    owners = [item.owner for item in game._table if item.owner is not None]  # only builds have one
+    seats_named = [*owners, *(s for item in game._table for s in item.contributors), *game._resigned]
+    if game._last_taker is not None:
+        seats_named.append(game._last_taker)
+    if any(not 0 <= seat < players for seat in seats_named) or not 0 <= game._dealer < players:
+        raise ValueError("a seat number is out of range")
+    if len(owners) != len(set(owners)):
+        raise ValueError("a player can own only one build at a time (K7)")
+    if len(game._resigned) != len(set(game._resigned)):
+        raise ValueError("a seat can resign only once")
+    if game._over:
+        return
+    if game._to_move is None or not 0 <= game._to_move < players or not game._hands[game._to_move]:
+        raise ValueError("the seat to move must exist and hold at least one card")
+    if game._to_move in game._resigned:
+        raise ValueError("a resigned seat cannot be the one to move")
+
+
+def _codes(cards: Iterable[Card]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def _cards(codes: Iterable[str]) -> list[Card]:
+    return [Card.parse(code) for code in codes]
