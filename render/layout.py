@@ -61,7 +61,12 @@ class Rendered:
 
 
 def encode(image: Image.Image, cards: list[Drawn]) -> Rendered:
-    """Encode as PNG; a low zlib level, since tables are flat colours that compress well at any level."""
+    """Encode as an 8-bit palette PNG.
+
+    The pictures are flat colours plus anti-aliased edges, well under 256 colours in all, so the palette
+    looks the same as RGB; it encodes in half the time and a third of the bytes (bench/bench_render.py).
+    """
+    palette = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=3)
+    palette.save(buffer, format="PNG", compress_level=3)
     return Rendered(buffer.getvalue(), image.width, image.height, tuple(cards))
