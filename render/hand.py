@@ -21,7 +21,13 @@ WIDTH: Final = 2 * PAD + MOST * CARD + (MOST - 1) * GAP
 
 
 def render_hand(view: KasinoView) -> Rendered:
-    """Draw the seat's hand in hand order; under a card whose value from the hand differs (K2), that value."""
+    """Draw the seat's hand in hand order; under a card whose value from the hand differs (K2), that value.
+
+    Raises:
+        TypeError: `view` is not one seat's `KasinoView`.
+    """
+    if not isinstance(view, KasinoView):
+        raise TypeError(f"render_hand takes a seat's view(seat), not {type(view).__name__}")
     hand = sorted(view.hand, key=hand_order)
     card_height = cards.height_for(CARD)
     height = PAD + TITLE + card_height + CAPTION + PAD
