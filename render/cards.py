@@ -1,0 +1,174 @@
+"""One card: a white face with its index (rank over suit) in the top-left corner and a large suit, or a back.
+
+Faces are drawn once per card and size and kept (`functools.cache`), then pasted: a table render only
+pastes sprites and writes a few words. The rounded outline is drawn at four times the size and scaled
+down, so its edge is smooth on any background.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine.cards import Card
+from render import style
+from render.layout import Box, Drawn
+
+RATIO: Final = 1.4  # height / width of a playing card
+_SUPER: Final = 4
+
+
+def height_for(width: int) -> int:
+    """A card's height for its width."""
+    return round(width * RATIO)
+
+
+def _rank_size(width: int) -> int:
+    return round(width * 0.4)
+
+
+def _suit_size(width: int) -> int:
+    return round(width * 0.5)
+
+
+def _pad(width: int) -> int:
+    return max(3, round(width * 0.07))
+
+
+def _rank_advances(rank: str, size: int) -> list[float]:
+    """Where each character of a rank starts; `10` is set tight so the index stays narrow in a fan."""
+    face = style.font(size, bold=True)
+    if rank != "10":
+        return [0.0]
+    return [0.0, face.getlength("1") - size * 0.1]
+
+
+def _rank_width(rank: str, size: int) -> float:
+    face = style.font(size, bold=True)
+    return _rank_advances(rank, size)[-1] + face.getlength(rank[-1])
+
+
+def index_width(width: int) -> int:
+    """Pixels of a card's left edge that show its whole index (the widest rank, `10`): the step of a fan."""
+    return _pad(width) + round(_rank_width("10", _rank_size(width))) + max(2, round(width * 0.05))
+
+
+def _blank(width: int, height: int, fill: tuple[int, int, int], edge: tuple[int, int, int], line: float) -> Image.Image:
+    """A rounded card shape with an edge `line` pixels thick, smooth edged, as RGBA."""
+    big = (width * _SUPER, height * _SUPER)
+    radius = round(width * 0.09 * _SUPER)
+    inset = round(line * _SUPER)
+    shape = Image.new("L", big, 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, big[0] - 1, big[1] - 1), radius, fill=255)
+    colour = Image.new("RGB", big, edge)
+    ImageDraw.Draw(colour).rounded_rectangle(
+        (inset, inset, big[0] - 1 - inset, big[1] - 1 - inset), max(1, radius - inset), fill=fill
+    )
+    sprite = colour.resize((width, height), Image.Resampling.LANCZOS).convert("RGBA")
+    sprite.putalpha(shape.resize((width, height), Image.Resampling.LANCZOS))
+    return sprite
+
+
+@cache
+def face(rank: int, suit: str, width: int, spot: int | None = None) -> Image.Image:
+    """A card face `width` pixels wide. `spot` marks a Jack standing in for that Garbage spot (gold edge, number)."""
+    height = height_for(width)
+    jack_mark = spot is not None
+    sprite = _blank(width, height, style.FACE, style.GOLD if jack_mark else style.EDGE, 3.5 if jack_mark else 1.2)
+    draw = ImageDraw.Draw(sprite)
+    colour = style.suit_colour(suit)
+    pad, rank_size, suit_size = _pad(width), _rank_size(width), _suit_size(width)
+    rank_text = Card(rank, suit).rank_text
+    column = _rank_width("10", rank_size)  # every index is centred in the column of the widest rank
+    left = pad + (column - _rank_width(rank_text, rank_size)) / 2
+    rank_font = style.font(rank_size, bold=True)
+    for char, advance in zip(rank_text, _rank_advances(rank_text, rank_size), strict=True):
+        draw.text((left + advance, pad), char, font=rank_font, fill=colour, anchor="lt")
+    rank_bottom = pad + rank_font.getbbox("0", anchor="lt")[3]
+    draw.text((pad + column / 2, rank_bottom + pad * 0.6), suit, font=style.font(suit_size), fill=colour, anchor="mt")
+    big = style.font(round(width * 0.52))
+    if jack_mark:
+        _disc(draw, width * 0.64, height * 0.76, width * 0.24, str(spot))
+    else:
+        if rank >= 11:
+            # Court cards get a thin inner frame, as on printed cards, so J Q K stand out from the pips.
+            frame = (round(width * 0.36), round(height * 0.57), width - pad - 1, height - pad - 1)
+            draw.rectangle(frame, outline=colour, width=1)
+        draw.text((width * 0.66, height * 0.78), suit, font=big, fill=colour, anchor="mm")
+    return sprite
+
+
+def _disc(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float, words: str) -> None:
+    """A gold disc with a dark number (the spot a Jack stands in for)."""
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=style.GOLD, outline=style.BLACK)
+    draw.text((x, y), words, font=style.font(round(radius * 1.2), bold=True), fill=style.BLACK, anchor="mm")
+
+
+@cache
+def back(width: int, number: int | None = None) -> Image.Image:
+    """A card back: blue lattice inside a white border; `number` (a Garbage spot) is written in a disc."""
+    height = height_for(width)
+    sprite = _blank(width, height, style.FACE, style.EDGE, 1.2)
+    inset = max(3, round(width * 0.08))
+    inner = (width - 2 * inset, height - 2 * inset)
+    lattice = Image.new("RGB", inner, style.BACK)
+    lines = ImageDraw.Draw(lattice)
+    step = max(5, width // 7)
+    for offset in range(-inner[1], inner[0], step):
+        lines.line((offset, 0, offset + inner[1], inner[1]), fill=style.BACK_LINE, width=1)
+        lines.line((offset + inner[1], 0, offset, inner[1]), fill=style.BACK_LINE, width=1)
+    mask = Image.new("L", inner, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, inner[0] - 1, inner[1] - 1), round(width * 0.05), fill=255)
+    sprite.paste(lattice, (inset, inset), mask)
+    if number is not None:
+        draw = ImageDraw.Draw(sprite)
+        radius = width * 0.24
+        centre_x, centre_y = width / 2, height / 2
+        draw.ellipse(
+            (centre_x - radius, centre_y - radius, centre_x + radius, centre_y + radius),
+            fill=style.FACE,
+            outline=style.BACK,
+        )
+        draw.text((centre_x, centre_y), str(number), font=style.font(round(width * 0.28), bold=True),
+                  fill=style.BACK, anchor="mm")  # fmt: skip
+    return sprite
+
+
+def paste_face(
+    canvas: Image.Image, card: Card, x: int, y: int, width: int, place: str, *, spot: int | None = None
+) -> Drawn:
+    """Paste `card` face up with its top-left corner at (x, y); return what was drawn."""
+    sprite = face(card.rank, card.suit, width, spot)
+    canvas.paste(sprite, (x, y), sprite)
+    return Drawn(card.code, Box(x, y, x + width, y + sprite.height), place)
+
+
+def paste_back(canvas: Image.Image, x: int, y: int, width: int, place: str, *, number: int | None = None) -> Drawn:
+    """Paste a card back with its top-left corner at (x, y); return what was drawn."""
+    sprite = back(width, number)
+    canvas.paste(sprite, (x, y), sprite)
+    return Drawn("back", Box(x, y, x + width, y + sprite.height), place)
+
+
+def fan_width(count: int, width: int) -> int:
+    """Pixels across a fan of `count` cards."""
+    return width + max(0, count - 1) * index_width(width)
+
+
+def paste_fan(canvas: Image.Image, cards: Sequence[Card], x: int, y: int, width: int, place: str) -> list[Drawn]:
+    """Paste `cards` left to right, each covering the previous one but its index strip.
+
+    The box of a covered card is only its visible strip, so no two boxes overlap.
+    """
+    step = index_width(width)
+    height = height_for(width)
+    drawn = []
+    for position, card in enumerate(cards):
+        left = x + position * step
+        full = paste_face(canvas, card, left, y, width, place)
+        last = position == len(cards) - 1
+        drawn.append(full if last else Drawn(card.code, Box(left, y, left + step, y + height), place))
+    return drawn

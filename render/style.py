@@ -1,0 +1,72 @@
+"""Colours and fonts shared by every picture.
+
+The pictures sit on a green felt of their own, so they read the same on Discord's dark (#313338) and
+light (#ffffff) themes; card faces are white with red and black suits.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from PIL import ImageDraw, ImageFont
+
+FONTS: Final = Path(__file__).resolve().parent / "fonts"
+
+FELT: Final = (28, 92, 60)
+PANEL: Final = (20, 70, 45)
+PANEL_ACTIVE: Final = (34, 110, 72)
+GOLD: Final = (246, 196, 64)
+TEXT: Final = (244, 244, 240)
+MUTED: Final = (184, 208, 192)
+FACE: Final = (255, 255, 255)
+EDGE: Final = (120, 126, 134)
+RED: Final = (204, 24, 36)
+BLACK: Final = (20, 20, 24)
+BACK: Final = (36, 66, 150)
+BACK_LINE: Final = (92, 124, 206)
+# One accent per seat, for build tags and name plates (the name is always written too: never colour alone).
+SEAT_COLOURS: Final = (
+    (236, 120, 60),
+    (90, 170, 240),
+    (210, 110, 210),
+    (240, 210, 80),
+    (120, 220, 150),
+    (240, 120, 140),
+)
+
+
+@cache
+def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans at `size` pixels from the shipped files; BASIC layout needs no libraqm and draws alike everywhere."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONTS / name), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def suit_colour(suit: str) -> tuple[int, int, int]:
+    """Red for hearts and diamonds, black for spades and clubs."""
+    return RED if suit in "♥♦" else BLACK
+
+
+def fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+    """`text`, cut and ended with `…` when it is wider than `width` pixels (long player names)."""
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    words: str,
+    face: ImageFont.FreeTypeFont,
+    fill: tuple[int, int, int],
+    *,
+    anchor: str = "la",
+) -> float:
+    """Draw `words` at `xy` (Pillow anchor, default left-ascender) and return its width."""
+    draw.text(xy, words, font=face, fill=fill, anchor=anchor)
+    return face.getlength(words)
