@@ -35,6 +35,7 @@ class KasinoKnowledge:
     resigned: tuple[bool, ...]
     unseen: tuple[Card, ...]
     taken: tuple[tuple[Card, ...], ...]
+    last_taker: int | None = None
 
     @property
     def last_deal(self) -> bool:
@@ -74,6 +75,16 @@ def taken_this_round(history: Sequence[Any], players: int) -> tuple[tuple[Card, 
     return tuple(tuple(cards) for cards in taken)
 
 
+def last_taker_this_round(history: Sequence[Any]) -> int | None:
+    """The seat that made the latest take this round (K13), from public events."""
+    for event in reversed(history):
+        if isinstance(event, RoundStarted | RoundEnded):
+            return None
+        if isinstance(event, CardsTaken):
+            return event.seat
+    return None
+
+
 def knowledge_from(view: KasinoView, history: Sequence[Any] = ()) -> KasinoKnowledge:
     """Everything the seat of `view` knows, from the view and the public history only."""
     public = view.public
@@ -92,4 +103,5 @@ def knowledge_from(view: KasinoView, history: Sequence[Any] = ()) -> KasinoKnowl
         resigned=tuple(summary.resigned for summary in public.seats),
         unseen=tuple(card for card in DECK if card not in known),
         taken=taken,
+        last_taker=last_taker_this_round(history),
     )

@@ -8,7 +8,7 @@ from engine.kasino import KasinoGame
 from engine.kasino_scoring import KasinoSettings
 from tests.ai.conftest import make_player
 
-STRENGTHS = ["easy", "medium"]
+STRENGTHS = ["easy", "medium", "hard"]
 
 
 @pytest.mark.parametrize("kind", ["kasino", "garbage"])

@@ -9,7 +9,7 @@ from engine.garbage import GarbageSettings
 from engine.kasino_scoring import KasinoSettings
 from tests.ai.conftest import make_player
 
-STRENGTHS = ["easy", "medium"]
+STRENGTHS = ["easy", "medium", "hard"]
 
 
 def check_legal(game, seat, move):

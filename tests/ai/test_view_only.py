@@ -6,7 +6,7 @@ from engine.garbage import GarbageGame, GarbageSettings
 from engine.kasino import KasinoGame
 from tests.ai.conftest import make_player
 
-STRENGTHS = ["easy", "medium"]
+STRENGTHS = ["easy", "medium", "hard"]
 
 
 def kasino_twins():
