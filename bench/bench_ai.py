@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
-import time
 from dataclasses import dataclass
 
 from ai.arena import play_game
@@ -59,7 +58,6 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def run(match: Match, pool: multiprocessing.pool.Pool, times: dict[str, list[float]]) -> None:
     """Play a match on the pool, print its win-rate line, and keep the hard player's move times."""
-    start = time.perf_counter()
     wins = 0
     for won, seconds in pool.imap_unordered(play_one, [(match, index) for index in range(match.games)], chunksize=2):
         wins += won
@@ -71,7 +69,6 @@ def run(match: Match, pool: multiprocessing.pool.Pool, times: dict[str, list[flo
         f" over {match.games} games (95% CI {low:.2f}-{high:.2f})",
         flush=True,
     )
-    print(f"  ({time.perf_counter() - start:.0f} s wall)", flush=True)
 
 
 def main() -> None:
