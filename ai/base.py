@@ -1,0 +1,59 @@
+"""What every computer player offers: one `choose` from a seat's view (and the public history), nothing else.
+
+A computer player never receives the game object: it sees `game.view(seat)`, and optionally the public
+events of the game so far (cards that were face up when they moved), exactly what a person at that seat
+could have watched. Its randomness comes from its seed and the view it is shown, so the same view and
+seed always give the same move, and a game log only ever needs the move, never the randomness.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Strength(StrEnum):
+    """How well a computer player plays."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Player(Protocol):
+    """A computer player for one game kind and strength."""
+
+    kind: str
+    strength: Strength
+
+    def choose(self, view: Any, history: Sequence[Any] = ()) -> Any:
+        """The move to play from `view` (the seat's own view, with its legal moves listed).
+
+        `history` is the public events of the game so far, oldest first (optional: without it the player
+        still plays legally, only with less card counting).
+
+        Raises:
+            ValueError: the view lists no legal move (it is not this seat's turn).
+        """
+        ...
+
+
+def decision_rng(seed: int, view: Any) -> random.Random:
+    """A generator fixed by the player's seed and the view alone, so a decision can be repeated exactly.
+
+    Views are frozen dataclasses whose `repr` lists every field, and `random.Random` hashes a string seed
+    with SHA-512, so this is the same in every process.
+    """
+    return random.Random(f"ai:{seed}:{view!r}")
+
+
+def require_moves(legal: Sequence[Any]) -> None:
+    """Refuse to choose when the view lists no legal move.
+
+    Raises:
+        ValueError: `legal` is empty.
+    """
+    if not legal:
+        raise ValueError("the view lists no legal move: it is not this seat's turn")

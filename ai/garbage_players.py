@@ -1,0 +1,74 @@
+"""Easy and medium Garbage. A turn holds only two decisions: stock or discard (G5), and a Jack's spot (G6c)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ai.base import Strength, require_moves
+from ai.garbage_knowledge import fills_directly, fits, unseen_by_rank
+from engine.garbage_moves import DRAW_DISCARD, DRAW_STOCK, GarbageMove, PlaceJack
+from engine.garbage_views import GarbageView
+
+
+class EasyGarbage:
+    """Takes the discard only when it goes straight onto its own face-down spot; Jacks go to the lowest spot."""
+
+    kind: ClassVar[str] = "garbage"
+    strength: ClassVar[Strength] = Strength.EASY
+
+    def __init__(self, seed: int = 0) -> None:
+        """`seed` is unused: easy play is fully determined by the view."""
+        self.seed = seed
+
+    def choose(self, view: GarbageView, history: Sequence[Any] = ()) -> GarbageMove:
+        """See the class docstring.
+
+        Raises:
+            ValueError: the view lists no legal move.
+        """
+        legal = view.legal_moves
+        require_moves(legal)
+        top = view.public.discard_top
+        spots = view.public.seats[view.seat].spots
+        if DRAW_DISCARD in legal and (DRAW_STOCK not in legal or (top and fills_directly(top, spots))):
+            return DRAW_DISCARD
+        return legal[0]
+
+
+class MediumGarbage:
+    """Takes the discard whenever it turns up a face-down card; a Jack covers the spot least likely to be filled.
+
+    "Least likely" counts the unseen cards of each face-down spot's rank (G11: face-up cards and the
+    discard pile are in sight); a rank with few copies left waits longest for its own card.
+    """
+
+    kind: ClassVar[str] = "garbage"
+    strength: ClassVar[Strength] = Strength.MEDIUM
+
+    def __init__(self, seed: int = 0) -> None:
+        """`seed` is unused: medium play is fully determined by the view."""
+        self.seed = seed
+
+    def choose(self, view: GarbageView, history: Sequence[Any] = ()) -> GarbageMove:
+        """See the class docstring.
+
+        Raises:
+            ValueError: the view lists no legal move.
+        """
+        legal = view.legal_moves
+        require_moves(legal)
+        return medium_move(view, legal)
+
+
+def medium_move(view: GarbageView, legal: Sequence[GarbageMove]) -> GarbageMove:
+    """Medium's choice among `legal` (shared with the hard player, which starts from it)."""
+    jacks = [move for move in legal if isinstance(move, PlaceJack)]
+    if jacks:
+        unseen = unseen_by_rank(view.public)
+        return min(jacks, key=lambda move: (unseen[move.spot], move.spot))
+    top = view.public.discard_top
+    spots = view.public.seats[view.seat].spots
+    if DRAW_DISCARD in legal and (DRAW_STOCK not in legal or (top and fits(top, spots))):
+        return DRAW_DISCARD
+    return legal[0]

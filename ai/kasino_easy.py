@@ -1,0 +1,36 @@
+"""Easy Kasino: take the most cards it can; otherwise place its lowest card. Never builds or doubles."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ai.base import Strength, require_moves
+from engine.kasino_moves import KasinoMove, Place, Take
+from engine.kasino_table import hand_order
+from engine.kasino_views import KasinoView
+
+
+class EasyKasino:
+    """A player a newcomer can beat: greedy for cards, blind to what it leaves behind."""
+
+    kind: ClassVar[str] = "kasino"
+    strength: ClassVar[Strength] = Strength.EASY
+
+    def __init__(self, seed: int = 0) -> None:
+        """`seed` is unused: easy play is fully determined by the view."""
+        self.seed = seed
+
+    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
+        """The take of the most table items (the first listed on ties), else placing the lowest card.
+
+        Raises:
+            ValueError: the view lists no legal move.
+        """
+        legal = view.legal_moves
+        require_moves(legal)
+        takes = [move for move in legal if isinstance(move, Take)]
+        if takes:
+            return max(takes, key=lambda move: len(move.targets))
+        places = [move for move in legal if isinstance(move, Place)]
+        return min(places, key=lambda move: hand_order(move.card)) if places else legal[0]

@@ -1,0 +1,94 @@
+"""Hard Kasino: perfect-information Monte Carlo over determinized deals.
+
+For each sample the cards this seat cannot see are dealt to the other hands (an owner of a build gets a
+card that can take it, K7), then every candidate move is played out to the end of the deal with the quick
+rollout policy (the same sample for every candidate, so they are compared on equal cards). The move with
+the best mean point margin wins; medium's score breaks near ties and picks the candidates.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Final
+
+from ai.base import Strength, decision_rng, require_moves
+from ai.determinize import deal_hidden
+from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
+from ai.kasino_medium import ranked_moves
+from ai.kasino_rollout import Deal
+from engine.cards import Card
+from engine.kasino_moves import CardMove, KasinoMove
+from engine.kasino_table import hand_value
+from engine.kasino_views import KasinoView
+
+CANDIDATES: Final = 8  # medium's best moves that are searched; the rest are never better in practice
+PRIOR: Final = 0.15  # weight of medium's own score (which sees past the deal's end) next to the playouts
+
+
+class HardKasino:
+    """Search under hidden information within an iteration budget, with a time cap as a safety net."""
+
+    kind: ClassVar[str] = "kasino"
+    strength: ClassVar[Strength] = Strength.HARD
+
+    def __init__(self, seed: int = 0, samples: int = 24, time_limit: float = 0.4) -> None:
+        """`samples` determinizations per decision; stop early after `time_limit` seconds (at least one sample)."""
+        self.seed = seed
+        self.samples = samples
+        self.time_limit = time_limit
+
+    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
+        """The candidate with the best mean margin over the sampled deals.
+
+        Raises:
+            ValueError: the view lists no legal move.
+        """
+        legal = view.legal_moves
+        require_moves(legal)
+        know = knowledge_from(view, history)
+        ranked = ranked_moves(know, legal)
+        if len(ranked) == 1:
+            return ranked[0][1]
+        candidates = ranked[:CANDIDATES]
+        rng = decision_rng(self.seed, view)
+        totals = [0.0] * len(candidates)
+        deadline = time.perf_counter() + self.time_limit
+        done = 0
+        while done < self.samples and (done == 0 or time.perf_counter() < deadline):
+            hands = sample_hands(know, rng)
+            for index, (_, move) in enumerate(candidates):
+                totals[index] += playout_margin(know, hands, move)
+            done += 1
+        scores = [total / done + PRIOR * prior for total, (prior, _) in zip(totals, candidates, strict=True)]
+        best = max(range(len(candidates)), key=lambda index: (scores[index], -index))
+        return candidates[best][1]
+
+
+def sample_hands(know: KasinoKnowledge, rng: Any) -> list[list[Card]]:
+    """One determinization: every seat's hand, this seat's own as it is."""
+    others = [seat for seat in range(know.players) if seat != know.seat]
+    required: list[Callable[[Card], bool] | None] = []
+    for seat in others:
+        build = next((item for item in know.table if item.is_build and item.owner == seat), None)
+        required.append(None if build is None else _takes(build.value))
+    dealt, _ = deal_hidden(know.unseen, [know.hand_sizes[seat] for seat in others], rng, required)
+    hands: list[list[Card]] = [[] for _ in range(know.players)]
+    hands[know.seat] = list(know.hand)
+    for seat, cards in zip(others, dealt, strict=True):
+        hands[seat] = cards
+    return hands
+
+
+def _takes(value: int) -> Callable[[Card], bool]:
+    return lambda card: hand_value(card) == value
+
+
+def playout_margin(know: KasinoKnowledge, hands: list[list[Card]], move: CardMove) -> float:
+    """Play `move`, then the rest of the deal; this seat's points minus the best other seat's."""
+    deal = Deal([list(hand) for hand in hands], list(know.table), know.seat, know.last_deal, know.last_taker,
+                know.resigned)  # fmt: skip
+    deal.play(move)
+    deal.play_out()
+    mine = deal.gains[know.seat]
+    return mine - max(gain for seat, gain in enumerate(deal.gains) if seat != know.seat)

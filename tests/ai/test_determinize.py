@@ -1,0 +1,61 @@
+"""Determinization deals only unseen cards, and agrees with what the seat knows."""
+
+import random
+
+from ai.determinize import deal_hidden
+from ai.garbage_hard import sample_hand
+from ai.garbage_knowledge import visible_cards
+from ai.kasino_hard import sample_hands
+from ai.kasino_knowledge import knowledge_from
+from engine.cards import Card
+from engine.garbage import GarbageGame, GarbageSettings
+from engine.kasino import KasinoGame
+from engine.kasino_table import hand_value
+
+
+def test_deal_hidden_serves_requirements_first():
+    places, rest = deal_hidden(list(range(20)), [3, 2], random.Random(1), [lambda n: n == 17, None])
+    assert 17 in places[0]
+    assert [len(place) for place in places] == [3, 2]
+    assert sorted([*places[0], *places[1], *rest]) == list(range(20))
+
+
+def test_kasino_samples_never_deal_a_card_the_seat_has_seen():
+    game = KasinoGame.new(3, seed=2)
+    history = []
+    for _ in range(7):  # some takes happen, and their cards are public
+        seat = game.to_move
+        history.extend(game.apply(seat, game.legal_moves(seat)[0]))
+    seat = game.to_move
+    know = knowledge_from(game.view(seat), history)
+    seen = {*know.hand, *(c for item in know.table for c in item.cards), *(c for cards in know.taken for c in cards)}
+    for sample in range(20):
+        hands = sample_hands(know, random.Random(sample))
+        assert hands[seat] == list(know.hand)
+        dealt = [card for other, hand in enumerate(hands) if other != seat for card in hand]
+        assert not set(dealt) & seen
+        assert [len(hand) for hand in hands] == list(know.hand_sizes)
+
+
+def test_kasino_samples_give_a_build_owner_a_card_to_take_it():
+    table = ["3♥", {"build": "4♦ 5♠", "owner": 1}]
+    game = KasinoGame.from_position(["5♥ 2♠", "9♣ K♦"], table, stock="8♠ 8♥ 2♦ 3♣", to_move=0)
+    know = knowledge_from(game.view(0))
+    for sample in range(30):
+        hands = sample_hands(know, random.Random(sample))
+        assert any(hand_value(card) == 9 for card in hands[1])
+
+
+def test_garbage_samples_keep_every_face_up_card_and_deal_the_rest():
+    game = GarbageGame.from_position(
+        ["A♠ 9♥ 3♦", "K♣ 2♥ Q♦"], face_up=[[1, 3], [2]], stock="5♠ 8♣", discard="4♦ 7♣",
+        settings=GarbageSettings(start_size=3))  # fmt: skip
+    view = game.view(0)
+    seen = set(visible_cards(view.public))
+    for sample in range(20):
+        hand = sample_hand(view, random.Random(sample))
+        assert hand.layouts[0][0] == Card.parse("A♠") and hand.layouts[0][2] == Card.parse("3♦")
+        assert hand.layouts[1][1] == Card.parse("2♥")
+        hidden = [hand.layouts[0][1], hand.layouts[1][0], hand.layouts[1][2], *hand.stock]
+        assert not set(hidden) & seen
+        assert len(hidden) == len(set(hidden)) == 52 - len(seen)
