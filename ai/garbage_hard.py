@@ -20,8 +20,8 @@ from ai.garbage_players import medium_move
 from ai.garbage_rollout import Hand
 from engine.cards import new_decks
 from engine.garbage import decks_for
-from engine.garbage_moves import DrawDiscard, DrawStock, GarbageMove, PlaceJack
-from engine.garbage_views import GarbageView
+from engine.garbage.moves import DrawDiscard, DrawStock, GarbageMove, PlaceJack
+from engine.garbage.views import GarbageView
 
 # Medium's choice is close to best almost everywhere (a Jack's spot hardly matters; a useful discard beats
 # the stock), so another decision must beat it on the same samples by a clear, significant margin.

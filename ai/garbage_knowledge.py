@@ -8,7 +8,7 @@ from typing import Final
 
 from engine.cards import JACK, Card
 from engine.garbage import decks_for
-from engine.garbage_views import GarbagePublicView
+from engine.garbage.views import GarbagePublicView
 
 SUIT_COPIES: Final = 4  # cards of one rank in one deck
 

@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 
 from ai.base import Strength, require_moves
 from ai.garbage_knowledge import fills_directly, fits, unseen_by_rank
-from engine.garbage_moves import DRAW_DISCARD, DRAW_STOCK, GarbageMove, PlaceJack
-from engine.garbage_views import GarbageView
+from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, GarbageMove, PlaceJack
+from engine.garbage.views import GarbageView
 
 
 class EasyGarbage:

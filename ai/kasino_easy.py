@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ai.base import Strength, require_moves
-from engine.kasino_moves import KasinoMove, Place, Take
-from engine.kasino_table import hand_order
-from engine.kasino_views import KasinoView
+from engine.kasino.moves import KasinoMove, Place, Take
+from engine.kasino.table import hand_order
+from engine.kasino.views import KasinoView
 
 
 class EasyKasino:

@@ -18,9 +18,9 @@ from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
 from ai.kasino_medium import ranked_moves
 from ai.kasino_rollout import Deal
 from engine.cards import Card
-from engine.kasino_moves import CardMove, KasinoMove
-from engine.kasino_table import hand_value
-from engine.kasino_views import KasinoView
+from engine.kasino.moves import CardMove, KasinoMove
+from engine.kasino.table import hand_value
+from engine.kasino.views import KasinoView
 
 CANDIDATES: Final = 8  # medium's best moves that are searched; the rest are never better in practice
 PRIOR: Final = 0.15  # weight of medium's own score (which sees past the deal's end) next to the playouts

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.cards import Card, new_deck
-from engine.kasino_events import CardsTaken, RoundEnded, RoundStarted
-from engine.kasino_table import TableItem, hand_value
-from engine.kasino_views import KasinoView
+from engine.kasino.events import CardsTaken, RoundEnded, RoundStarted
+from engine.kasino.table import TableItem, hand_value
+from engine.kasino.views import KasinoView
 
 DECK: Final = tuple(new_deck())
 

@@ -14,10 +14,10 @@ from ai.base import Strength, decision_rng, require_moves
 from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
 from ai.kasino_table_math import SWEEP_POINTS, cards_points, item_points, table_after
 from engine.cards import Card
-from engine.kasino_moves import CardMove, KasinoMove, Take
-from engine.kasino_rules import legal_moves
-from engine.kasino_table import TableItem, hand_value
-from engine.kasino_views import KasinoView
+from engine.kasino.moves import CardMove, KasinoMove, Take
+from engine.kasino.rules import legal_moves
+from engine.kasino.table import TableItem, hand_value
+from engine.kasino.views import KasinoView
 
 BUILD_KEEP: Final = 0.85  # share of an own build's points counted now: it is taken next turn unless stolen
 STRANDED: Final = 0.6  # share of an own build's points lost when the move spends its only capturing card

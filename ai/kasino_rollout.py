@@ -11,9 +11,9 @@ from typing import Final
 
 from ai.kasino_table_math import SWEEP_POINTS, card_points, cards_points, item_points, stacked, table_after
 from engine.cards import Card
-from engine.kasino_moves import Build, CardMove, Double, Place, Raise, Take
-from engine.kasino_rules import legal_moves
-from engine.kasino_table import TableItem, hand_order, hand_value
+from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
+from engine.kasino.rules import legal_moves
+from engine.kasino.table import TableItem, hand_order, hand_value
 
 BUILD_SHARE: Final = 0.7  # a quick guess at how often an own build is still there to take next turn
 PLACE_COST: Final = 0.6  # a placed card is often taken by someone else

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card
-from engine.kasino_moves import Build, CardMove, Double, Place, Raise, Take
-from engine.kasino_table import BUILD, PILE, TableItem, table_value
+from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
+from engine.kasino.table import BUILD, PILE, TableItem, table_value
 
 # K14 in expected points per captured card: aces and casinos score outright; "most cards" (1 point) and
 # "most spades" (2 points) are shared out over the cards that decide them, so each card or spade is worth

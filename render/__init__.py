@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.garbage_views import GarbagePublicView
-from engine.kasino_views import KasinoPublicView
+from engine.garbage.views import GarbagePublicView
+from engine.kasino.views import KasinoPublicView
 from render.garbage import render_garbage_table
 from render.hand import render_hand
 from render.kasino import render_kasino_table

@@ -8,7 +8,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine.cards import JACK
-from engine.garbage_views import GarbagePublicView, SeatView
+from engine.garbage.views import GarbagePublicView, SeatView
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 

@@ -6,8 +6,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from engine.kasino_table import hand_order, hand_value, table_value
-from engine.kasino_views import KasinoView
+from engine.kasino.table import hand_order, hand_value, table_value
+from engine.kasino.views import KasinoView
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 

@@ -8,8 +8,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from engine.kasino_table import TableItem
-from engine.kasino_views import KasinoPublicView, SeatSummary
+from engine.kasino.table import TableItem
+from engine.kasino.views import KasinoPublicView, SeatSummary
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 

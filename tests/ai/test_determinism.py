@@ -5,7 +5,7 @@ import pytest
 from ai.arena import play_game
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
-from engine.kasino_scoring import KasinoSettings
+from engine.kasino.scoring import KasinoSettings
 from tests.ai.conftest import make_player
 
 STRENGTHS = ["easy", "medium", "hard"]

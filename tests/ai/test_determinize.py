@@ -10,7 +10,7 @@ from ai.kasino_knowledge import knowledge_from
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from engine.kasino import KasinoGame
-from engine.kasino_table import hand_value
+from engine.kasino.table import hand_value
 
 
 def test_deal_hidden_serves_requirements_first():

@@ -6,7 +6,7 @@ import pytest
 
 from ai.arena import play_game
 from engine.garbage import GarbageSettings
-from engine.kasino_scoring import KasinoSettings
+from engine.kasino.scoring import KasinoSettings
 from tests.ai.conftest import make_player
 
 STRENGTHS = ["easy", "medium", "hard"]

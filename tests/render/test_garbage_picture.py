@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bench.bench_render import garbage_game
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
-from engine.garbage_views import GarbagePublicView, SeatView
+from engine.garbage.views import GarbagePublicView, SeatView
 from render import render_garbage_table, render_table
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, backs, faces
 

@@ -12,8 +12,8 @@ from PIL import Image
 from bench.bench_render import CROWDED_HANDS, CROWDED_TABLE, crowded_kasino
 from engine.cards import Card
 from engine.kasino import KasinoGame
-from engine.kasino_table import TableItem
-from engine.kasino_views import KasinoPublicView, SeatSummary
+from engine.kasino.table import TableItem
+from engine.kasino.views import KasinoPublicView, SeatSummary
 from render import render_kasino_table, render_table
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, backs, faces
 
