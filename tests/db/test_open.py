@@ -192,7 +192,10 @@ async def test_a_read_only_database_file_is_refused_as_unwritable(as_nobody):
     path.chmod(0o444)
     with nobody(), pytest.raises(DatabaseUnwritableError) as refused:
         await Store.open(path)
-    assert "is read-only" in one_line_naming(refused.value, path)
+    # SQLite reports the read-only file, or the permission denied on its -wal/-shm companions, depending on which it
+    # meets first (both happen on real machines); either way the file is unwritable and the line says how to fix it.
+    text = one_line_naming(refused.value, path)
+    assert "is read-only" in text or "permission denied" in text
 
 
 def test_every_unusable_reason_is_a_store_error():
