@@ -38,11 +38,19 @@ from db.errors import (
 )
 from db.records import GameRecord
 from db.store import Store
+from engine.registry import GAME_KINDS
 from service.tables import TableService
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.lobby", "cogs.kasino", "cogs.garbage", "cogs.games", "cogs.leaderboard", "cogs.timers")
+# The lobby first (the kinds' cogs use it), then each kind's own module `cogs.<name>`, then what lists them all.
+EXTENSIONS = (
+    "cogs.lobby",
+    *(f"cogs.{kind.name}" for kind in GAME_KINDS),
+    "cogs.games",
+    "cogs.leaderboard",
+    "cogs.timers",
+)
 DEFAULT_DATABASE_PATH = "data/bot.db"
 
 EXIT_STOPPED: Final = 0

@@ -1,7 +1,7 @@
 """Custom ids of the bot's components: `<kind>:<game_id>:<version>:<action>[:<arg>]`.
 
-Kind is `k` (Kasino) or `g` (Garbage). The version is the game's stored version when the component was
-sent, so a click on an older table is refused; read-only actions (Show my hand, lobby buttons) ignore it.
+Kind is the game kind's one-letter code (`GameKind.code`). The version is the game's stored version when the
+component was sent, so a click on an older table is refused; read-only actions (Show my hand, lobby buttons) ignore it.
 The templates and builders live together so they cannot drift apart (tests check each builder's output
 against its template and Discord's 100-character limit).
 """
@@ -9,19 +9,21 @@ against its template and Discord's 100-character limit).
 from __future__ import annotations
 
 from engine.cards import Card
+from engine.registry import GAME_KINDS
 
 ASCII_SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
-KIND_CODES = {"kasino": "k", "garbage": "g"}
-CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
+KIND_CODES = {kind.name: kind.code for kind in GAME_KINDS}
+CODE_KINDS = {kind.code: kind.name for kind in GAME_KINDS}
+_CODE = "[" + "".join(sorted(CODE_KINDS)) + "]"
 
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 LARGEST_NUMBER = 2**63 - 1  # SQLite's INTEGER; every game id, version and page fits
 LONGEST_NUMBER = len(str(LARGEST_NUMBER))
-_PREFIX = r"(?P<kind>[kg]):(?P<game_id>[0-9]+):(?P<version>[0-9]+)"
+_PREFIX = rf"(?P<kind>{_CODE}):(?P<game_id>[0-9]+):(?P<version>[0-9]+)"
 
 LOBBY_TEMPLATE = _PREFIX + r":(?P<action>join|leave|start|cancel)"
-REMATCH_TEMPLATE = r"(?P<kind>[kg]):(?P<game_id>[0-9]+):0:rematch"
-LEADERBOARD_TEMPLATE = r"lb:(?P<kind>[kg]):(?P<sort>rating|wins|winrate):(?P<page>[0-9]+)"
+REMATCH_TEMPLATE = rf"(?P<kind>{_CODE}):(?P<game_id>[0-9]+):0:rematch"
+LEADERBOARD_TEMPLATE = rf"lb:(?P<kind>{_CODE}):(?P<sort>rating|wins|winrate):(?P<page>[0-9]+)"
 
 
 def game_template(kind: str, action: str, arg: str | None = None, *, optional: bool = False) -> str:

@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
+from discord import app_commands
 
 from db.records import GameRecord
 from engine.base import Game
+from engine.registry import GAME_KINDS, game_kind
 from service.errors import RefusedError
-from service.tables import GAME_TITLES
 
 if TYPE_CHECKING:
     from bot import CardBot
 
 
 EngineT = TypeVar("EngineT")
+GAME_CHOICES = [app_commands.Choice(name=kind.title, value=kind.name) for kind in GAME_KINDS]
 NOT_IN_A_SERVER = "Games are played in a server channel, not in direct messages."
 WRONG_GAME = "That control belongs to a different game."
 
@@ -111,7 +113,7 @@ async def my_running_game(bot: CardBot, interaction: discord.Interaction, kind: 
     mine = playing(await bot.service.games_in_guild(guild_id, statuses=("running",)))
     if len(mine) == 1:
         return mine[0]
-    title = GAME_TITLES[kind]
+    title = game_kind(kind).title
     if not mine:
         raise RefusedError(f"You are not playing in a {title} game in this server.")
     raise RefusedError(f"You are in several {title} games: use this command in the game's thread.")

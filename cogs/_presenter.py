@@ -17,14 +17,14 @@ from cogs._timing import deadline_line
 from cogs.lobby import RematchButton
 from db.records import GameRecord
 from engine.base import Event, Game
-from service.tables import GAME_TITLES, MoveResult
+from engine.registry import game_kind
+from service.tables import MoveResult
 
 if TYPE_CHECKING:
     from bot import CardBot
 
 log = logging.getLogger(__name__)
 
-SCORE_UNITS = {"kasino": "points", "garbage": "hands won"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +43,7 @@ class TableUI(Protocol):
         """The table message for the public view of `game`."""
         ...
 
-    def describe_settings(self, settings: dict) -> str:
-        """The lobby's options in one line ("Play to 16 points")."""
-        ...
+    rules: str  # the rules as players read them in `/rules`
 
     async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
         """Kind-specific follow-up once the table shows the new state (private hands, round tables ...).
@@ -147,7 +145,7 @@ class Presenter:
                 log.debug("old turn ping of game %s was already gone", record.id)
         user_id = record.seats[seat].user_id
         ping = await channel.send(
-            f"<@{user_id}>, your turn in {GAME_TITLES[record.kind]} #{record.id}.",
+            f"<@{user_id}>, your turn in {game_kind(record.kind).title} #{record.id}.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
         )
         await self.bot.service.note_messages(record.id, ping_message_id=ping.id)
@@ -157,12 +155,12 @@ class Presenter:
         outcome = game.outcome()
         if outcome is None:
             return
-        unit = SCORE_UNITS[record.kind]
+        unit = game_kind(record.kind).score_unit
         ranked = sorted(range(len(record.seats)), key=lambda seat: outcome.places[seat])
         standings = ", ".join(
             f"{outcome.places[seat]}. {record.seats[seat].name} ({outcome.scores[seat]} {unit})" for seat in ranked
         )
-        text = f"{GAME_TITLES[record.kind]} #{record.id} is over. {standings}"
+        text = f"{game_kind(record.kind).title} #{record.id} is over. {standings}"
         posts = [(self.game_channel(record), text)]
         if record.thread_id is not None:
             parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
@@ -180,14 +178,14 @@ class Presenter:
             return
         message = self.game_channel(record).get_partial_message(record.table_message_id)
         try:
-            await message.edit(content=f"{GAME_TITLES[record.kind]} #{record.id} was cancelled.", view=None)
+            await message.edit(content=f"{game_kind(record.kind).title} #{record.id} was cancelled.", view=None)
         except discord.HTTPException:
             log.info("table of cancelled game %s could not be edited", record.id)
         self.forget(record.id)
 
     async def show_frozen(self, record: GameRecord) -> None:
         """Say where the game is played that it could not be restored and was stopped; take its buttons away."""
-        title = f"{GAME_TITLES[record.kind]} #{record.id}"
+        title = f"{game_kind(record.kind).title} #{record.id}"
         text = (
             f"⚠️ {title} could not be restored after the bot restarted: its saved moves no longer replay. "
             "Rather than guess, the game was stopped; no results were recorded. Start a new game whenever you like."

@@ -10,25 +10,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import is_manager, refusals_answered
-from cogs._lookup import find_game, guild_id_of
-from cogs._rules_text import RULES
+from cogs._lookup import GAME_CHOICES, find_game, guild_id_of
 from cogs.lobby import lobby_message
 from cogs.timers import show_automatic
 from db.records import GameRecord
-from service.tables import GAME_TITLES
+from engine.registry import GAME_KINDS, game_kind
 
 if TYPE_CHECKING:
     from bot import CardBot
 
 log = logging.getLogger(__name__)
 
-GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()]
-
 
 class GamesCog(commands.Cog):
     """Managing games of either kind."""
 
-    game = app_commands.Group(name="game", description="Manage a game of Kasino or Garbage.", guild_only=True)
+    game = app_commands.Group(
+        name="game", description="Manage a game: cancel, resign, skip a turn, remove a player.", guild_only=True
+    )
 
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
@@ -40,7 +39,7 @@ class GamesCog(commands.Cog):
         async with refusals_answered(interaction):
             record = await find_game(self.bot, interaction, game)
             record = await self.bot.service.cancel(record.id, interaction.user.id, is_manager=is_manager(interaction))
-            title = f"{GAME_TITLES[record.kind]} #{record.id}"
+            title = f"{game_kind(record.kind).title} #{record.id}"
             await interaction.response.send_message(
                 f"{title} was cancelled by {interaction.user.mention}; no results recorded."
             )
@@ -92,7 +91,8 @@ class GamesCog(commands.Cog):
         records = await self.bot.service.games_in_guild(guild_id_of(interaction))
         if not records:
             await interaction.response.send_message(
-                "No games right now. Start one with /kasino new or /garbage new.", ephemeral=True
+                "No games right now. Start one with " + " or ".join(f"/{kind.name} new" for kind in GAME_KINDS) + ".",
+                ephemeral=True,
             )
             return
         lines = [self._game_line(record) for record in records[:20]]
@@ -104,8 +104,8 @@ class GamesCog(commands.Cog):
     @app_commands.describe(game="Which game's rules")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        """How to play Kasino or Garbage, with Kasino's card values and points."""
-        embed = discord.Embed(title=f"How to play {game.name}", description=RULES[game.value])
+        """How to play one of the games, with its card values and scoring."""
+        embed = discord.Embed(title=f"How to play {game.name}", description=self.bot.presenter.uis[game.value].rules)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @staticmethod
@@ -113,7 +113,7 @@ class GamesCog(commands.Cog):
         players = ", ".join(seat.name for seat in record.seats)
         where = record.thread_id or record.channel_id
         state = "waiting for players" if record.status == "lobby" else "playing"
-        return f"**{GAME_TITLES[record.kind]} #{record.id}** — {state} in <#{where}>: {players}"
+        return f"**{game_kind(record.kind).title} #{record.id}** — {state} in <#{where}>: {players}"
 
     async def _edit_lobby(self, record: GameRecord) -> None:
         if record.lobby_message_id is None:

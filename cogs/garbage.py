@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import guarded, refusals_answered
+from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
 from cogs._lookup import component_game, engine_as, my_running_game
 from cogs._presenter import TableMessage
@@ -24,7 +25,7 @@ from cogs.lobby import lobby_options, open_lobby
 from db.records import GameRecord
 from engine.base import Event, Game
 from engine.cards import Card
-from engine.garbage import GarbageGame, GarbageSettings
+from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
 from engine.garbage.views import GarbagePublicView, SeatView
 from service.tables import DEFAULT_AFK_LIMIT
@@ -140,13 +141,10 @@ class TurnButton(
 class GarbageUI:
     """How the presenter shows Garbage."""
 
+    rules = GARBAGE_RULES
+
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
-
-    def describe_settings(self, settings: dict) -> str:
-        """The lobby's options in one line."""
-        size = GarbageSettings.from_dict(settings).start_size
-        return "Full layouts of 10 spots." if size == 10 else f"Short game: layouts start at {size} spots."
 
     def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
         """The living table with the turn's buttons."""

@@ -13,6 +13,7 @@ from discord.ext import commands
 from cogs._errors import refusals_answered
 from cogs._kasino_panel import DYNAMIC_ITEMS, NOT_A_PLAYER, ShowHandButton, best_first, panel
 from cogs._kasino_render import public_table, score_table
+from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
 from cogs._presenter import TableMessage
 from cogs._text import QUOTE_LIMIT, clip
@@ -41,12 +42,10 @@ DMS_CLOSED = (
 class KasinoUI:
     """How the presenter shows Kasino: the public table, and each player's private hand by DM."""
 
+    rules = KASINO_RULES
+
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
-
-    def describe_settings(self, settings: dict) -> str:
-        """The lobby's options in one line."""
-        return f"Playing to {KasinoGame.settings_from_dict(settings).target} points."
 
     def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
         """The living table, from the public view only."""

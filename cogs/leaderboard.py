@@ -11,10 +11,10 @@ from discord.ext import commands
 
 from cogs._errors import guarded
 from cogs._ids import CODE_KINDS, LEADERBOARD_TEMPLATE, leaderboard_id, number
-from cogs._lookup import NOT_IN_A_SERVER, guild_id_of
+from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, guild_id_of
 from db.records import KindStats, LeaderboardPage, Tally
+from engine.registry import game_kind
 from service.errors import RefusedError
-from service.tables import GAME_TITLES
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -29,12 +29,11 @@ SORT_CHOICES = [
     app_commands.Choice(name="wins", value="wins"),
     app_commands.Choice(name="win rate", value="winrate"),
 ]
-GAME_CHOICES = [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()]
 
 
 def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> discord.Embed:
     """One page of the board as text: rank, name, then the figures."""
-    title = f"{GAME_TITLES[kind]} leaderboard — {guild_name}"
+    title = f"{game_kind(kind).title} leaderboard — {guild_name}"
     embed = discord.Embed(title=title)
     if not board.rows:
         hint = f" with at least {board.min_games} games" if board.sort == "win_rate" else ""
@@ -136,7 +135,7 @@ class LeaderboardCog(commands.Cog):
         game: app_commands.Choice[str],
         sort: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Show this server's best players of Kasino or Garbage."""
+        """Show this server's best players of one of the games."""
         if interaction.guild is None:
             raise RefusedError(NOT_IN_A_SERVER)
         sort_code = sort.value if sort else "rating"
@@ -158,7 +157,7 @@ class LeaderboardCog(commands.Cog):
         stats = await self.bot.service.player_stats(target.id, guild_id)
         embed = discord.Embed(title=f"Stats for {target.display_name}")
         for kind_stats in stats.kinds:
-            embed.add_field(name=GAME_TITLES[kind_stats.kind], value=_kind_field(kind_stats), inline=False)
+            embed.add_field(name=game_kind(kind_stats.kind).title, value=_kind_field(kind_stats), inline=False)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
 

@@ -13,8 +13,9 @@ from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id
 from cogs._lookup import channel_id_of, component_game
 from cogs._timing import TIMER_PRESETS, timer_summary
 from db.records import GameRecord
+from engine.registry import game_kind
 from service.errors import RefusedError
-from service.tables import GAME_TITLES, LobbyOptions
+from service.tables import LobbyOptions
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -78,14 +79,14 @@ def lobby_view(record: GameRecord) -> discord.ui.View:
 
 def lobby_message(bot: CardBot, record: GameRecord) -> dict[str, Any]:
     """The lobby message's content and buttons for the record's status."""
-    title = f"{GAME_TITLES[record.kind]} #{record.id}"
+    title = f"{game_kind(record.kind).title} #{record.id}"
     players = ", ".join(seat.name for seat in record.seats) or "nobody yet"
     if record.status == "cancelled":
         return {"content": f"{title} was cancelled.", "view": None}
     if record.status != "lobby":
         where = f" Play in <#{record.thread_id}>." if record.thread_id else ""
         return {"content": f"{title} has started with {players}.{where}", "view": None}
-    options = bot.presenter.uis[record.kind].describe_settings(record.settings)
+    options = game_kind(record.kind).describe_settings(record.settings)
     content = (
         f"**{title}**: a new game, hosted by <@{record.host_id}>. {options} {timer_summary(record)}\n"
         f"Players ({len(record.seats)}/{record.max_seats}): {players}\n"
@@ -165,7 +166,7 @@ def _can_open_thread(interaction: discord.Interaction) -> bool:
 async def _open_thread(message: discord.Message, record: GameRecord) -> int | None:
     try:
         thread = await message.create_thread(
-            name=f"{GAME_TITLES[record.kind]} #{record.id}", auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            name=f"{game_kind(record.kind).title} #{record.id}", auto_archive_duration=THREAD_ARCHIVE_MINUTES
         )
     except discord.HTTPException:
         log.warning("could not open a thread for game %s", record.id, exc_info=True)
@@ -183,7 +184,7 @@ async def _refuse_second_game_in_channel(bot: CardBot, interaction: discord.Inte
         other = running[0]
         link = f"https://discord.com/channels/{other.guild_id}/{other.channel_id}/{other.table_message_id}"
         raise RefusedError(
-            f"{GAME_TITLES[other.kind]} #{other.id} is already being played in this channel ({link}), and I may "
+            f"{game_kind(other.kind).title} #{other.id} is already being played in this channel ({link}), and I may "
             "not open threads here. Finish it first, or give me Create Public Threads."
         )
 
@@ -219,7 +220,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         mentions = " ".join(f"<@{user_id}>" for user_id in invited)
         message = lobby_message(bot, record)
         message["content"] = (
-            f"Rematch of {GAME_TITLES[old.kind]} #{old.id}! {mentions} — press **Join** to play again.\n\n"
+            f"Rematch of {game_kind(old.kind).title} #{old.id}! {mentions} — press **Join** to play again.\n\n"
             + message["content"]
         )
         lobby = await bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(
@@ -227,7 +228,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         )
         await bot.service.note_messages(record.id, lobby_message_id=lobby.id)
         await interaction.followup.send(
-            f"Rematch lobby {GAME_TITLES[record.kind]} #{record.id} is open: {lobby.jump_url}", ephemeral=True
+            f"Rematch lobby {game_kind(record.kind).title} #{record.id} is open: {lobby.jump_url}", ephemeral=True
         )
 
 

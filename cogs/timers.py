@@ -16,7 +16,8 @@ from discord.ext import commands, tasks
 
 from cogs._timing import in_words, warning_lead
 from db.records import GameRecord
-from service.tables import GAME_TITLES, USER_ERRORS, MoveResult
+from engine.registry import game_kind
+from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -81,7 +82,7 @@ class TimerCog(commands.Cog):
             return
         stamp = int(record.deadline.timestamp())
         left = in_words(max(0, int((record.deadline - self.bot.clock()).total_seconds())))
-        title = f"{GAME_TITLES[record.kind]} #{record.id}"
+        title = f"{game_kind(record.kind).title} #{record.id}"
         text = f"⏳ <@{user_id}>, your turn in {title} ends <t:{stamp}:R> (about {left} left)."
         await self.bot.presenter.game_channel(record).send(
             text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])

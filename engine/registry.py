@@ -1,21 +1,41 @@
-"""The engines by kind, for code that stores or restores games of either kind."""
+"""Every kind of game the bot hosts: the one list a new game adds itself to."""
 
 from __future__ import annotations
 
-import importlib
-
 from engine.base import AnyGame
+from engine.garbage.kind import GARBAGE
+from engine.kasino.kind import KASINO
+from engine.kinds import GameKind
 
-_MODULES = {"kasino": ("engine.kasino", "KasinoGame"), "garbage": ("engine.garbage", "GarbageGame")}
-KINDS = tuple(_MODULES)
+GAME_KINDS: tuple[GameKind, ...] = (KASINO, GARBAGE)
+
+_BY_NAME = {kind.name: kind for kind in GAME_KINDS}
+_BY_CODE = {kind.code: kind for kind in GAME_KINDS}
+KINDS = tuple(_BY_NAME)
 
 
-def game_class(kind: str) -> type[AnyGame]:
-    """The engine class for `kind` ("kasino" or "garbage").
+def game_kind(name: str) -> GameKind:
+    """The kind called `name`.
 
     Raises:
         KeyError: no such kind.
     """
-    module_name, class_name = _MODULES[kind]
-    cls: type[AnyGame] = getattr(importlib.import_module(module_name), class_name)
-    return cls
+    return _BY_NAME[name]
+
+
+def kind_by_code(code: str) -> GameKind:
+    """The kind whose custom-id code is `code`.
+
+    Raises:
+        KeyError: no such code.
+    """
+    return _BY_CODE[code]
+
+
+def game_class(kind: str) -> type[AnyGame]:
+    """The engine class for the kind called `kind`.
+
+    Raises:
+        KeyError: no such kind.
+    """
+    return _BY_NAME[kind].engine

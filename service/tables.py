@@ -20,14 +20,12 @@ from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort,
 from db.store import Store
 from engine.base import Event, Game, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
-from engine.registry import game_class
+from engine.registry import game_class, game_kind
 from service.errors import RefusedError
 
 # Every error whose text is meant for the player: the bot shows it ephemerally and changes nothing.
 USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
 
-SEAT_LIMITS = {"kasino": (2, 4), "garbage": (2, 6)}
-GAME_TITLES = {"kasino": "Kasino", "garbage": "Garbage"}
 DEFAULT_AFK_LIMIT = 3
 FROZEN = "This game was stopped because it could not be restored after a restart."
 
@@ -187,9 +185,10 @@ class TableService:
         Raises:
             RefusedError: the seat count, a setting or the timer is out of range.
         """
-        low, high = SEAT_LIMITS[kind]
-        if not low <= options.seats <= high:
-            raise RefusedError(f"{GAME_TITLES[kind]} is for {low} to {high} players, not {options.seats}.")
+        try:
+            game_kind(kind).check_seats(options.seats)
+        except ValueError as error:
+            raise RefusedError(str(error)) from error
         try:
             game_class(kind).settings_from_dict(options.settings)
         except (ValueError, TypeError) as error:
@@ -360,7 +359,7 @@ class TableService:
         if seat is None:
             raise RefusedError("This game is over.")
         results = []
-        # A Garbage turn can hold a second decision (where a Jack goes): finish the whole turn.
+        # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn.
         while game.to_move == seat:
             result = await self._apply(record, game, seat, game.auto_move(seat), auto=True)
             results.append(result)

@@ -1,0 +1,29 @@
+"""Garbage as one kind of game among others: what the lobby, storage and boards need to know."""
+
+from __future__ import annotations
+
+from engine.garbage.game import GarbageGame
+from engine.garbage.moves import MAX_SPOT
+from engine.garbage.rules import MAX_PLAYERS, MIN_PLAYERS, GarbageSettings
+from engine.kinds import GameKind, LobbyOption
+
+
+def _settings_line(settings: GarbageSettings) -> str:
+    if settings.start_size == MAX_SPOT:
+        return "Full layouts of 10 spots."
+    return f"Short game: layouts start at {settings.start_size} spots."
+
+
+GARBAGE = GameKind(
+    name="garbage",
+    title="Garbage",
+    code="g",
+    engine=GarbageGame,
+    min_seats=MIN_PLAYERS,
+    max_seats=MAX_PLAYERS,
+    score_unit="hands won",
+    private_hands=False,  # G3, G11: face-down spots are hidden from everyone, their owner too
+    tagline="Play Garbage (Trash), 2 to 6 players.",
+    options=(LobbyOption("size", "start_size", "Starting layout size, 1–10 (default 10)", 1, MAX_SPOT, MAX_SPOT),),
+    settings_line=_settings_line,
+)

@@ -1,0 +1,26 @@
+"""Kasino as one kind of game among others: what the lobby, storage and boards need to know."""
+
+from __future__ import annotations
+
+from engine.kasino.game import KasinoGame
+from engine.kasino.scoring import KasinoSettings
+from engine.kinds import GameKind, LobbyOption
+
+
+def _settings_line(settings: KasinoSettings) -> str:
+    return f"Playing to {settings.target} points."
+
+
+KASINO = GameKind(
+    name="kasino",
+    title="Kasino",
+    code="k",
+    engine=KasinoGame,
+    min_seats=2,
+    max_seats=4,
+    score_unit="points",
+    private_hands=True,
+    tagline="Play Kasino, the Norwegian fishing game.",
+    options=(LobbyOption("target", "target", "Points to win (default 16)", 1, 99, 16),),
+    settings_line=_settings_line,
+)

@@ -1,0 +1,50 @@
+"""What the rest of the bot needs to know about a kind of game, written once per kind (see `engine.registry`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.base import AnyGame
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyOption:
+    """A whole-number setting the host picks when opening a lobby, besides seats and the turn timer."""
+
+    name: str  # the option's name in the `/<kind> new` command
+    setting: str  # the key it fills in the game's settings
+    description: str
+    low: int
+    high: int
+    default: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """One kind of game: its engine and the facts the lobby, storage, ids and boards read.
+
+    `name` is the stored kind and the slash command group; the kind's bot module is `cogs.<name>`.
+    """
+
+    name: str
+    title: str
+    code: str  # one lowercase letter, unique among kinds: custom ids carry it
+    engine: type[AnyGame]
+    min_seats: int
+    max_seats: int
+    score_unit: str  # what the placings were decided by, for result lines ("points", "hands won")
+    private_hands: bool  # whether each player holds cards only they may see (DM panels, Show my hand)
+    tagline: str  # the slash command group's description
+    options: tuple[LobbyOption, ...]
+    settings_line: Callable[[Any], str]  # the lobby's options in one sentence, from the engine's settings object
+
+    def describe_settings(self, settings: Mapping[str, Any] | None) -> str:
+        """The lobby's chosen options in one sentence ("Playing to 16 points.")."""
+        return self.settings_line(self.engine.settings_from_dict(dict(settings or {})))
+
+    def check_seats(self, seats: int) -> None:
+        """Raises ValueError with a sentence when `seats` is outside this kind's range."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(f"{self.title} is for {self.min_seats} to {self.max_seats} players, not {seats}.")
