@@ -20,15 +20,14 @@ from cogs._ids import component_id, game_template, number
 from cogs._lookup import component_game, engine_as, my_running_game
 from cogs._presenter import TableMessage
 from cogs._text import clip
-from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
-from cogs.lobby import lobby_options, open_lobby
+from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import Event, Game
 from engine.cards import Card
 from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
+from engine.garbage.kind import GARBAGE as KIND
 from engine.garbage.views import GarbagePublicView, SeatView
-from service.tables import DEFAULT_AFK_LIMIT
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -161,32 +160,12 @@ class GarbageUI:
 
 
 @app_commands.guild_only()
-class GarbageCog(commands.GroupCog, group_name="garbage", group_description="Play Garbage (Trash), 2 to 6 players."):
+class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tagline):
     """Garbage's slash commands (the same decisions as the table's buttons, for keyboard users)."""
 
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
-
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        seats="How many players may join (2–6)",
-        size="Starting layout size, 1–10 (default 10)",
-        timer="Time for each turn",
-        afk="Automatic turns in a row before a player is resigned (default 3)",
-    )
-    @app_commands.choices(timer=TIMER_CHOICES)
-    async def garbage_new(
-        self,
-        interaction: discord.Interaction,
-        seats: app_commands.Range[int, 2, 6] = 6,
-        size: app_commands.Range[int, 1, 10] = 10,
-        timer: app_commands.Choice[str] | None = None,
-        afk: app_commands.Range[int, 1, 10] = DEFAULT_AFK_LIMIT,
-    ) -> None:
-        """Open a Garbage lobby in this channel; friends join with a button."""
-        async with refusals_answered(interaction):
-            options = lobby_options(seats, {"start_size": size}, timer.value if timer else DEFAULT_TIMER, afk)
-            await open_lobby(interaction, "garbage", options)
+        self.app_command.add_command(new_lobby_command(KIND))  # type: ignore[union-attr]  # a GroupCog has one
 
     @app_commands.command(name="draw")
     @app_commands.describe(source="Draw from the stock, or take the top of the discard pile")

@@ -17,14 +17,13 @@ from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
 from cogs._presenter import TableMessage
 from cogs._text import QUOTE_LIMIT, clip
-from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES
-from cogs.lobby import lobby_options, open_lobby
+from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import Event, Game
 from engine.kasino import KasinoGame
 from engine.kasino.events import CardsDealt, GameOver, RoundEnded, RoundStarted
+from engine.kasino.kind import KASINO as KIND
 from service.errors import RefusedError
-from service.tables import DEFAULT_AFK_LIMIT
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -104,32 +103,12 @@ class KasinoUI:
 
 
 @app_commands.guild_only()
-class KasinoCog(commands.GroupCog, group_name="kasino", group_description="Play Kasino, the Norwegian fishing game."):
+class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tagline):
     """Kasino's slash commands."""
 
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
-
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        seats="How many players may join (2–4)",
-        target="Points to win (default 16)",
-        timer="Time for each turn",
-        afk="Automatic turns in a row before a player is resigned (default 3)",
-    )
-    @app_commands.choices(timer=TIMER_CHOICES)
-    async def kasino_new(
-        self,
-        interaction: discord.Interaction,
-        seats: app_commands.Range[int, 2, 4] = 4,
-        target: app_commands.Range[int, 1, 99] = 16,
-        timer: app_commands.Choice[str] | None = None,
-        afk: app_commands.Range[int, 1, 10] = DEFAULT_AFK_LIMIT,
-    ) -> None:
-        """Open a Kasino lobby in this channel; friends join with a button."""
-        async with refusals_answered(interaction):
-            options = lobby_options(seats, {"target": target}, timer.value if timer else DEFAULT_TIMER, afk)
-            await open_lobby(interaction, "kasino", options)
+        self.app_command.add_command(new_lobby_command(KIND))  # type: ignore[union-attr]  # a GroupCog has one
 
     @app_commands.command(name="play")
     @app_commands.describe(move="Your move, e.g. “5♥ take 3♦+A♥” — pick from the suggestions or type it")

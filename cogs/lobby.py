@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Optional, Self
 
 import discord
+from discord import app_commands
 
-from cogs._errors import guarded, is_manager
+from cogs._errors import guarded, is_manager, refusals_answered
 from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
 from cogs._lookup import channel_id_of, component_game
-from cogs._timing import TIMER_PRESETS, timer_summary
+from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
+from engine.kinds import GameKind
 from engine.registry import game_kind
 from service.errors import RefusedError
-from service.tables import LobbyOptions
+from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 1440
+AFK_LIMIT_MAX = 10
 _BUTTONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
@@ -95,9 +99,47 @@ def lobby_message(bot: CardBot, record: GameRecord) -> dict[str, Any]:
     return {"content": content, "view": lobby_view(record)}
 
 
-def lobby_options(seats: int, settings: dict[str, Any], timer: str, afk: int) -> LobbyOptions:
-    """The options of a `/... new` command."""
-    return LobbyOptions(seats=seats, settings=settings, turn_seconds=TIMER_PRESETS[timer], afk_limit=afk)
+def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
+    """`/<kind> new` for any kind: every game opens its lobby through this one function.
+
+    Its options (seats, the kind's own settings, timer, AFK limit) come from the kind's description.
+    """
+
+    async def new(interaction: discord.Interaction, **chosen: Any) -> None:
+        async with refusals_answered(interaction):
+            timer = chosen["timer"].value if chosen["timer"] is not None else DEFAULT_TIMER
+            options = LobbyOptions(
+                seats=chosen["seats"],
+                settings={option.setting: chosen[option.name] for option in kind.options},
+                turn_seconds=TIMER_PRESETS[timer],
+                afk_limit=chosen["afk"],
+            )
+            await open_lobby(interaction, kind.name, options)
+
+    # discord.py reads a command's options from its callback's signature; this one is built from the kind.
+    def option(name: str, annotation: object, default: object) -> inspect.Parameter:
+        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+    new.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # read by inspect.signature
+        [
+            inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+            option("seats", app_commands.Range[int, kind.min_seats, kind.max_seats], kind.max_seats),
+            *(option(o.name, app_commands.Range[int, o.low, o.high], o.default) for o in kind.options),
+            option("timer", Optional[app_commands.Choice[str]], None),  # noqa: UP045 - resolved at run time
+            option("afk", app_commands.Range[int, 1, AFK_LIMIT_MAX], DEFAULT_AFK_LIMIT),
+        ]
+    )
+    described = app_commands.describe(
+        seats=f"How many players may join ({kind.min_seats}–{kind.max_seats})",
+        timer="Time for each turn",
+        afk=f"Automatic turns in a row before a player is resigned (default {DEFAULT_AFK_LIMIT})",
+        **{o.name: o.description for o in kind.options},
+    )(app_commands.choices(timer=TIMER_CHOICES)(new))
+    return app_commands.Command(
+        name="new",
+        description=f"Open a {kind.title} lobby in this channel; friends join with a button.",
+        callback=described,
+    )
 
 
 async def open_lobby(interaction: discord.Interaction, kind: str, options: LobbyOptions) -> GameRecord:
