@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import aiohttp
 import discord
@@ -154,7 +154,7 @@ class CardBot(commands.AutoShardedBot):
         )
         # discord.py creates this queue in connect(), yet close() writes to it: without it, closing a bot that never
         # connected (a failed login, a SimCord test) raises AttributeError. connect() replaces it with its own.
-        self._AutoShardedClient__queue: asyncio.PriorityQueue[object] = asyncio.PriorityQueue()
+        self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
         self.clock = clock
@@ -232,9 +232,24 @@ class CardBot(commands.AutoShardedBot):
             await store.close()
 
 
-def create_bot(database_path: str | Path, dev_guild_id: int | None = None, **kwargs: object) -> CardBot:
+def create_bot(
+    database_path: str | Path,
+    dev_guild_id: int | None = None,
+    *,
+    clock: Callable[[], datetime] = discord.utils.utcnow,
+    new_seed: Callable[[], int] | None = None,
+    store: Store | None = None,
+    shard_count: int | None = None,
+) -> CardBot:
     """The bot, unstarted; tests drive it through SimCord."""
-    return CardBot(database_path=database_path, dev_guild_id=dev_guild_id, **kwargs)  # type: ignore[arg-type]
+    return CardBot(
+        database_path=database_path,
+        dev_guild_id=dev_guild_id,
+        clock=clock,
+        new_seed=new_seed,
+        store=store,
+        shard_count=shard_count,
+    )
 
 
 class _QuietReconnects(logging.Filter):

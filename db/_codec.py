@@ -46,9 +46,14 @@ def optional_time_to_text(moment: datetime | None) -> str | None:
     return None if moment is None else time_to_text(moment)
 
 
-def text_to_time(text: str | None) -> datetime | None:
-    """Inverse of `time_to_text`: an aware UTC datetime, or None."""
-    return None if text is None else datetime.fromisoformat(text).astimezone(UTC)
+def text_to_time(text: str) -> datetime:
+    """Inverse of `time_to_text`: an aware UTC datetime."""
+    return datetime.fromisoformat(text).astimezone(UTC)
+
+
+def optional_text_to_time(text: str | None) -> datetime | None:
+    """Inverse of `optional_time_to_text`: an aware UTC datetime, or None."""
+    return None if text is None else text_to_time(text)
 
 
 def to_json(value: dict[str, Any]) -> str:
@@ -95,11 +100,11 @@ def game_from_row(
         seats=tuple(sorted(seats, key=lambda seat: seat.seat)),
         state=known_state if known_state is not None else _state_from_text(state, tolerate_bad_state),
         version=column["version"],
-        deadline=text_to_time(column["deadline"]),
+        deadline=optional_text_to_time(column["deadline"]),
         warned=bool(column["warned"]),
         created_at=text_to_time(column["created_at"]),
         updated_at=text_to_time(column["updated_at"]),
-        finished_at=text_to_time(column["finished_at"]),
+        finished_at=optional_text_to_time(column["finished_at"]),
         max_seats=column["max_seats"],
         move_count=column["move_count"],
         turn_seconds=column["turn_seconds"],
@@ -111,8 +116,9 @@ def _state_from_text(text: str | None, tolerate_bad_state: bool) -> dict[str, An
     if text is None:
         return None
     try:
-        return json.loads(text)
+        state: dict[str, Any] = json.loads(text)
     except ValueError:
         if tolerate_bad_state:
             return None
         raise
+    return state

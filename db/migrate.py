@@ -105,7 +105,7 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
         # not, so that the check below still sees the uncommitted result. PRAGMA takes no parameters; the version
         # is an int parsed from the file name, never outside input.
         await conn.executescript(f"BEGIN IMMEDIATE;\n{migration.sql}\n;PRAGMA user_version = {migration.version};")
-        dangling = await conn.execute_fetchall("PRAGMA foreign_key_check")
+        dangling = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
         if dangling:
             table, rowid, parent, _ = next(iter(dangling))
             raise MigrationError(

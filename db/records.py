@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from engine.base import Game
+from engine.base import AnyGame
 from engine.registry import game_class
 
 # "frozen": a running game whose move log could not be replayed at start-up; it accepts no more moves.
@@ -70,7 +70,7 @@ class GameRecord:
         """Whether every seat is taken."""
         return len(self.seats) >= self.max_seats
 
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         """The engine object restored from the snapshot.
 
         Raises:

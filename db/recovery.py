@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from db.records import MoveRecord
-from engine.base import Game
+from engine.base import AnyGame
 from engine.registry import game_class
 
 
@@ -23,7 +23,7 @@ class SnapshotCheck:
     state: dict[str, Any]
 
 
-def replay(kind: str, players: int, seed: int, settings: dict[str, Any], moves: Sequence[MoveRecord]) -> Game:
+def replay(kind: str, players: int, seed: int, settings: dict[str, Any], moves: Sequence[MoveRecord]) -> AnyGame:
     """Rebuild a game from its seed, settings and move log.
 
     Raises:
@@ -33,7 +33,7 @@ def replay(kind: str, players: int, seed: int, settings: dict[str, Any], moves: 
     return cls.replay(players, seed, cls.settings_from_dict(settings), [(move.seat, move.move) for move in moves])
 
 
-def check_snapshot(replayed: Game, snapshot: dict[str, Any] | None) -> SnapshotCheck:
+def check_snapshot(replayed: AnyGame, snapshot: dict[str, Any] | None) -> SnapshotCheck:
     """Compare a stored snapshot (None: missing or not JSON) with the replayed game."""
     truth = replayed.to_dict()
     if snapshot is None:

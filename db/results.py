@@ -31,8 +31,9 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
     if len(outcome.places) != len(game.seats) or len(outcome.scores) != len(game.seats):
         raise ValueError(f"the outcome covers {len(outcome.places)} seats but game #{game.id} has {len(game.seats)}")
     humans = [seat for seat in game.seats if seat.user_id is not None]
-    before = await _current_skills(conn, game, [seat.user_id for seat in humans])
-    skills = [before.get(seat.user_id, DEFAULT_SKILL) for seat in humans]
+    human_ids = [seat.user_id for seat in humans if seat.user_id is not None]
+    before = await _current_skills(conn, game, human_ids)
+    skills = [before.get(user_id, DEFAULT_SKILL) for user_id in human_ids]
     # Computer seats are left out of the match, so they cannot move a human's rating either way.
     rated = len(humans) >= 2
     after = rate(skills, [outcome.places[seat.seat] for seat in humans]) if rated else tuple(skills)

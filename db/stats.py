@@ -95,9 +95,12 @@ async def player_stats(conn: aiosqlite.Connection, user_id: int, guild_id: int) 
         kind: Tally(*figures)
         for kind, *figures in await conn.execute_fetchall(f"{_TALLY} WHERE user_id = ? GROUP BY kind", (user_id,))
     }
-    rated_players = dict(
-        await conn.execute_fetchall("SELECT kind, COUNT(*) FROM ratings WHERE guild_id = ? GROUP BY kind", (guild_id,))
-    )
+    rated_players: dict[str, int] = {
+        row[0]: row[1]
+        for row in await conn.execute_fetchall(
+            "SELECT kind, COUNT(*) FROM ratings WHERE guild_id = ? GROUP BY kind", (guild_id,)
+        )
+    }
     # Rank = 1 + the number of players rated strictly higher, the same rule as the leaderboard's RANK().
     standings = {
         kind: (rating, rank)

@@ -680,7 +680,8 @@ def _starting_seats(game: GameRecord, seat_user_ids: Sequence[int | None]) -> li
     humans = [user_id for user_id in seat_user_ids if user_id is not None]
     members = {seat.user_id: seat for seat in game.seats}
     if len(set(humans)) != len(humans) or set(humans) != set(members):
-        raise ValueError(f"the seating {list(seat_user_ids)} must list each lobby member once: {sorted(members)}")
+        listed = sorted(user_id for user_id in members if user_id is not None)
+        raise ValueError(f"the seating {list(seat_user_ids)} must list each lobby member once: {listed}")
     if len(seat_user_ids) > game.max_seats:
         raise ValueError(f"{len(seat_user_ids)} seats asked for but game #{game.id} has {game.max_seats}")
     seats = []

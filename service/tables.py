@@ -18,7 +18,7 @@ from typing import Any
 from db.errors import StoreError
 from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
 from db.store import Store
-from engine.base import Event, Game, Move, seat_order
+from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
 from service.errors import RefusedError
@@ -49,7 +49,7 @@ class MoveResult:
     """
 
     record: GameRecord
-    game: Game
+    game: AnyGame
     events: tuple[Event, ...]
     seat: int
     move: str
@@ -67,11 +67,11 @@ class Started:
     """A game that has just left its lobby."""
 
     record: GameRecord
-    game: Game
+    game: AnyGame
 
 
 class TableService:
-    """Game actions for the cogs; one lock per game so two quick clicks are applied one after the other."""
+    """AnyGame actions for the cogs; one lock per game so two quick clicks are applied one after the other."""
 
     def __init__(
         self, store: Store, clock: Callable[[], datetime], new_seed: Callable[[], int] = lambda: secrets.randbits(62)
@@ -89,7 +89,7 @@ class TableService:
         return lock
 
     @staticmethod
-    def game_of(record: GameRecord) -> Game:
+    def game_of(record: GameRecord) -> AnyGame:
         """The engine state stored with a running or finished game."""
         if record.state is None:
             raise RefusedError("This game has not started yet.")
@@ -106,7 +106,7 @@ class TableService:
             raise RefusedError("That game no longer exists.")
         return record
 
-    async def load(self, game_id: int) -> tuple[GameRecord, Game]:
+    async def load(self, game_id: int) -> tuple[GameRecord, AnyGame]:
         """A running or finished game with its engine state."""
         record = await self.get(game_id)
         return record, self.game_of(record)
@@ -300,7 +300,7 @@ class TableService:
         """The player gives up: they place last; with one opponent left the game ends."""
         async with self.lock(game_id):
             record, game, seat = await self._load_for(game_id, user_id, None)
-            return await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=False)
+            return await self._apply(record, game, seat, game.resign_move(), auto=False)
 
     async def remove(self, game_id: int, user_id: int, target_id: int, *, is_manager: bool) -> MoveResult:
         """The host resigns another player (gone for good, or holding everyone up).
@@ -315,7 +315,7 @@ class TableService:
             if seat is None:
                 raise RefusedError("That member is not playing in this game.")
             game = self.game_of(record)
-            return await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=True)
+            return await self._apply(record, game, seat, game.resign_move(), auto=True)
 
     async def skip(self, game_id: int, user_id: int, *, is_manager: bool) -> list[MoveResult]:
         """The host plays the current player's turn for them; it counts as an automatic turn.
@@ -367,7 +367,7 @@ class TableService:
         streak = record.seats[seat].auto_streak + 1
         await self.store.update_seat(record.id, seat, auto_streak=streak, expected_version=record.version)
         if streak >= record.afk_limit and record.status == "running" and not self._has_resigned(game, seat):
-            resigned = await self._apply(record, game, seat, game.parse_move(seat, "resign"), auto=True)
+            resigned = await self._apply(record, game, seat, game.resign_move(), auto=True)
             results.append(replace(resigned, removed=True))
         return results
 
@@ -383,14 +383,14 @@ class TableService:
             raise RefusedError("That move is out of date; the table has changed.")
         return record
 
-    async def _load_for(self, game_id: int, user_id: int, version: int | None) -> tuple[GameRecord, Game, int]:
+    async def _load_for(self, game_id: int, user_id: int, version: int | None) -> tuple[GameRecord, AnyGame, int]:
         record = await self._running(game_id, version)
         seat = record.seat_of(user_id)
         if seat is None:
             raise RefusedError("You are not playing in this game.")
         return record, self.game_of(record), seat
 
-    async def _apply(self, record: GameRecord, game: Game, seat: int, move: Move, *, auto: bool) -> MoveResult:
+    async def _apply(self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool) -> MoveResult:
         events = game.apply(seat, move)
         saved = await self.store.save_move(
             record.id,
@@ -405,14 +405,14 @@ class TableService:
         )
         return MoveResult(saved, game, events, seat, str(move), auto)
 
-    def _deadline(self, record: GameRecord, game: Game) -> datetime | None:
+    def _deadline(self, record: GameRecord, game: AnyGame) -> datetime | None:
         if record.turn_seconds is None or game.to_move is None:
             return None
         return self.clock() + timedelta(seconds=record.turn_seconds)
 
     @staticmethod
-    def _has_resigned(game: Game, seat: int) -> bool:
-        return bool(getattr(game.public_view().seats[seat], "resigned", False))
+    def _has_resigned(game: AnyGame, seat: int) -> bool:
+        return bool(game.public_view().seats[seat].resigned)
 
     @staticmethod
     def _require_host(record: GameRecord, user_id: int, is_manager: bool, action: str) -> None:
