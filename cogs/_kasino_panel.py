@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
 from cogs._errors import guarded
+from cogs._hands import NOT_A_PLAYER, RefreshButton
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
-from cogs._lookup import component_game, engine_as
+from cogs._lookup import bot_of, component_game, engine_as
 from cogs._text import clip
 from db.records import GameRecord
+from engine.base import AnyGame
 from engine.cards import Card
 from engine.kasino import KasinoGame
-from engine.kasino.moves import KasinoMove, Take
+from engine.kasino.moves import CardMove, Take
 from engine.kasino.table import hand_order
 from service.errors import RefusedError
 
@@ -30,13 +32,12 @@ if TYPE_CHECKING:
 
 SELECT_LIMIT = 25
 CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
-NOT_A_PLAYER = "You are not playing in this game; everything public is on the table message."
 
 
-def best_first(game: KasinoGame, moves: Sequence[KasinoMove]) -> list[KasinoMove]:
+def best_first(game: KasinoGame, moves: Sequence[CardMove]) -> list[CardMove]:
     """Moves in the order a player most likely wants them: biggest takes, then builds and doubles, then places."""
 
-    def key(move: KasinoMove) -> tuple[int, int]:
+    def key(move: CardMove) -> tuple[int, int]:
         if isinstance(move, Take):
             return 0, -len(move.targets)
         return (2, 0) if str(move).endswith(" place") else (1, 0)
@@ -44,7 +45,14 @@ def best_first(game: KasinoGame, moves: Sequence[KasinoMove]) -> list[KasinoMove
     return sorted(moves, key=key)
 
 
-def panel(record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0) -> dict:
+def seat_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
+    """Kasino's private panel for the shared hand machinery (`cogs._hands`)."""
+    return panel(record, engine_as(game, KasinoGame), seat)
+
+
+def panel(
+    record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0
+) -> dict[str, Any]:
     """Content and view of a seat's panel (`card`: show only that card's moves; `offset`: the page of them)."""
     view = discord.ui.View(timeout=None)
     moves = best_first(game, game.legal_moves(seat))
@@ -54,7 +62,7 @@ def panel(record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None 
     elif moves:
         choices = [move for move in moves if move.card == card] if card is not None else moves
         view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
-    view.add_item(RefreshButton(record.id))
+    view.add_item(RefreshButton("kasino", record.id))
     return {"content": hand_text(record, game, seat), "view": view}
 
 
@@ -86,54 +94,6 @@ def _page_choice(choice: str) -> tuple[Card | None, int]:
     return card, int(match["offset"])
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "hand")):
-    """On the table: answers the clicking player alone with their panel (works with DMs closed)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Show my hand",
-                style=discord.ButtonStyle.primary,
-                custom_id=component_id("kasino", game_id, 0, "hand"),
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild from the custom id."""
-        return cls(number(match["game_id"]))
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Reply with the player's panel, visible to them only."""
-        record, game, seat = await load_seat(interaction.client, interaction, self.game_id)  # type: ignore[arg-type]
-        await interaction.response.send_message(**panel(record, game, seat), ephemeral=True)
-
-
-class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "refresh")):
-    """On a panel: redraw it for the current state (ephemeral panels cannot be pushed to)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Refresh", custom_id=component_id("kasino", game_id, 0, "refresh")))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild from the custom id."""
-        return cls(number(match["game_id"]))
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Edit the panel in place."""
-        record, game, seat = await load_seat(interaction.client, interaction, self.game_id)  # type: ignore[arg-type]
-        await interaction.response.edit_message(**panel(record, game, seat))
-
-
 class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "card", CARD_ARG)):
     """First step when there are more than 25 moves: pick the hand card, then its move."""
 
@@ -149,7 +109,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
         return cls(number(match["game_id"]), number(match["version"]), Card.parse(match["arg"]))
@@ -157,7 +117,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the moves of the chosen card."""
-        record, game, seat = await load_seat(interaction.client, interaction, self.game_id)  # type: ignore[arg-type]
+        record, game, seat = await load_seat(bot_of(interaction), interaction, self.game_id)
         if record.version != self.version:
             await interaction.response.edit_message(**panel(record, game, seat))
             await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
@@ -174,7 +134,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
 
     @classmethod
     def build(
-        cls, record: GameRecord, game: KasinoGame, moves: Sequence[KasinoMove], *, card: Card | None, offset: int
+        cls, record: GameRecord, game: KasinoGame, moves: Sequence[CardMove], *, card: Card | None, offset: int
     ) -> MoveSelect:
         """A menu of `moves`, 25 at a time: the last option of a full page shows the next one."""
         if len(moves) > SELECT_LIMIT:
@@ -187,7 +147,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
             following = offset + len(page)
             more = f"more:{card_arg(card) if card else '-'}:{following if following < len(moves) else 0}"
             options.append(discord.SelectOption(label="More moves…", value=more))
-        select = discord.ui.Select(
+        select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=component_id("kasino", record.id, record.version, "move"),
             placeholder="Choose your move",
             options=options,
@@ -196,15 +156,16 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id, keeping the chosen values."""
-        return cls(number(match["game_id"]), number(match["version"]), item)
+        select = item if isinstance(item, discord.ui.Select) else None
+        return cls(number(match["game_id"]), number(match["version"]), select)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen move, or turn the page."""
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         choice = self.item.values[0]
         if choice.startswith("more:"):
             card, offset = _page_choice(choice)
@@ -228,4 +189,4 @@ async def play_from_panel(
         await interaction.edit_original_response(**panel(result.record, game, result.seat))
 
 
-DYNAMIC_ITEMS = (ShowHandButton, RefreshButton, CardButton, MoveSelect)
+DYNAMIC_ITEMS = (CardButton, MoveSelect)

@@ -7,16 +7,16 @@ a player's private view never passes through this module.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from cogs._timing import deadline_line
 from cogs.lobby import RematchButton
 from db.records import GameRecord
-from engine.base import Event, Game
+from engine.base import AnyGame, Event, Game
 from engine.registry import game_kind
 from service.tables import MoveResult
 
@@ -70,6 +70,8 @@ class Presenter:
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.uis: dict[str, TableUI] = {}
+        # Each kind whose hands are private registers its seat panel here (see cogs._hands).
+        self.hand_panels: dict[str, Callable[[GameRecord, AnyGame, int], dict[str, Any]]] = {}
         self._last_narration: dict[int, list[str]] = {}
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
@@ -144,6 +146,8 @@ class Presenter:
             except discord.HTTPException:
                 log.debug("old turn ping of game %s was already gone", record.id)
         user_id = record.seats[seat].user_id
+        if user_id is None:
+            return
         ping = await channel.send(
             f"<@{user_id}>, your turn in {game_kind(record.kind).title} #{record.id}.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import is_manager, refusals_answered
+from cogs._hands import HAND_ITEMS
 from cogs._lookup import GAME_CHOICES, find_game, guild_id_of
 from cogs.lobby import lobby_message
 from cogs.timers import show_automatic
@@ -126,5 +127,6 @@ class GamesCog(commands.Cog):
 
 
 async def setup(bot: CardBot) -> None:
-    """Add the cog."""
+    """Add the cog, and the private-hand buttons every kind with private hands shares."""
+    bot.add_dynamic_items(*HAND_ITEMS)
     await bot.add_cog(GamesCog(bot))

@@ -11,7 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import refusals_answered
-from cogs._kasino_panel import DYNAMIC_ITEMS, NOT_A_PLAYER, ShowHandButton, best_first, panel
+from cogs._hands import ShowHandButton, deliver_hand, seat_panel
+from cogs._kasino_panel import DYNAMIC_ITEMS, best_first
+from cogs._kasino_panel import seat_panel as kasino_seat_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
@@ -22,7 +24,7 @@ from db.records import GameRecord
 from engine.base import Event, Game
 from engine.kasino import KasinoGame
 from engine.kasino.events import CardsDealt, GameOver, RoundEnded, RoundStarted
-from engine.kasino.kind import KASINO as KIND
+from engine.kasino.kind import KIND
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -32,10 +34,6 @@ log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25
 LONGEST_MOVE_TEXT = 300  # far above any real move (a take of every card on a crowded table is about 150)
-DMS_CLOSED = (
-    "<@{user_id}>, I can't send you direct messages, so your cards stay private here: press **Show my hand** on "
-    "the table, or use `/kasino hand`."
-)
 
 
 class KasinoUI:
@@ -52,55 +50,21 @@ class KasinoUI:
         content, embed = public_table(record, game.public_view(), narration)
         view = discord.ui.View(timeout=None)
         if not game.is_over():
-            view.add_item(ShowHandButton(record.id))
+            view.add_item(ShowHandButton("kasino", record.id))
         return TableMessage(content, embed, view)
 
     async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
         """Post round scores; refresh the DM hands of whoever's hand or turn changed."""
-        game = engine_as(game, KasinoGame)
+        kasino = engine_as(game, KasinoGame)
         names = [seat.name for seat in record.seats]
         for event in events:
             if isinstance(event, RoundEnded):
                 await self.bot.presenter.game_channel(record).send(score_table(names, event.scores, event.round))
         dealt = not events or any(isinstance(event, CardsDealt | RoundStarted | GameOver) for event in events)
-        seats = range(len(record.seats)) if dealt or game.is_over() else {mover, game.to_move} - {None}
+        everyone = dealt or kasino.is_over()
+        seats = range(len(record.seats)) if everyone else sorted({s for s in (mover, kasino.to_move) if s is not None})
         for seat in seats:
-            await self.deliver_hand(record, game, seat, fresh=dealt and not game.is_over())
-
-    async def deliver_hand(self, record: GameRecord, game: KasinoGame, seat: int, *, fresh: bool) -> None:
-        """DM the seat its panel: a new message at each deal, else an edit; closed DMs are noted once."""
-        seat_record = record.seats[seat]
-        if seat_record.user_id is None or not seat_record.dm_ok:
-            return
-        try:
-            user = self.bot.get_user(seat_record.user_id) or await self.bot.fetch_user(seat_record.user_id)
-            channel = user.dm_channel or await user.create_dm()
-            old = seat_record.hand_message_id
-            if old is not None and not fresh:
-                try:
-                    await channel.get_partial_message(old).edit(**panel(record, game, seat))
-                    return
-                except discord.NotFound:
-                    log.debug("hand message of game %s seat %s is gone; sending a new one", record.id, seat)
-            elif old is not None:
-                await self._retire(channel, old)
-            message = await channel.send(**panel(record, game, seat))
-            await self.bot.service.note_hand_message(record.id, seat, message.id)
-        except discord.Forbidden:
-            await self.bot.service.note_dms_closed(record.id, seat)
-            await self.bot.presenter.game_channel(record).send(
-                DMS_CLOSED.format(user_id=seat_record.user_id),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat_record.user_id)]),
-            )
-
-    @staticmethod
-    async def _retire(channel: discord.DMChannel, message_id: int) -> None:
-        # The last hand's menu would only answer "out of date"; take it away.
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException:
-            log.debug("could not retire hand message %s", message_id)
-
+            await deliver_hand(self.bot, record, kasino, seat, fresh=dealt and not kasino.is_over())
 
 @app_commands.guild_only()
 class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tagline):
@@ -154,15 +118,12 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         """See your hand and your moves (only you see the answer)."""
         async with refusals_answered(interaction):
             record = await my_running_game(self.bot, interaction, "kasino")
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise RefusedError(NOT_A_PLAYER)
-            game = engine_as(self.bot.service.game_of(record), KasinoGame)
-            await interaction.response.send_message(**panel(record, game, seat), ephemeral=True)
+            await interaction.response.send_message(**seat_panel(self.bot, record, interaction.user.id), ephemeral=True)
 
 
 async def setup(bot: CardBot) -> None:
     """Add the cog, the Kasino table UI and the panel's persistent components."""
     bot.presenter.uis["kasino"] = KasinoUI(bot)
+    bot.presenter.hand_panels["kasino"] = kasino_seat_panel
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(KasinoCog(bot))

@@ -1,0 +1,136 @@
+"""Private hands, for any kind whose players hold cards only they may see (`GameKind.private_hands`).
+
+The kind supplies one function, a seat's panel (content and components drawn from that seat's view only); this
+module delivers it: by DM (a new message at each deal, an edit otherwise), noting closed DMs once in the game's
+channel, and on request as an ephemeral reply (**Show my hand** on the table, `/<kind> hand`, **Refresh**).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+
+from cogs._errors import guarded
+from cogs._ids import CODE_KINDS, any_kind_template, component_id, number
+from cogs._lookup import bot_of, component_game
+from db.records import GameRecord
+from engine.base import AnyGame
+from service.errors import RefusedError
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+SeatPanel = Callable[[GameRecord, AnyGame, int], dict[str, Any]]
+
+NOT_A_PLAYER = "You are not playing in this game; everything public is on the table message."
+DMS_CLOSED = (
+    "<@{user_id}>, I can't send you direct messages, so your cards stay private here: press **Show my hand** on "
+    "the table, or use `/{kind} hand`."
+)
+
+
+def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]:
+    """The caller's own panel in this game.
+
+    Raises:
+        RefusedError: the caller has no seat in it.
+    """
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise RefusedError(NOT_A_PLAYER)
+    return bot.presenter.hand_panels[record.kind](record, bot.service.game_of(record), seat)
+
+
+async def deliver_hand(bot: CardBot, record: GameRecord, game: AnyGame, seat: int, *, fresh: bool) -> None:
+    """DM the seat its panel: a new message when `fresh` (a deal), else an edit; closed DMs are noted once."""
+    seat_record = record.seats[seat]
+    if seat_record.user_id is None or not seat_record.dm_ok:
+        return
+    panel = bot.presenter.hand_panels[record.kind](record, game, seat)
+    try:
+        user = bot.get_user(seat_record.user_id) or await bot.fetch_user(seat_record.user_id)
+        channel = user.dm_channel or await user.create_dm()
+        old = seat_record.hand_message_id
+        if old is not None and not fresh:
+            try:
+                await channel.get_partial_message(old).edit(**panel)
+                return
+            except discord.NotFound:
+                log.debug("hand message of game %s seat %s is gone; sending a new one", record.id, seat)
+        elif old is not None:
+            await _retire(channel, old)
+        message = await channel.send(**panel)
+        await bot.service.note_hand_message(record.id, seat, message.id)
+    except discord.Forbidden:
+        await bot.service.note_dms_closed(record.id, seat)
+        await bot.presenter.game_channel(record).send(
+            DMS_CLOSED.format(user_id=seat_record.user_id, kind=record.kind),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat_record.user_id)]),
+        )
+
+
+async def _retire(channel: discord.DMChannel, message_id: int) -> None:
+    # The last hand's menu would only answer "out of date"; take it away.
+    try:
+        await channel.get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException:
+        log.debug("could not retire hand message %s", message_id)
+
+
+class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=any_kind_template("hand")):
+    """On the table: answers the clicking player alone with their panel (works with DMs closed)."""
+
+    def __init__(self, kind: str, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                style=discord.ButtonStyle.primary,
+                custom_id=component_id(kind, game_id, 0, "hand"),
+            )
+        )
+        self.kind, self.game_id = kind, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Reply with the player's panel, visible to them only."""
+        bot = bot_of(interaction)
+        record = await component_game(bot, interaction, self.game_id, self.kind)
+        await interaction.response.send_message(**seat_panel(bot, record, interaction.user.id), ephemeral=True)
+
+
+class RefreshButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=any_kind_template("refresh")):
+    """On a panel: redraw it for the current state (ephemeral panels cannot be pushed to)."""
+
+    def __init__(self, kind: str, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Refresh", custom_id=component_id(kind, game_id, 0, "refresh")))
+        self.kind, self.game_id = kind, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Edit the panel in place."""
+        bot = bot_of(interaction)
+        record = await component_game(bot, interaction, self.game_id, self.kind)
+        await interaction.response.edit_message(**seat_panel(bot, record, interaction.user.id))
+
+
+HAND_ITEMS = (ShowHandButton, RefreshButton)
