@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 import discord
@@ -85,7 +85,7 @@ class GameTree(app_commands.CommandTree):
         await report(interaction, error, f"/{name}")
 
 
-Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
+Callback = Callable[[Any, discord.Interaction], Coroutine[Any, Any, None]]
 
 
 def guarded(callback: Callback) -> Callback:
@@ -101,7 +101,7 @@ def guarded(callback: Callback) -> Callback:
         except USER_ERRORS as error:
             await reply_ephemeral(interaction, sentence(error))
         except Exception:
-            custom_id = (interaction.data or {}).get("custom_id")
+            custom_id = interaction.data.get("custom_id") if interaction.data else None
             log.error(
                 "component %s failed (user %s, guild %s, channel %s); traceback follows from discord.py",
                 custom_id,

@@ -34,6 +34,11 @@ def game_template(kind: str, action: str, arg: str | None = None, *, optional: b
     return base + (rf"(?::(?P<arg>{arg}))?" if optional else rf":(?P<arg>{arg})")
 
 
+def any_kind_template(action: str) -> str:
+    """The template of a component every kind shares (Show my hand, Refresh), with the kind's code in it."""
+    return _PREFIX + f":{action}"
+
+
 def component_id(kind: str, game_id: int, version: int, action: str, arg: str | None = None) -> str:
     """The custom id of one game or lobby component."""
     base = f"{KIND_CODES[kind]}:{game_id}:{version}:{action}"

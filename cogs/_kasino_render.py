@@ -31,7 +31,7 @@ def item_text(item: TableItem, names: Sequence[str]) -> str:
 def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence[str]) -> tuple[str, discord.Embed]:
     """The living table: whose turn, every table item, the counts per seat, and the last action."""
     names = [seat.name for seat in record.seats]
-    if view.over:
+    if view.over or view.to_move is None:
         headline = f"**Kasino #{record.id}** is over."
     else:
         headline = f"**Kasino #{record.id}** · round {view.round} · **{names[view.to_move]}** to play."
@@ -95,6 +95,6 @@ def hand_text(record: GameRecord, game: KasinoGame, seat: int) -> str:
         lines.append("The game is over.")
     elif view.public.to_move == seat:
         lines.append("**Your turn**: pick a move below, or type `/kasino play`.")
-    else:
+    elif view.public.to_move is not None:
         lines.append(f"Waiting for {names[view.public.to_move]}.")
     return "\n".join(lines)

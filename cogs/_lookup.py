@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -20,6 +20,11 @@ EngineT = TypeVar("EngineT")
 GAME_CHOICES = [app_commands.Choice(name=kind.title, value=kind.name) for kind in GAME_KINDS]
 NOT_IN_A_SERVER = "Games are played in a server channel, not in direct messages."
 WRONG_GAME = "That control belongs to a different game."
+
+
+def bot_of(interaction: discord.Interaction) -> CardBot:
+    """The bot an interaction reached (discord.py types it as a plain `Client`; here it is always a `CardBot`)."""
+    return cast("CardBot", interaction.client)
 
 
 def guild_id_of(interaction: discord.Interaction) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
@@ -17,7 +17,7 @@ from discord.ext import commands
 from cogs._errors import guarded, refusals_answered
 from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
-from cogs._lookup import component_game, engine_as, my_running_game
+from cogs._lookup import bot_of, component_game, engine_as, my_running_game
 from cogs._presenter import TableMessage
 from cogs._text import clip
 from cogs.lobby import new_lobby_command
@@ -26,7 +26,7 @@ from engine.base import Event, Game
 from engine.cards import Card
 from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
-from engine.garbage.kind import GARBAGE as KIND
+from engine.garbage.kind import KIND
 from engine.garbage.views import GarbagePublicView, SeatView
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def spots_text(seat: SeatView) -> str:
 def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequence[str]) -> tuple[str, discord.Embed]:
     """The living table: every layout, the discard top, the stock, whose turn, and the last turn step by step."""
     names = [seat.name for seat in record.seats]
-    if view.is_over:
+    if view.is_over or view.to_move is None:
         headline = f"**Garbage #{record.id}** is over."
     else:
         headline = f"**Garbage #{record.id}** · hand {view.hand_number} · **{names[view.to_move]}** to play."
@@ -100,6 +100,7 @@ class TurnButton(
     def __init__(
         self, game_id: int, version: int, action: str, *, spot: int | None = None, top: Card | None = None
     ) -> None:
+        button: discord.ui.Button[Any]
         if action == "stock":
             button = discord.ui.Button(label="Draw from stock", style=discord.ButtonStyle.primary, row=0)
         elif action == "discard":
@@ -116,7 +117,7 @@ class TurnButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
         spot = int(match["arg"]) if match["arg"] else None  # the template allows 1 to 10 only
@@ -130,7 +131,7 @@ class TurnButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the decision for the clicking player, if it is theirs to make."""
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         await component_game(bot, interaction, self.game_id, "garbage")
         result = await bot.service.play(self.game_id, interaction.user.id, self.move, version=self.version)
         await interaction.response.defer()
@@ -147,9 +148,9 @@ class GarbageUI:
 
     def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
         """The living table with the turn's buttons."""
-        game = engine_as(game, GarbageGame)
-        content, embed = public_table(record, game.public_view(), narration)
-        return TableMessage(content, embed, table_view(record, game))
+        garbage = engine_as(game, GarbageGame)
+        content, embed = public_table(record, garbage.public_view(), narration)
+        return TableMessage(content, embed, table_view(record, garbage))
 
     async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
         """Announce a won hand on its own line, so it stands out from the turn-by-turn table."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
@@ -11,8 +11,8 @@ from discord.ext import commands
 
 from cogs._errors import guarded
 from cogs._ids import CODE_KINDS, LEADERBOARD_TEMPLATE, leaderboard_id, number
-from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, guild_id_of
-from db.records import KindStats, LeaderboardPage, Tally
+from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, bot_of, guild_id_of
+from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
 from engine.registry import game_kind
 from service.errors import RefusedError
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 PER_PAGE = 10
 LAST_PAGE = 10_000  # a page number from a custom id is never taken past this
 MIN_GAMES_FOR_WIN_RATE = 3
-SORTS = {"rating": "rating", "wins": "wins", "winrate": "win_rate"}
+SORTS: dict[str, LeaderboardSort] = {"rating": "rating", "wins": "wins", "winrate": "win_rate"}
 SORT_TITLES = {"rating": "rating", "wins": "wins", "win_rate": "win rate"}
 SORT_CHOICES = [
     app_commands.Choice(name="rating", value="rating"),
@@ -76,7 +76,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
         return cls(CODE_KINDS[match["kind"]], match["sort"], min(number(match["page"]), LAST_PAGE))
@@ -84,7 +84,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page this button points at."""
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         if interaction.guild is None:
             raise RefusedError(NOT_IN_A_SERVER)
         board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page)

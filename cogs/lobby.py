@@ -5,14 +5,14 @@ from __future__ import annotations
 import inspect
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Optional, Self
+from typing import TYPE_CHECKING, Any, Final, Optional, Self
 
 import discord
 from discord import app_commands
 
 from cogs._errors import guarded, is_manager, refusals_answered
 from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
-from cogs._lookup import channel_id_of, component_game
+from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.kinds import GameKind
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Final = 1440
 AFK_LIMIT_MAX = 10
 _BUTTONS = {
     "join": ("Join", discord.ButtonStyle.success),
@@ -49,7 +49,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
         return cls(kind=CODE_KINDS[match["kind"]], game_id=number(match["game_id"]), action=match["action"])
@@ -57,7 +57,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Join, leave, start or cancel the lobby."""
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         await component_game(bot, interaction, self.game_id, self.kind)
         user = interaction.user
         if self.action == "join":
@@ -144,7 +144,7 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
 
 async def open_lobby(interaction: discord.Interaction, kind: str, options: LobbyOptions) -> GameRecord:
     """Post a new lobby in the channel the command was used in."""
-    bot: CardBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     if interaction.guild_id is None or interaction.channel_id is None:
         raise RefusedError("Games are played in a server channel, not in direct messages.")
     record = await bot.service.open_lobby(
@@ -246,7 +246,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
         return cls(kind=CODE_KINDS[match["kind"]], game_id=number(match["game_id"]))
@@ -254,7 +254,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the rematch lobby in the game's channel and take the button away."""
-        bot: CardBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         old = await component_game(bot, interaction, self.game_id, self.kind)
         record = await bot.service.rematch(self.game_id, interaction.user.id, interaction.user.display_name)
         await interaction.response.edit_message(view=None)

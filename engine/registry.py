@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+
 from engine.base import AnyGame
-from engine.garbage.kind import GARBAGE
-from engine.kasino.kind import KASINO
 from engine.kinds import GameKind
 
-GAME_KINDS: tuple[GameKind, ...] = (KASINO, GARBAGE)
+# Each name is a package `engine.<name>` whose `kind` module defines `KIND`; a new game adds its name here.
+KIND_PACKAGES = ("kasino", "garbage")
+
+GAME_KINDS: tuple[GameKind, ...] = tuple(
+    importlib.import_module(f"engine.{package}.kind").KIND for package in KIND_PACKAGES
+)
 
 _BY_NAME = {kind.name: kind for kind in GAME_KINDS}
 _BY_CODE = {kind.code: kind for kind in GAME_KINDS}

@@ -28,9 +28,7 @@ def imported_roots(path: Path) -> set[str]:
 def test_package_imports_only_inward(package):
     files = sorted((ROOT / package).rglob("*.py"))
     assert files, f"{package}/ has no modules"
-    offenders = {
-        str(path.relative_to(ROOT)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files
-    }
+    offenders = {str(path.relative_to(ROOT)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files}
     assert {path: bad for path, bad in offenders.items() if bad} == {}
 
 
@@ -68,3 +66,58 @@ def test_cogs_reach_storage_only_through_the_service():
         for path in sorted((ROOT / "cogs").rglob("*.py"))
     }
     assert {path: bad for path, bad in offenders.items() if bad} == {}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def kind_mentions(path: Path, name: str) -> list[str]:
+    """Where code (not documentation) in `path` names the kind: string constants, imports, identifiers."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _docstrings(tree)
+    word = name.lower()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            text = node.value
+        elif isinstance(node, ast.ImportFrom):
+            text = " ".join([node.module or "", *(alias.name for alias in node.names)])
+        elif isinstance(node, ast.Import):
+            text = " ".join(alias.name for alias in node.names)
+        elif isinstance(node, ast.Name | ast.Attribute):
+            text = node.id if isinstance(node, ast.Name) else node.attr
+        else:
+            continue
+        if word in text.lower():
+            found.append(f"line {node.lineno}: {text[:60]!r}")
+    return found
+
+
+def test_kind_names_appear_only_in_their_own_modules_and_the_registry():
+    from engine.registry import GAME_KINDS
+
+    shared = [
+        ROOT / "bot.py",
+        *(path for folder in ("engine", "db", "service", "cogs") for path in (ROOT / folder).rglob("*.py")),
+    ]
+    for kind in GAME_KINDS:
+        others = [
+            path
+            for path in shared
+            if kind.name not in str(path.relative_to(ROOT)) and path != ROOT / "engine" / "registry.py"
+        ]
+        offenders = {str(path.relative_to(ROOT)): kind_mentions(path, kind.name) for path in others}
+        assert {path: where for path, where in offenders.items() if where} == {}, kind.name
+
+
+def test_kind_name_check_can_fail(tmp_path):
+    module = tmp_path / "shared.py"
+    module.write_text('"""Kasino is fine in documentation."""\nTITLES = {"kasino": "Kasino"}\n', encoding="utf-8")
+    assert kind_mentions(module, "kasino") == ["line 2: 'kasino'", "line 2: 'Kasino'"]

@@ -14,7 +14,7 @@ def _settings_line(settings: GarbageSettings) -> str:
     return f"Short game: layouts start at {settings.start_size} spots."
 
 
-GARBAGE = GameKind(
+KIND = GameKind(
     name="garbage",
     title="Garbage",
     code="g",

@@ -11,7 +11,7 @@ def _settings_line(settings: KasinoSettings) -> str:
     return f"Playing to {settings.target} points."
 
 
-KASINO = GameKind(
+KIND = GameKind(
     name="kasino",
     title="Kasino",
     code="k",

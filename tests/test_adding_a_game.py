@@ -1,0 +1,30 @@
+"""docs/adding-a-game.md stays true: the files it names exist for each kind; the line it quotes is the registry's."""
+
+import re
+from pathlib import Path
+
+from engine import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+
+
+def test_every_kind_has_the_files_the_page_names():
+    named = set(re.findall(r"`((?:engine|cogs)/[\w/]*gnav[\w/]*\.py)`", DOC))
+    assert {"engine/gnav/kind.py", "engine/gnav/game.py", "cogs/gnav.py", "cogs/_gnav_rules.py"} <= named
+    for kind in registry.GAME_KINDS:
+        missing = [path for path in named if not (ROOT / path.replace("gnav", kind.name)).exists()]
+        assert missing == [], kind.name
+
+
+def test_the_quoted_line_is_the_registrys():
+    quoted = re.search(r"```python\n(KIND_PACKAGES = .*)\n```", DOC)
+    assert quoted is not None
+    assert quoted.group(1) in (ROOT / "engine" / "registry.py").read_text(encoding="utf-8")
+    assert quoted.group(1) == f"KIND_PACKAGES = {registry.KIND_PACKAGES!r}".replace("'", '"')
+
+
+def test_each_kind_is_named_after_its_package_with_a_code_of_its_own():
+    assert [kind.name for kind in registry.GAME_KINDS] == list(registry.KIND_PACKAGES)
+    codes = [kind.code for kind in registry.GAME_KINDS]
+    assert len(set(codes)) == len(codes) and all(len(code) == 1 and code.islower() for code in codes)
