@@ -17,11 +17,11 @@ from typing import Any
 
 from db.errors import StoreError
 from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
-from db.store import Store
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
 from service.errors import RefusedError
+from service.ports import GameStore
 
 # Every error whose text is meant for the player: the bot shows it ephemerally and changes nothing.
 USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
@@ -74,7 +74,10 @@ class TableService:
     """AnyGame actions for the cogs; one lock per game so two quick clicks are applied one after the other."""
 
     def __init__(
-        self, store: Store, clock: Callable[[], datetime], new_seed: Callable[[], int] = lambda: secrets.randbits(62)
+        self,
+        store: GameStore,
+        clock: Callable[[], datetime],
+        new_seed: Callable[[], int] = lambda: secrets.randbits(62),
     ) -> None:
         self.store = store
         self.clock = clock

@@ -121,3 +121,16 @@ def test_kind_name_check_can_fail(tmp_path):
     module = tmp_path / "shared.py"
     module.write_text('"""Kasino is fine in documentation."""\nTITLES = {"kasino": "Kasino"}\n', encoding="utf-8")
     assert kind_mentions(module, "kasino") == ["line 2: 'kasino'", "line 2: 'Kasino'"]
+
+
+def test_the_service_depends_on_the_store_protocol_not_the_sqlite_store():
+    # Records and errors are plain values; `db.store` is one backend behind `service.ports.GameStore`.
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(
+            module
+            for module in imported_modules(path)
+            if module.split(".")[0] == "db" and module not in {"db.records", "db.errors"}
+        )
+        for path in sorted((ROOT / "service").rglob("*.py"))
+    }
+    assert {path: bad for path, bad in offenders.items() if bad} == {}

@@ -1,0 +1,147 @@
+"""What the table service needs from storage: the `GameStore` protocol.
+
+`db.store.Store` (SQLite) satisfies it; another backend would implement these methods with the same promises:
+every write that names an `expected_version` refuses with `StaleVersionError` when the game moved on, a move and
+its snapshot are saved together or not at all, and errors a player can cause are `StoreError`s with a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from engine.base import Outcome
+
+
+class GameStore(Protocol):
+    """Games, their moves and their results, as the service reads and writes them."""
+
+    async def create_lobby(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        settings: dict[str, Any],
+        seed: int,
+        max_seats: int,
+        now: datetime,
+        *,
+        turn_seconds: int | None = ...,
+        afk_limit: int = ...,
+    ) -> GameRecord:
+        """A new lobby with the host in the first seat."""
+        ...
+
+    async def join_lobby(self, game_id: int, user_id: int, name: str, now: datetime) -> GameRecord:
+        """Seat a player in a lobby."""
+        ...
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: datetime) -> GameRecord:
+        """Free a player's lobby seat."""
+        ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat_user_ids: Sequence[int | None],
+        state: dict[str, Any],
+        now: datetime,
+        deadline: datetime | None = ...,
+    ) -> GameRecord:
+        """Lobby → running, with the first snapshot."""
+        ...
+
+    async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
+        """End a lobby or game without results."""
+        ...
+
+    async def save_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        move: str,
+        state: dict[str, Any],
+        now: datetime,
+        *,
+        auto: bool = ...,
+        deadline: datetime | None = ...,
+        warned: bool = ...,
+        outcome: Outcome | None = ...,
+    ) -> GameRecord:
+        """Log a move with its snapshot (and the results when it ends the game), version-checked."""
+        ...
+
+    async def set_deadline(
+        self, game_id: int, deadline: datetime | None, warned: bool, *, expected_version: int
+    ) -> None:
+        """Set the turn deadline and its warning flag, version-checked."""
+        ...
+
+    async def update_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        dm_ok: bool = ...,
+        auto_streak: int = ...,
+        hand_message_id: int | None = ...,
+        expected_version: int | None = ...,
+    ) -> None:
+        """Change a seat's DM flag, automatic-move streak or hand message."""
+        ...
+
+    async def set_messages(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None = ...,
+        thread_id: int | None = ...,
+        table_message_id: int | None = ...,
+        ping_message_id: int | None = ...,
+    ) -> None:
+        """Record the Discord ids that show a game."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, or None."""
+        ...
+
+    async def due_games(self, before: datetime) -> list[GameRecord]:
+        """Running games whose deadline is at or before `before`."""
+        ...
+
+    async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:
+        """A server's games with one of `statuses`."""
+        ...
+
+    async def running_games_in_channel(
+        self, channel_id: int, statuses: Sequence[GameStatus] = ...
+    ) -> list[GameRecord]:
+        """Games played in a channel or thread."""
+        ...
+
+    async def load_unfinished(self) -> list[GameRecord]:
+        """Start-up: lobbies and running games, checked against their logs."""
+        ...
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        kind: str,
+        sort: LeaderboardSort = ...,
+        page: int = ...,
+        per_page: int = ...,
+        min_games: int = ...,
+    ) -> LeaderboardPage:
+        """One page of a server's board."""
+        ...
+
+    async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
+        """A player's figures."""
+        ...
