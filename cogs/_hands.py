@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
@@ -83,54 +83,52 @@ async def _retire(channel: discord.DMChannel, message_id: int) -> None:
         log.debug("could not retire hand message %s", message_id)
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=any_kind_template("hand")):
-    """On the table: answers the clicking player alone with their panel (works with DMs closed)."""
+HAND_TEMPLATE = any_kind_template("(?P<action>hand|refresh)")
 
-    def __init__(self, kind: str, game_id: int) -> None:
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_TEMPLATE):
+    """The clicking player's own panel, visible to them only; works with DMs closed.
+
+    **Show my hand** on the table answers with it; **Refresh** on a panel redraws it in place (an ephemeral panel
+    cannot be pushed to, so it is redrawn on request).
+    """
+
+    LABELS: ClassVar[dict[str, str]] = {"hand": "Show my hand", "refresh": "Refresh"}
+
+    def __init__(self, kind: str, game_id: int, action: str) -> None:
+        style = discord.ButtonStyle.primary if action == "hand" else discord.ButtonStyle.secondary
         super().__init__(
-            discord.ui.Button(
-                label="Show my hand",
-                style=discord.ButtonStyle.primary,
-                custom_id=component_id(kind, game_id, 0, "hand"),
-            )
+            discord.ui.Button(label=self.LABELS[action], style=style, custom_id=component_id(kind, game_id, 0, action))
         )
-        self.kind, self.game_id = kind, game_id
+        self.kind, self.game_id, self.action = kind, game_id, action
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]))
+        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Reply with the player's panel, visible to them only."""
+        """Answer with the panel (Show my hand), or redraw the panel in place (Refresh)."""
         bot = bot_of(interaction)
         record = await component_game(bot, interaction, self.game_id, self.kind)
-        await interaction.response.send_message(**seat_panel(bot, record, interaction.user.id), ephemeral=True)
+        panel = seat_panel(bot, record, interaction.user.id)
+        if self.action == "hand":
+            await interaction.response.send_message(**panel, ephemeral=True)
+        else:
+            await interaction.response.edit_message(**panel)
 
 
-class RefreshButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=any_kind_template("refresh")):
-    """On a panel: redraw it for the current state (ephemeral panels cannot be pushed to)."""
-
-    def __init__(self, kind: str, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Refresh", custom_id=component_id(kind, game_id, 0, "refresh")))
-        self.kind, self.game_id = kind, game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """Rebuild from the custom id."""
-        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]))
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Edit the panel in place."""
-        bot = bot_of(interaction)
-        record = await component_game(bot, interaction, self.game_id, self.kind)
-        await interaction.response.edit_message(**seat_panel(bot, record, interaction.user.id))
+def show_hand_button(kind: str, game_id: int) -> HandButton:
+    """The table's **Show my hand**."""
+    return HandButton(kind, game_id, "hand")
 
 
-HAND_ITEMS = (ShowHandButton, RefreshButton)
+def refresh_button(kind: str, game_id: int) -> HandButton:
+    """A panel's **Refresh**."""
+    return HandButton(kind, game_id, "refresh")
+
+
+HAND_ITEMS = (HandButton,)

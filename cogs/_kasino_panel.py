@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from cogs._errors import guarded
-from cogs._hands import NOT_A_PLAYER, RefreshButton
+from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
 from cogs._lookup import bot_of, component_game, engine_as
@@ -62,7 +62,7 @@ def panel(
     elif moves:
         choices = [move for move in moves if move.card == card] if card is not None else moves
         view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
-    view.add_item(RefreshButton("kasino", record.id))
+    view.add_item(refresh_button("kasino", record.id))
     return {"content": hand_text(record, game, seat), "view": view}
 
 

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import refusals_answered
-from cogs._hands import ShowHandButton, deliver_hand, seat_panel
+from cogs._hands import deliver_hand, seat_panel, show_hand_button
 from cogs._kasino_panel import DYNAMIC_ITEMS, best_first
 from cogs._kasino_panel import seat_panel as kasino_seat_panel
 from cogs._kasino_render import public_table, score_table
@@ -50,7 +50,7 @@ class KasinoUI:
         content, embed = public_table(record, game.public_view(), narration)
         view = discord.ui.View(timeout=None)
         if not game.is_over():
-            view.add_item(ShowHandButton("kasino", record.id))
+            view.add_item(show_hand_button("kasino", record.id))
         return TableMessage(content, embed, view)
 
     async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs._hands import RefreshButton, ShowHandButton
+from cogs._hands import refresh_button, show_hand_button
 from cogs._kasino_panel import CardButton, MoveSelect
 from cogs.garbage import TurnButton
 from cogs.leaderboard import PageButton
@@ -26,8 +26,8 @@ def items():
         for action in ("join", "leave", "start", "cancel")
     )
     yield from (RematchButton(kind, BIG_ID) for kind in ("kasino", "garbage"))
-    yield ShowHandButton("kasino", BIG_ID)
-    yield RefreshButton("kasino", BIG_ID)
+    yield show_hand_button("kasino", BIG_ID)
+    yield refresh_button("kasino", BIG_ID)
     yield from (CardButton(BIG_ID, BIG_VERSION, card) for card in new_deck())
     yield MoveSelect(BIG_ID, BIG_VERSION)
     yield TurnButton(BIG_ID, BIG_VERSION, "stock")
