@@ -32,4 +32,5 @@ def player_for(kind: str, strength: Strength | str, seed: int = 0, **budget: Any
     if budget and strength is not Strength.HARD:
         raise ValueError(f"only hard players take a budget, not {strength} ones")
     module_name, class_name = _CLASSES[kind, strength]
-    return getattr(importlib.import_module(module_name), class_name)(seed, **budget)
+    player: Player = getattr(importlib.import_module(module_name), class_name)(seed, **budget)
+    return player

@@ -8,6 +8,7 @@ calls and render what comes back; nothing here knows a message, a button or a ch
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import weakref
 from collections.abc import Callable, Sequence
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from ai.base import Strength
+from ai.players import player_for
 from db.errors import StoreError
 from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
 from engine.base import AnyGame, Event, Move, seat_order
@@ -22,6 +25,8 @@ from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
 from service.errors import RefusedError
 from service.ports import GameStore
+
+log = logging.getLogger(__name__)
 
 # Every error whose text is meant for the player: the bot shows it ephemerally and changes nothing.
 USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
@@ -294,9 +299,7 @@ class TableService:
             result = await self._apply(record, game, seat, parsed, auto=False)
             if record.seats[seat].auto_streak:
                 # They are back: the AFK count restarts.
-                await self.store.update_seat(
-                    game_id, seat, auto_streak=0, expected_version=result.record.version
-                )
+                await self.store.update_seat(game_id, seat, auto_streak=0, expected_version=result.record.version)
             return result
 
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
@@ -364,7 +367,7 @@ class TableService:
         results = []
         # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn.
         while game.to_move == seat:
-            result = await self._apply(record, game, seat, game.auto_move(seat), auto=True)
+            result = await self._apply(record, game, seat, self._absent_move(record, game, seat), auto=True)
             results.append(result)
             record, game = result.record, result.game
         streak = record.seats[seat].auto_streak + 1
@@ -373,6 +376,22 @@ class TableService:
             resigned = await self._apply(record, game, seat, game.resign_move(), auto=True)
             results.append(replace(resigned, removed=True))
         return results
+
+    @staticmethod
+    def _absent_move(record: GameRecord, game: AnyGame, seat: int) -> Move:
+        """The move made for a player whose time ran out: what the medium computer player would play.
+
+        It decides from that seat's view alone, and its randomness comes from the game's seed, so the same position
+        always gets the same move; the move itself is logged like any other (B1). Should it fail, the engine's fixed
+        simple move stands in, so an absent player's turn is always played.
+        """
+        try:
+            choice: Move = player_for(record.kind, Strength.MEDIUM, seed=record.seed + seat).choose(game.view(seat))
+        except Exception:
+            log.exception("game #%d: no computer choice for seat %d; the simple move stands in", record.id, seat)
+            fallback: Move = game.auto_move(seat)
+            return fallback
+        return choice
 
     async def _running(self, game_id: int, version: int | None) -> GameRecord:
         record = await self.get(game_id)

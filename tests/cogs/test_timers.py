@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from ai.players import player_for
 from engine.registry import game_class
 from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, table_message
 
@@ -41,7 +42,9 @@ async def test_warning_then_an_automatic_move_at_the_deadline(simcord_env, chann
     after, game_after = await state(simcord_env, game_id)
     moves = await simcord_env.bot.store.game_moves(game_id)
     assert [(m.seat, m.auto) for m in moves] == [(game.to_move, True)]
-    assert moves[0].move.endswith(" place")  # the fixed simple move: place the lowest card
+    # Played by the medium computer player, from the absent player's view alone (issue 15's absent players).
+    medium = player_for("kasino", "medium", seed=record.seed + game.to_move)
+    assert moves[0].move == str(medium.choose(game.view(game.to_move)))
     assert game_after.to_move != game.to_move
     narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
     assert narration.startswith(f"⏰ {record.seats[game.to_move].name} ran out of time; the bot played for them.")
