@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs._text import CONTENT_LIMIT, clip
+from cogs._text import CONTENT_LIMIT, clip, legible
 from service.tables import USER_ERRORS
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ APOLOGY = "Something went wrong on our side; the game did not change. Please try
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Answer only the user who acted, whether or not the interaction was already acknowledged."""
-    text = clip(text, CONTENT_LIMIT)  # a refusal may quote the player's own (long) text
+    text = clip(legible(text), CONTENT_LIMIT)  # a refusal may quote the player's own (long) text
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -18,7 +18,7 @@ from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
 from cogs._lookup import bot_of, component_game, engine_as
-from cogs._text import clip
+from cogs._text import clip, legible
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.cards import Card
@@ -63,12 +63,10 @@ def panel(
         choices = [move for move in moves if move.card == card] if card is not None else moves
         view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
     view.add_item(refresh_button("kasino", record.id))
-    return {"content": hand_text(record, game, seat), "view": view}
+    return {"content": legible(hand_text(record, game, seat)), "view": view}
 
 
-async def load_seat(
-    bot: CardBot, interaction: discord.Interaction, game_id: int
-) -> tuple[GameRecord, KasinoGame, int]:
+async def load_seat(bot: CardBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
     """The Kasino game a panel component names, and the clicker's seat in it.
 
     Raises:
@@ -100,7 +98,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
     def __init__(self, game_id: int, version: int, card: Card) -> None:
         super().__init__(
             discord.ui.Button(
-                label=str(card),
+                label=legible(str(card)),
                 style=discord.ButtonStyle.secondary,
                 custom_id=component_id("kasino", game_id, version, "card", card_arg(card)),
             )
@@ -142,7 +140,9 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
             page = moves[offset : offset + SELECT_LIMIT - 1]
         else:
             offset, page = 0, moves
-        options = [discord.SelectOption(label=clip(game.describe_move(move), 100), value=str(move)) for move in page]
+        options = [
+            discord.SelectOption(label=clip(legible(game.describe_move(move)), 100), value=str(move)) for move in page
+        ]
         if len(moves) > SELECT_LIMIT:
             following = offset + len(page)
             more = f"more:{card_arg(card) if card else '-'}:{following if following < len(moves) else 0}"

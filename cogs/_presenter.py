@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from cogs._text import legible, legible_embed
 from cogs._timing import deadline_line
 from cogs.lobby import RematchButton
 from db.records import GameRecord
@@ -94,7 +95,7 @@ class Presenter:
         if record.status == "finished":
             view = discord.ui.View(timeout=None)
             view.add_item(RematchButton(record.kind, record.id))
-        return TableMessage(table.content + deadline_line(record), table.embed, view)
+        return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
 
     @staticmethod
     def last_move_line(record: GameRecord) -> str:

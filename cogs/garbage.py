@@ -19,7 +19,7 @@ from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
 from cogs._presenter import TableMessage
-from cogs._text import clip
+from cogs._text import clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import Event, Game
@@ -104,7 +104,7 @@ class TurnButton(
         if action == "stock":
             button = discord.ui.Button(label="Draw from stock", style=discord.ButtonStyle.primary, row=0)
         elif action == "discard":
-            label = f"Take discard ({top})" if top else "Take discard"
+            label = legible(f"Take discard ({top})") if top else "Take discard"
             # Off on an empty pile; a button rebuilt from a click has no `top` and needs no label or state.
             button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=0)
         else:
@@ -157,7 +157,7 @@ class GarbageUI:
         names = [seat.name for seat in record.seats]
         for event in events:
             if isinstance(event, HandWon) and not event.game_won:
-                await self.bot.presenter.game_channel(record).send(f"🏆 {event.describe(names)}")
+                await self.bot.presenter.game_channel(record).send(legible(f"🏆 {event.describe(names)}"))
 
 
 @app_commands.guild_only()
@@ -188,7 +188,7 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.bot.presenter.show_move(result)
             steps = " ".join(self.bot.presenter.narration(record.id))
-            await interaction.followup.send(f"Done: {steps}", ephemeral=True)
+            await interaction.followup.send(legible(f"Done: {steps}"), ephemeral=True)
 
 
 async def setup(bot: CardBot) -> None:

@@ -18,7 +18,7 @@ from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
 from cogs._presenter import TableMessage
-from cogs._text import QUOTE_LIMIT, clip
+from cogs._text import QUOTE_LIMIT, clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import Event, Game
@@ -59,12 +59,15 @@ class KasinoUI:
         names = [seat.name for seat in record.seats]
         for event in events:
             if isinstance(event, RoundEnded):
-                await self.bot.presenter.game_channel(record).send(score_table(names, event.scores, event.round))
+                await self.bot.presenter.game_channel(record).send(
+                    legible(score_table(names, event.scores, event.round))
+                )
         dealt = not events or any(isinstance(event, CardsDealt | RoundStarted | GameOver) for event in events)
         everyone = dealt or kasino.is_over()
         seats = range(len(record.seats)) if everyone else sorted({s for s in (mover, kasino.to_move) if s is not None})
         for seat in seats:
             await deliver_hand(self.bot, record, kasino, seat, fresh=dealt and not kasino.is_over())
+
 
 @app_commands.guild_only()
 class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tagline):
@@ -88,7 +91,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             result = await self.bot.service.play(record.id, interaction.user.id, move)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.bot.presenter.show_move(result)
-            await interaction.followup.send(f"Played: {result.move}", ephemeral=True)
+            await interaction.followup.send(legible(f"Played: {result.move}"), ephemeral=True)
 
     @kasino_play.autocomplete("move")
     async def kasino_play_autocomplete(
@@ -108,7 +111,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         for legal in best_first(game, game.legal_moves(seat)):
             words = game.describe_move(legal)
             if typed in str(legal).lower() or typed in words.lower():
-                choices.append(app_commands.Choice(name=words[:100], value=str(legal)))
+                choices.append(app_commands.Choice(name=clip(legible(words), 100), value=str(legal)))
             if len(choices) == AUTOCOMPLETE_LIMIT:
                 break
         return choices
