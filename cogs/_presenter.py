@@ -6,19 +6,23 @@ a player's private view never passes through this module.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from cogs._text import legible, legible_embed
+from cogs._text import clip, legible, legible_embed
 from cogs._timing import deadline_line
 from cogs.lobby import RematchButton
 from db.records import GameRecord
 from engine.base import AnyGame, Event, Game
 from engine.registry import game_kind
+from render import render_table
 from service.tables import MoveResult
 
 if TYPE_CHECKING:
@@ -28,13 +32,42 @@ log = logging.getLogger(__name__)
 
 
 
+PICTURE_NAME = "table.png"
+DESCRIPTION_LIMIT = 1024  # characters in an attachment's description (its alt text)
+PICTURES_KEPT = 256  # rendered tables kept in memory, newest first
+
+
 @dataclass(frozen=True, slots=True)
 class TableMessage:
-    """What the living table shows: text, one embed, and the buttons for the player to move."""
+    """What the living table shows: text, one embed, the buttons for the player to move, maybe a picture."""
 
     content: str
     embed: discord.Embed
     view: discord.ui.View | None = None
+    picture: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        """The picture as an attachment whose description holds the whole table as text (screen readers)."""
+        if self.picture is None:
+            return []
+        return [
+            discord.File(
+                io.BytesIO(self.picture), filename=PICTURE_NAME, description=clip(self.text(), DESCRIPTION_LIMIT)
+            )
+        ]
+
+    def without_picture(self) -> TableMessage:
+        """The same table as text only."""
+        embed = self.embed.copy()
+        embed.set_image(url=None)
+        return replace(self, embed=embed, picture=None)
+
+    def text(self) -> str:
+        """The table as plain lines: the content, then the embed's title, description and fields."""
+        data = self.embed.to_dict()
+        lines = [self.content, data.get("title", ""), data.get("description", "")]
+        lines += [f"{field['name']}: {field['value']}" for field in data.get("fields", [])]
+        return "\n".join(line for line in lines if line).replace("**", "")
 
 
 class TableUI(Protocol):
@@ -74,6 +107,7 @@ class Presenter:
         # Each kind whose hands are private registers its seat panel here (see cogs._hands).
         self.hand_panels: dict[str, Callable[[GameRecord, AnyGame, int], dict[str, Any]]] = {}
         self._last_narration: dict[int, list[str]] = {}
+        self._pictures: OrderedDict[tuple[int, int], bytes] = OrderedDict()
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""
@@ -102,27 +136,80 @@ class Presenter:
         """A fallback narration line when the events are not in memory (after a restart)."""
         return "The game is on." if record.version <= 1 else "The game continues."
 
+    async def render_pictured(self, record: GameRecord, game: Game) -> TableMessage:
+        """The table message, with its picture unless the server turned pictures off."""
+        table = self.render(record, game)
+        if not await self.bot.service.pictures_on(record.guild_id):
+            return table
+        picture = await self._picture(record, game)
+        if picture is None:
+            return table
+        embed = table.embed.copy()
+        embed.set_image(url=f"attachment://{PICTURE_NAME}")
+        return replace(table, embed=embed, picture=picture)
+
+    async def _picture(self, record: GameRecord, game: Game) -> bytes | None:
+        # Drawn once per game version (a version never changes), off the event loop: a render takes 10-30 ms.
+        key = (record.id, record.version)
+        if key in self._pictures:
+            self._pictures.move_to_end(key)
+            return self._pictures[key]
+        try:
+            rendered = await asyncio.to_thread(render_table, game.public_view(), seat_names(record))
+        except Exception:
+            log.exception("could not draw the table of game %s; showing it as text", record.id)
+            return None
+        self._pictures[key] = rendered.png
+        while len(self._pictures) > PICTURES_KEPT:
+            self._pictures.popitem(last=False)
+        return rendered.png
+
     async def post_table(self, record: GameRecord, game: Game) -> GameRecord:
         """Post a new living table message in the game's channel and remember its id."""
-        table = self.render(record, game)
-        message = await self.game_channel(record).send(
-            content=table.content, embed=table.embed, view=table.view or discord.utils.MISSING
-        )
+        table = await self.render_pictured(record, game)
+        place = self.game_channel(record)
+        try:
+            message = await self._send_table(place, table)
+        except discord.Forbidden:
+            if table.picture is None:
+                raise
+            # Invited before pictures, the bot may lack Attach Files here: the text table still goes out.
+            log.info("game %s: no permission to attach the table's picture; posting text only", record.id)
+            message = await self._send_table(place, table.without_picture())
         await self.bot.service.note_messages(record.id, table_message_id=message.id)
         return await self.bot.service.get(record.id)
 
     async def refresh_table(self, record: GameRecord, game: Game) -> GameRecord:
         """Edit the living table in place; re-post it when it was deleted."""
-        table = self.render(record, game)
         if record.table_message_id is None:
             return await self.post_table(record, game)
+        table = await self.render_pictured(record, game)
         message = self.game_channel(record).get_partial_message(record.table_message_id)
         try:
-            await message.edit(content=table.content, embed=table.embed, view=table.view)
+            try:
+                await self._edit_table(message, table)
+            except discord.Forbidden:
+                if table.picture is None:
+                    raise
+                log.info("game %s: no permission to attach the table's picture; editing as text", record.id)
+                await self._edit_table(message, table.without_picture())
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", record.id)
             return await self.post_table(record, game)
         return record
+
+    @staticmethod
+    async def _send_table(place: discord.PartialMessageable, table: TableMessage) -> discord.Message:
+        return await place.send(
+            content=table.content,
+            embed=table.embed,
+            view=table.view or discord.utils.MISSING,
+            files=table.files() or discord.utils.MISSING,
+        )
+
+    @staticmethod
+    async def _edit_table(message: discord.PartialMessage, table: TableMessage) -> None:
+        await message.edit(content=table.content, embed=table.embed, view=table.view, attachments=table.files())
 
     async def show_move(self, result: MoveResult, *, lead: str | None = None) -> None:
         """After a move: narrate it on the table (after `lead`), ping the next player, run the kind's follow-up."""

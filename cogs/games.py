@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PICTURE_CHOICES = [app_commands.Choice(name="pictures", value="on"), app_commands.Choice(name="text only", value="off")]
+
 
 class GamesCog(commands.Cog):
     """Managing games of either kind."""
@@ -100,6 +102,21 @@ class GamesCog(commands.Cog):
         if len(records) > 20:
             lines.append(f"… and {len(records) - 20} more.")
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="pictures")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(show="Pictures of the tables (with their text), or text only")
+    @app_commands.choices(show=PICTURE_CHOICES)
+    async def pictures(self, interaction: discord.Interaction, show: app_commands.Choice[str]) -> None:
+        """Show this server's game tables as pictures, or as text only (Manage Server)."""
+        async with refusals_answered(interaction):
+            on = show.value == "on"
+            await self.bot.service.set_pictures(guild_id_of(interaction), on, is_manager=is_manager(interaction))
+            how = "as pictures, with their text" if on else "as text only"
+            await interaction.response.send_message(
+                f"Game tables in this server are now shown {how}, from each game's next move.", ephemeral=True
+            )
 
     @app_commands.command(name="rules")
     @app_commands.describe(game="Which game's rules")

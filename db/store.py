@@ -620,6 +620,25 @@ class Store:
         async with self._reading() as conn:
             return await stats.player_stats(conn, user_id, guild_id)
 
+    # -- server settings --------------------------------------------------------------------------------------------
+
+    async def pictures_on(self, guild_id: int) -> bool:
+        """Whether the server's tables are shown as pictures (yes unless a manager turned them off)."""
+        async with self._reading() as conn:
+            rows = list(
+                await conn.execute_fetchall("SELECT pictures FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            )
+            return bool(rows[0][0]) if rows else True
+
+    async def set_pictures(self, guild_id: int, on: bool) -> None:
+        """Turn the server's table pictures on or off."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                """INSERT INTO guild_settings (guild_id, pictures) VALUES (?, ?)
+                   ON CONFLICT (guild_id) DO UPDATE SET pictures = excluded.pictures""",
+                (guild_id, on),
+            )
+
 
 async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -145,3 +145,11 @@ class GameStore(Protocol):
     async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
         """A player's figures."""
         ...
+
+    async def pictures_on(self, guild_id: int) -> bool:
+        """Whether the server's tables are shown as pictures."""
+        ...
+
+    async def set_pictures(self, guild_id: int, on: bool) -> None:
+        """Turn the server's table pictures on or off."""
+        ...

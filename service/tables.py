@@ -151,6 +151,20 @@ class TableService:
         """A player's figures in this server and across servers."""
         return await self.store.player_stats(user_id, guild_id)
 
+    async def pictures_on(self, guild_id: int) -> bool:
+        """Whether this server's tables are shown as pictures."""
+        return await self.store.pictures_on(guild_id)
+
+    async def set_pictures(self, guild_id: int, on: bool, *, is_manager: bool) -> None:
+        """Turn this server's table pictures on or off.
+
+        Raises:
+            RefusedError: the caller may not manage the server.
+        """
+        if not is_manager:
+            raise RefusedError("Only someone with Manage Server can change how this server's tables are shown.")
+        await self.store.set_pictures(guild_id, on)
+
     # Where the game shows on Discord (ids only; the game itself does not change)
 
     async def note_messages(

@@ -18,6 +18,7 @@ ROWS, ROW_ITEMS = 5, 5
 CUSTOM_ID, BUTTON_LABEL, PLACEHOLDER = 100, 80, 150
 SELECT_OPTIONS, OPTION_TEXT = 25, 100
 CHOICES, CHOICE_NAME, CHOICE_VALUE = 25, 100, 100
+ATTACHMENT_DESCRIPTION = 1024
 
 
 def violations(payload: Any) -> list[str]:
@@ -54,6 +55,8 @@ def _check_message(body: dict[str, Any], problems: list[str]) -> None:
             problems.append(f"a row of {len(items)} components (limit {ROW_ITEMS})")
         for item in items:
             _check_component(item, problems)
+    for attachment in body.get("attachments") or []:
+        _too_long(problems, "an attachment description", attachment.get("description"), ATTACHMENT_DESCRIPTION)
     choices = body.get("choices")
     if choices is not None:
         if len(choices) > CHOICES:

@@ -26,6 +26,7 @@ def test_a_payload_within_every_limit_passes():
         ({"components": [{"type": 1, "components": [{"type": 3, "options": [{"label": "a"}] * 26}]}]}, "26 options"),
         ({"type": 8, "data": {"choices": [{"name": "n" * 101, "value": "v"}]}}, "autocomplete name has 101"),
         ({"type": 8, "data": {"choices": [{"name": "n", "value": "v"}] * 26}}, "26 autocomplete choices"),
+        ({"attachments": [{"id": 0, "description": "d" * 1025}]}, "attachment description has 1025"),
     ],
 )
 def test_each_limit_is_caught(payload, expected):

@@ -1,0 +1,61 @@
+"""The table as a picture: attached to the living table with the whole table as its description; a server can
+turn pictures off and keep complete text tables."""
+
+import random
+
+import discord
+import pytest
+
+from service.errors import RefusedError
+from tests.cogs.helpers import game_thread, open_and_start, table_message
+from tests.cogs.test_kasino_flow import play_turn
+
+
+def picture_of(message):
+    return next((a for a in message.attachments if a.filename == "table.png"), None)
+
+
+async def test_the_table_shows_its_picture_with_the_text_table_as_description(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    table = table_message(game_thread(channel, game_id), game_id)
+    picture = picture_of(table)
+    assert picture is not None
+    assert table.embeds[0].image.url == "attachment://table.png"
+    assert (await picture.read()).startswith(b"\x89PNG")
+    assert "On the table:" in picture.description and "alice" in picture.description
+    assert len(picture.description) <= 1024
+
+
+async def test_a_garbage_table_has_its_picture_too(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
+    assert picture_of(table_message(game_thread(channel, game_id), game_id)) is not None
+
+
+async def test_pictures_off_gives_the_complete_text_table(simcord_env, guild, channel, members):
+    alice, bob = members[:2]
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    with pytest.raises(RefusedError, match="Only someone with Manage Server"):  # Discord hides the command too
+        await simcord_env.bot.service.set_pictures(guild.id, False, is_manager=False)
+    done = await mod.slash(channel, "pictures", show="off")
+    assert done.ephemeral and "text only" in done.response.content
+    await play_turn(simcord_env, channel, members, game_id, random.Random(1), "dm")
+    table = table_message(game_thread(channel, game_id), game_id)
+    assert picture_of(table) is None and not table.embeds[0].image.url
+    assert "On the table:" in str(table.embeds[0].to_dict())
+
+
+async def test_without_attach_files_the_table_goes_out_as_text(simcord_env, channel, members):
+    # A server that invited the bot before pictures: Discord refuses the upload (403), the text table still posts.
+    alice, bob = members[:2]
+    opened = await alice.slash(channel, "kasino new", seats=2)
+    await bob.click(opened.response, label="Join")
+    simcord_env.inject_error("POST", "/channels/*/messages", status=403, times=1)
+    started = await alice.click(opened.response, label="Start")
+    assert started.acknowledged
+    game_id = int(opened.response.content.split("#", 1)[1].split(" ", 1)[0])
+    table = table_message(game_thread(channel, game_id), game_id)
+    assert picture_of(table) is None and "On the table:" in str(table.embeds[0].to_dict())
