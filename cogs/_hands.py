@@ -35,6 +35,13 @@ DMS_CLOSED = (
 )
 
 
+def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
+    """A panel for a new message: new messages take `files`, edits take `attachments` (which replace the old)."""
+    fresh = dict(panel)
+    fresh["files"] = fresh.pop("attachments", [])
+    return fresh
+
+
 def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]:
     """The caller's own panel in this game.
 
@@ -65,7 +72,7 @@ async def deliver_hand(bot: CardBot, record: GameRecord, game: AnyGame, seat: in
                 log.debug("hand message of game %s seat %s is gone; sending a new one", record.id, seat)
         elif old is not None:
             await _retire(channel, old)
-        message = await channel.send(**panel)
+        message = await channel.send(**as_new_message(panel))
         await bot.service.note_hand_message(record.id, seat, message.id)
     except discord.Forbidden:
         await bot.service.note_dms_closed(record.id, seat)
@@ -116,7 +123,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         record = await component_game(bot, interaction, self.game_id, self.kind)
         panel = seat_panel(bot, record, interaction.user.id)
         if self.action == "hand":
-            await interaction.response.send_message(**panel, ephemeral=True)
+            await interaction.response.send_message(**as_new_message(panel), ephemeral=True)
         else:
             await interaction.response.edit_message(**panel)
 

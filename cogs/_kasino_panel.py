@@ -7,6 +7,8 @@ version it was drawn for), so the panel keeps working after a restart and a stal
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
@@ -25,12 +27,15 @@ from engine.cards import Card
 from engine.kasino import KasinoGame
 from engine.kasino.moves import CardMove, Take
 from engine.kasino.table import hand_order
+from engine.kasino.views import KasinoView
+from render import render_hand
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
     from bot import CardBot
 
 SELECT_LIMIT = 25
+HAND_PICTURE = "hand.png"
 CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
 
 
@@ -63,7 +68,14 @@ def panel(
         choices = [move for move in moves if move.card == card] if card is not None else moves
         view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
     view.add_item(refresh_button("kasino", record.id))
-    return {"content": legible(hand_text(record, game, seat)), "view": view}
+    picture = discord.File(io.BytesIO(_hand_png(game.view(seat))), filename=HAND_PICTURE, description="Your hand")
+    return {"content": legible(hand_text(record, game, seat)), "view": view, "attachments": [picture]}
+
+
+@functools.lru_cache(maxsize=512)
+def _hand_png(view: KasinoView) -> bytes:
+    # Keyed by the seat's whole view, so a picture is drawn once per hand and table (a few milliseconds).
+    return render_hand(view).png
 
 
 async def load_seat(bot: CardBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import refusals_answered
-from cogs._hands import deliver_hand, seat_panel, show_hand_button
+from cogs._hands import as_new_message, deliver_hand, seat_panel, show_hand_button
 from cogs._kasino_panel import DYNAMIC_ITEMS, best_first
 from cogs._kasino_panel import seat_panel as kasino_seat_panel
 from cogs._kasino_render import public_table, score_table
@@ -121,7 +121,8 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         """See your hand and your moves (only you see the answer)."""
         async with refusals_answered(interaction):
             record = await my_running_game(self.bot, interaction, "kasino")
-            await interaction.response.send_message(**seat_panel(self.bot, record, interaction.user.id), ephemeral=True)
+            panel = as_new_message(seat_panel(self.bot, record, interaction.user.id))
+            await interaction.response.send_message(**panel, ephemeral=True)
 
 
 async def setup(bot: CardBot) -> None:

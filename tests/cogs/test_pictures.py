@@ -59,3 +59,14 @@ async def test_without_attach_files_the_table_goes_out_as_text(simcord_env, chan
     game_id = int(opened.response.content.split("#", 1)[1].split(" ", 1)[0])
     table = table_message(game_thread(channel, game_id), game_id)
     assert picture_of(table) is None and "On the table:" in str(table.embeds[0].to_dict())
+
+
+async def test_each_private_panel_shows_the_seats_own_hand_as_a_picture(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record = await simcord_env.bot.store.get_game(game_id)
+    seat = record.seat_of(alice.id)
+    dm = next(m for m in alice.user.dm_channel.history() if m.id == record.seats[seat].hand_message_id)
+    assert [a.filename for a in dm.attachments] == ["hand.png"]
+    shown = await alice.click(table_message(game_thread(channel, game_id), game_id), label="Show my hand")
+    assert shown.ephemeral and [a.filename for a in shown.response.attachments] == ["hand.png"]
