@@ -1,0 +1,98 @@
+"""Regenerate the README's screenshots from the real bot: `python docs/screenshots.py` from the repository root.
+
+The bot runs inside SimCord (a simulated Discord running the real discord.py) on a throwaway SQLite file; each
+scene is shown through SimCord's preview in Discord's dark theme and captured with headless Chromium. Needs the
+preview extra (`.venv/bin/pip install "simcord[preview]==3.2.1"`) and Debian's `chromium` package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import simcord  # noqa: E402 - after the path is set
+
+from bot import create_bot  # noqa: E402
+from tests.cogs.helpers import game_thread, labels, open_and_start, table_message  # noqa: E402
+from tests.cogs.test_garbage_flow import play_turn_by_buttons  # noqa: E402
+from tests.cogs.test_kasino_flow import play_turn  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+WIDTH = 1000
+
+
+async def capture(env: simcord.Env, place: Any, viewers: list[Any], name: str, height: int) -> None:
+    """Show `place` as `viewers[0]` sees it and save docs/screenshots/<name>.png."""
+    async with env.preview(
+        place, viewers=viewers, layout="channel", display="fixed", width=WIDTH, height=height
+    ) as preview:
+        chromium = await asyncio.create_subprocess_exec(
+            "chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--screenshot={OUT / name}.png",
+            f"--window-size={WIDTH},{height}", "--virtual-time-budget=8000", preview.url,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        await chromium.communicate()
+    sys.stdout.write(f"wrote docs/screenshots/{name}.png\n")
+
+
+async def main() -> None:
+    """Play the scenes and capture each."""
+    if shutil.which("chromium") is None:
+        sys.exit("Cannot take screenshots: install Debian's chromium package (apt-get install chromium).")
+    OUT.mkdir(parents=True, exist_ok=True)
+    seeds = itertools.count(11)
+    with tempfile.TemporaryDirectory() as folder:
+        bot = create_bot(Path(folder) / "screens.db", new_seed=lambda: next(seeds), shard_count=1)
+        try:
+            async with simcord.run(bot) as env:
+                await scenes(env)
+        finally:
+            await bot.close()
+
+
+async def scenes(env: simcord.Env) -> None:
+    """Lobby, a Kasino table and its DM hand, the end of a round, a Garbage Jack choice, the leaderboard."""
+    guild = env.create_guild("Card Club")
+    channel = guild.create_text_channel("games")
+    alice, bob, carol = (guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol"))
+
+    lobby = await alice.slash(channel, "kasino new", seats=3, target=1)
+    await bob.click(lobby.response, label="Join")
+    await capture(env, channel, [alice], "lobby", 520)
+
+    await carol.click(lobby.response, label="Join")
+    await alice.click(lobby.response, label="Start")
+    kasino_id = int(lobby.response.content.split("#", 1)[1].split(" ", 1)[0])
+    thread = game_thread(channel, kasino_id)
+    rng = random.Random(5)
+    for _ in range(4):
+        await play_turn(env, channel, [alice, bob, carol], kasino_id, rng, "dm")
+    await capture(env, thread, [alice], "kasino-table", 1000)
+    await capture(env, alice.user.dm_channel, [alice.user], "kasino-hand", 760)
+    while (await env.bot.store.get_game(kasino_id)).status == "running":  # to 1 point: the first round ends it
+        await play_turn(env, channel, [alice, bob, carol], kasino_id, rng, "dm")
+    await capture(env, thread, [alice], "kasino-round-end", 1100)
+
+    _, garbage_id = await open_and_start(channel, bob, [carol], "garbage new", seats=2, size=5)
+    garbage_thread = game_thread(channel, garbage_id)
+    for _ in range(400):
+        if any(label and label.startswith("Jack") for label in labels(table_message(garbage_thread, garbage_id))):
+            break
+        await play_turn_by_buttons(env, channel, [alice, bob, carol], garbage_id, rng)
+    await capture(env, garbage_thread, [bob], "garbage-jack", 1000)
+
+    await alice.slash(channel, "leaderboard", game="kasino")
+    await capture(env, channel, [alice], "leaderboard", 900)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
