@@ -356,7 +356,14 @@ async def _connect(settings: Settings, store: Store) -> int:
 
 
 def main() -> int:
-    """Entry point: read settings, run until Ctrl-C or SIGTERM; the exit status says how it ended."""
+    """Entry point: read settings, run until Ctrl-C or SIGTERM; the exit status says how it ended.
+
+    `python bot.py --playground` runs the bot in a simulated Discord instead, with no token (see playground.py).
+    """
+    if sys.argv[1:2] == ["--playground"]:
+        import playground  # only here: it needs SimCord, which a production bot does not
+
+        return playground.main(sys.argv[2:])
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     try:
         settings = Settings.from_env(os.environ)

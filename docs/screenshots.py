@@ -1,8 +1,8 @@
 """Regenerate the README's screenshots from the real bot: `python docs/screenshots.py` from the repository root.
 
 The bot runs inside SimCord (a simulated Discord running the real discord.py) on a throwaway SQLite file; each
-scene is shown through SimCord's preview in Discord's dark theme and captured with headless Chromium. Needs the
-preview extra (`.venv/bin/pip install "simcord[preview]==3.2.1"`) and Debian's `chromium` package.
+scene is shown through SimCord's preview in Discord's dark theme and captured with headless Chromium (Debian's
+`chromium` package). The last scene is the playground page (`python bot.py --playground`).
 """
 
 from __future__ import annotations
@@ -44,6 +44,30 @@ async def capture(env: simcord.Env, place: Any, viewers: list[Any], name: str, h
     sys.stdout.write(f"wrote docs/screenshots/{name}.png\n")
 
 
+async def playground_scene() -> None:
+    """The playground page (`python bot.py --playground`) with a game under way, as "you" see it."""
+    from playground import serve
+
+    stop, ready = asyncio.Event(), asyncio.Queue()
+    with tempfile.TemporaryDirectory() as folder:
+        running = asyncio.create_task(serve(Path(folder) / "playground.db", 0, stop, ready, wall_clock=False))
+        url, playground = await ready.get()
+        you, kari = playground.members[:2]
+        opened = await you.slash(playground.channel, "kasino new", seats=2)
+        await kari.click(opened.response, label="Join")
+        await you.click(opened.response, label="Start")
+        await you.click(table_message(playground.channel, 1), label="Show my hand")
+        chromium = await asyncio.create_subprocess_exec(
+            "chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--screenshot={OUT / 'playground'}.png",
+            f"--window-size={WIDTH},1000", "--virtual-time-budget=8000", url,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        await chromium.communicate()
+        stop.set()
+        await running
+    sys.stdout.write("wrote docs/screenshots/playground.png\n")
+
+
 async def main() -> None:
     """Play the scenes and capture each."""
     if shutil.which("chromium") is None:
@@ -57,6 +81,7 @@ async def main() -> None:
                 await scenes(env)
         finally:
             await bot.close()
+    await playground_scene()
 
 
 async def scenes(env: simcord.Env) -> None:

@@ -1,0 +1,133 @@
+"""Try the bot without Discord: `python bot.py --playground` serves it as a Discord-like page on 127.0.0.1.
+
+The real bot, with its real cogs and a real SQLite file (`data/playground.db` unless `--database` says otherwise),
+runs inside SimCord, a simulated Discord that drives the real discord.py offline. One server, a #games channel,
+you and three friends; the page lets you act as any of them ("Viewing as"), run slash commands and click buttons.
+
+SimCord's preview presents one channel, so the playground is set up to keep everything there: the bot may not
+open threads in #games (games are played in the channel, one at a time), and direct messages are closed, so each
+player sees their hand with **Show my hand** (visible to them only). SimCord's clock does not move by itself; here
+it follows the wall clock, so turn timers run as on Discord.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+DEFAULT_DATABASE: Final = Path("data/playground.db")
+DEFAULT_PORT: Final = 8765
+PLAYERS: Final = ("you", "kari", "ola", "nora")
+TICK_SECONDS: Final = 1.0
+NO_PREVIEW: Final = (
+    "The playground needs SimCord's preview: run `.venv/bin/pip install \"simcord[preview]==3.2.1\"` and try again."
+)
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The playground's command line (after `--playground`)."""
+    parser = argparse.ArgumentParser(prog="bot.py --playground", description="Try the bot in your browser.")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"loopback port (default {DEFAULT_PORT})")
+    parser.add_argument("--database", type=Path, default=DEFAULT_DATABASE, help="SQLite file for the playground")
+    return parser.parse_args(list(argv))
+
+
+def preview_available() -> bool:
+    """Whether SimCord's preview extra is installed."""
+    try:
+        from simcord.preview import _require_preview_runtime
+
+        _require_preview_runtime()
+    except Exception:  # ImportError, or SimCord's own SetupError naming the missing packages
+        return False
+    return True
+
+
+async def follow_wall_clock(env: Any, stop: asyncio.Event) -> None:
+    """Move SimCord's clock with real time, so timers and tasks run as they would on Discord."""
+    from simcord.backend.errors import SetupError
+
+    loop = asyncio.get_running_loop()
+    last = loop.time()
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), TICK_SECONDS)
+        now = loop.time()
+        with contextlib.suppress(SetupError):  # someone is acting on the page: catch up on the next tick
+            await env.advance_time(now - last)
+            last = now
+
+
+class Playground:
+    """A running playground: the bot inside SimCord, its server, and the preview page."""
+
+    def __init__(self, env: Any) -> None:
+        import discord
+
+        self.env = env
+        self.guild = env.create_guild("Playground")
+        self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
+        no_threads = discord.PermissionOverwrite(create_public_threads=False)
+        self.channel = self.guild.create_text_channel("games", overwrites={self.guild.me: no_threads})
+        # Every player's DMs are closed, as a real user may choose; hands are shown with Show my hand.
+        env.inject_error("POST", "/users/@me/channels", status=403, code=50007, times=None)
+
+
+async def serve(
+    database: Path,
+    port: int,
+    stop: asyncio.Event,
+    ready: asyncio.Queue[tuple[str, Playground]] | None = None,
+    *,
+    wall_clock: bool = True,
+) -> None:
+    """Run the playground until `stop` is set; the page's address goes to stdout (and to `ready`, for tests).
+
+    `wall_clock=False` leaves SimCord's clock to the caller (a test that drives the actors itself).
+    """
+    import simcord
+
+    from bot import create_bot
+
+    bot = create_bot(database, shard_count=1)
+    try:
+        async with simcord.run(bot) as env:
+            playground = Playground(env)
+            async with env.preview(
+                playground.channel, viewers=playground.members, layout="channel", port=port
+            ) as preview:
+                sys.stdout.write(f"Playground ready: open {preview.url} in your browser (Ctrl-C stops it).\n")
+                sys.stdout.flush()
+                if ready is not None:
+                    await ready.put((preview.url, playground))
+                if wall_clock:
+                    await follow_wall_clock(env, stop)
+                else:
+                    await stop.wait()
+    finally:
+        await bot.close()
+
+
+def main(argv: Sequence[str]) -> int:
+    """`python bot.py --playground [--port N] [--database PATH]`; the exit status is 0 when stopped by Ctrl-C."""
+    options = parse(argv)
+    if not preview_available():
+        sys.stderr.write(NO_PREVIEW + "\n")
+        return 2
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await serve(options.database, options.port, stop)
+
+    asyncio.run(run())
+    sys.stdout.write("Playground stopped.\n")
+    return 0

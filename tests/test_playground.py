@@ -1,0 +1,82 @@
+"""The playground: the real bot in a simulated Discord, served on the loopback address."""
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+
+from playground import serve
+from tests.cogs.helpers import custom_ids, is_enabled, table_message
+
+BOT = Path(__file__).resolve().parent.parent / "bot.py"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actors(tmp_path):
+    stop, ready = asyncio.Event(), asyncio.Queue()
+    running = asyncio.create_task(serve(tmp_path / "playground.db", free_port(), stop, ready, wall_clock=False))
+    try:
+        url, playground = await asyncio.wait_for(ready.get(), timeout=60)
+        assert url.startswith("http://127.0.0.1:")
+        async with aiohttp.ClientSession() as session, session.get(url) as page:
+            assert page.status == 200
+        you, kari = playground.members[:2]
+        channel = playground.channel
+        opened = await you.slash(channel, "garbage new", seats=2, size=2)
+        await kari.click(opened.response, label="Join")
+        started = await you.click(opened.response, label="Start")
+        assert started.acknowledged
+        game_id = 1
+        for _ in range(3):  # a few moves, by whoever is to play, as the page would click them
+            record = await playground.env.bot.store.get_game(game_id)
+            table = table_message(channel, game_id)
+            mover = next(m for m in playground.members if m.id == record.seats[record.state["to_move"]].user_id)
+            choice = next(cid for cid in custom_ids(table) if is_enabled(table, cid))  # stock, or a Jack's spot
+            clicked = await mover.click(table, custom_id=choice)
+            assert clicked.acknowledged and not clicked.ephemeral
+        assert len(await playground.env.bot.store.game_moves(game_id)) >= 3
+    finally:
+        stop.set()
+        await asyncio.wait_for(running, timeout=30)
+
+
+def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl_c(tmp_path):
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DISCORD")}
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(BOT), "--playground", "--port", str(port), "--database", str(tmp_path / "p.db")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("Playground ready: open http://127.0.0.1:") and f":{port}/" in line, line
+        url = line.split("open ", 1)[1].split(" ", 1)[0]
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert page.status == 200
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=5) == 0
+        assert time.monotonic() - sent < 5
+        rest = process.stdout.read()
+        assert "Traceback" not in rest and rest.strip().endswith("Playground stopped.")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
