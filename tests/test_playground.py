@@ -80,3 +80,34 @@ def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl
             process.kill()
             process.wait()
         process.stdout.close()
+
+
+async def test_the_clock_follows_real_time_and_waits_while_someone_acts():
+    from simcord.backend.errors import SetupError
+
+    from playground import follow_wall_clock
+
+    class Env:
+        def __init__(self):
+            self.advanced, self.busy = [], True
+
+        async def advance_time(self, seconds):
+            if self.busy:  # a page action is running: SimCord refuses overlapping operations
+                self.busy = False
+                raise SetupError("operation overlaps")
+            self.advanced.append(seconds)
+
+    env, stop = Env(), asyncio.Event()
+    follower = asyncio.create_task(follow_wall_clock(env, stop))
+    await asyncio.sleep(2.5)
+    stop.set()
+    await follower
+    assert len(env.advanced) >= 1 and sum(env.advanced) >= 1.9  # the refused second is caught up, not lost
+
+
+def test_without_the_preview_extra_the_playground_says_so_in_one_line(monkeypatch, capsys):
+    import playground
+
+    monkeypatch.setattr(playground, "preview_available", lambda: False)
+    assert playground.main([]) == 2
+    assert capsys.readouterr().err.strip() == playground.NO_PREVIEW
