@@ -20,10 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.crash_child import spawn
 from db.store import Store
 from engine.registry import game_class
 
-ROOT = Path(__file__).resolve().parents[1]
 AFTER_FIRST_MOVE = 0.15  # seconds of play after the first acknowledged move, at most
 DURING_START_UP = 0.8  # seconds after spawning, at most, for kills that may land before any move
 START_UP_SHARE = 0.15  # the share of kills timed from the spawn instead
@@ -31,16 +31,7 @@ START_UP_SHARE = 0.15  # the share of kills timed from the spawn instead
 
 async def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[tuple[int, int, int, str]]:
     """One child, killed with SIGKILL; returns the moves it acknowledged as (game id, seq, seat, move text)."""
-    child = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bench.crash_child",
-        str(path),
-        str(seed),
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    child = await spawn(path, seed)
     assert child.stdout is not None
     if rng.random() < START_UP_SHARE:
         await asyncio.sleep(rng.uniform(0, DURING_START_UP))

@@ -12,14 +12,30 @@ import asyncio
 import random
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from db.records import GameRecord
 from db.store import Store
 from engine.base import Game
 from engine.registry import KINDS, game_class
 
+ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = {"kasino": (2, 3, 4), "garbage": (2, 3)}
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+async def spawn(path: Path, seed: int) -> asyncio.subprocess.Process:
+    """Start a writer child on `path`; its stdout carries the acknowledged moves, one a line."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bench.crash_child",
+        str(path),
+        str(seed),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
 
 
 async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRecord, Game]:

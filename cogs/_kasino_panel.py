@@ -50,7 +50,7 @@ def best_first(game: KasinoGame, moves: Sequence[CardMove]) -> list[CardMove]:
     return sorted(moves, key=key)
 
 
-def seat_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
+def kasino_hand_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
     """Kasino's private panel for the shared hand machinery (`cogs._hands`)."""
     return panel(record, engine_as(game, KasinoGame), seat)
 

@@ -12,8 +12,7 @@ from discord.ext import commands
 
 from cogs._errors import refusals_answered
 from cogs._hands import as_new_message, deliver_hand, seat_panel, show_hand_button
-from cogs._kasino_panel import DYNAMIC_ITEMS, best_first
-from cogs._kasino_panel import seat_panel as kasino_seat_panel
+from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, kasino_hand_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
@@ -128,6 +127,6 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
 async def setup(bot: CardBot) -> None:
     """Add the cog, the Kasino table UI and the panel's persistent components."""
     bot.presenter.uis["kasino"] = KasinoUI(bot)
-    bot.presenter.hand_panels["kasino"] = kasino_seat_panel
+    bot.presenter.hand_panels["kasino"] = kasino_hand_panel
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(KasinoCog(bot))

@@ -7,6 +7,7 @@ bot under test is the real one and nothing leaves this machine.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -65,6 +66,13 @@ class RunningBot:
         self.reader.join(timeout=5)
         assert self.process.stdout is not None
         self.process.stdout.close()
+
+
+def unused_port() -> int:
+    """A loopback port nobody listens on now: connecting is refused at once, and a server may bind it."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def start_bot(tmp_path: Path, api_base: str, **env: str) -> RunningBot:

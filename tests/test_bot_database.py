@@ -6,25 +6,18 @@ a bot that wrongly got past the database check would be seen retrying instead of
 
 import asyncio
 import random
-import socket
 import sqlite3
 import subprocess
 
 import pytest
 
 from db.store import Store
-from tests.db.test_open import filled_database
-from tests.startup_helpers import FAKE_TOKEN, start_bot
-
-
-def closed_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.db.helpers import filled_database
+from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 
 def run_bot_on(tmp_path, database):
-    bot = start_bot(tmp_path, f"http://127.0.0.1:{closed_port()}/api/v10", DATABASE_PATH=str(database))
+    bot = start_bot(tmp_path, f"http://127.0.0.1:{unused_port()}/api/v10", DATABASE_PATH=str(database))
     status = bot.wait(timeout=60)
     return status, [line for _, line in bot.lines]
 

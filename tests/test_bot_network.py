@@ -1,25 +1,17 @@
 """`python bot.py` when Discord cannot be reached, or rejects the token: one clear line each, no traceback."""
 
 import http.server
-import socket
 import threading
 import time
 
 import pytest
 
 from bot import FIRST_RETRY_SECONDS, LONGEST_RETRY_SECONDS, retry_delays
-from tests.startup_helpers import FAKE_TOKEN, start_bot
-
-
-def closed_port():
-    """A loopback port nobody listens on: connecting is refused at once, whatever the machine's network."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 
 def test_unreachable_discord_gives_one_line_per_try_and_stops_cleanly_on_sigterm(tmp_path):
-    bot = start_bot(tmp_path, f"http://127.0.0.1:{closed_port()}/api/v10")
+    bot = start_bot(tmp_path, f"http://127.0.0.1:{unused_port()}/api/v10")
     time.sleep(15)
     early = bot.lines_within(15)
     status, took = bot.stop(timeout=10)

@@ -3,7 +3,6 @@
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,19 +13,14 @@ import aiohttp
 
 from playground import serve
 from tests.cogs.helpers import custom_ids, is_enabled, table_message
+from tests.startup_helpers import unused_port
 
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actors(tmp_path):
     stop, ready = asyncio.Event(), asyncio.Queue()
-    running = asyncio.create_task(serve(tmp_path / "playground.db", free_port(), stop, ready, wall_clock=False))
+    running = asyncio.create_task(serve(tmp_path / "playground.db", unused_port(), stop, ready, wall_clock=False))
     try:
         url, playground = await asyncio.wait_for(ready.get(), timeout=60)
         assert url.startswith("http://127.0.0.1:")
@@ -54,7 +48,7 @@ async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actor
 
 def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl_c(tmp_path):
     env = {key: value for key, value in os.environ.items() if not key.startswith("DISCORD")}
-    port = free_port()
+    port = unused_port()
     process = subprocess.Popen(
         [sys.executable, str(BOT), "--playground", "--port", str(port), "--database", str(tmp_path / "p.db")],
         cwd=tmp_path,

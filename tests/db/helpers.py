@@ -3,6 +3,7 @@
 import random
 from datetime import UTC, datetime, timedelta
 
+from db.store import Store
 from engine.base import Game, Outcome
 from engine.registry import game_class
 
@@ -71,3 +72,16 @@ async def rename(store, game_id, seat, name):
     """Give a seat another display name (as if the member had changed nickname before the game)."""
     async with store.transaction() as conn:
         await conn.execute("UPDATE seats SET name = ? WHERE game_id = ? AND seat = ?", (name, game_id, seat))
+
+
+async def filled_database(path, games=6):
+    """A closed database file of several pages: games of both kinds with their moves."""
+    store = await Store.open(path)
+    try:
+        rng = random.Random(5)
+        for number in range(games):
+            kind = ("kasino", "garbage")[number % 2]
+            record, game = await real_game(store, kind, (1, 2), seed=number)
+            await play_random(store, record, game, 30, rng)
+    finally:
+        await store.close()

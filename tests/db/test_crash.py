@@ -8,13 +8,11 @@ import asyncio
 import logging
 import random
 import signal
-import sys
-from pathlib import Path
 
+from bench.crash_child import spawn
 from db.store import Store
 from engine.registry import game_class
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
 MAX_DELAY = 0.12  # seconds of play after the first acknowledged move before the kill
 
@@ -24,16 +22,7 @@ async def run_and_kill(path, seed, delay):
 
     Returns the acknowledged moves as (game id, seq, seat, move text).
     """
-    child = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bench.crash_child",
-        str(path),
-        str(seed),
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    child = await spawn(path, seed)
     first = await asyncio.wait_for(child.stdout.readline(), timeout=30)
     if not first:  # the child died on its own before its first move
         _, errors = await child.communicate()

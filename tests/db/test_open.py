@@ -20,7 +20,7 @@ from db.errors import (
     StoreError,
 )
 from db.store import Store
-from tests.db.helpers import play_random, real_game
+from tests.db.helpers import filled_database
 
 ROOT = Path(__file__).resolve().parents[2]
 def one_line_naming(error, path):
@@ -28,19 +28,6 @@ def one_line_naming(error, path):
     assert "\n" not in text
     assert str(path) in text
     return text
-
-
-async def filled_database(path, games=6):
-    """A closed database file of several pages: games of both kinds with their moves."""
-    store = await Store.open(path)
-    try:
-        rng = random.Random(5)
-        for number in range(games):
-            kind = ("kasino", "garbage")[number % 2]
-            record, game = await real_game(store, kind, (1, 2), seed=number)
-            await play_random(store, record, game, 30, rng)
-    finally:
-        await store.close()
 
 
 async def test_second_store_on_the_same_file_is_refused_naming_the_holder(holder):
