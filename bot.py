@@ -26,6 +26,7 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
+from cogs._delivery import Delivery
 from cogs._errors import GameTree
 from cogs._presenter import Presenter
 from db.errors import (
@@ -129,6 +130,7 @@ class CardBot(commands.AutoShardedBot):
     store: Store
     service: TableService
     presenter: Presenter
+    delivery: Delivery
 
     def __init__(
         self,
@@ -170,6 +172,7 @@ class CardBot(commands.AutoShardedBot):
         seeds = {"new_seed": self.new_seed} if self.new_seed else {}
         self.service = TableService(self.store, clock=self.clock, **seeds)
         self.presenter = Presenter(self)
+        self.delivery = Delivery(self)
         # Replays every running game's move log; where the snapshot disagrees the replay wins (and is logged).
         self._unfinished = await self.service.recover()
         for extension in EXTENSIONS:
@@ -182,7 +185,10 @@ class CardBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Once per start: redraw every running game's table and stop the frozen ones; later: say we are back."""
+        """Once per start: show what Discord missed and stop the frozen games; later: say we are back.
+
+        Games Discord already shows are not redrawn: a restart spends requests only where something is owed.
+        """
         if self._was_ready:
             log.info("Connected to Discord again.")
             return
@@ -196,14 +202,10 @@ class CardBot(commands.AutoShardedBot):
             len(running),
             self.database_path,
         )
-        for record in running:
-            try:
-                await self.presenter.refresh_table(record, self.service.game_of(record))
-            except discord.HTTPException:
-                log.warning("could not redraw the table of game %s", record.id, exc_info=True)
         for record in unfinished:
             if record.status == "frozen":
                 await self.presenter.show_frozen(record)
+        await self.delivery.settle_all_unshown()
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         """One line when the connection drops (discord.py reconnects by itself)."""
@@ -226,6 +228,9 @@ class CardBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Disconnect, then close the database unless it was handed in (its owner closes it)."""
+        delivery = getattr(self, "delivery", None)
+        if delivery is not None:
+            delivery.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None and store is not self._given_store:

@@ -48,8 +48,8 @@ async def play_one(kind: str, players: int, seed: int, folder: Path) -> tuple[in
             channel = guild.create_text_channel("games")
             members = [guild.add_member(env.create_user(name)) for name in NAMES[:players]]
             options = {"seats": players} if kind == "kasino" else {"seats": players, "size": 3}
+            start = len(env.http_requests)  # the whole game: lobby, start, every move, the end
             _, game_id = await open_and_start(channel, members[0], members[1:], f"{kind} new", **options)
-            start = len(env.http_requests)
             rng = random.Random(seed)
             moves = 0
             while True:

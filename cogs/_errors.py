@@ -19,6 +19,24 @@ log = logging.getLogger(__name__)
 APOLOGY = "Something went wrong on our side; the game did not change. Please try again."
 
 
+class InteractionExpiredError(Exception):
+    """Discord no longer takes an answer to this interaction (it waited too long); nothing was done."""
+
+
+async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False) -> None:
+    """Acknowledge first, then work: Discord's 3-second deadline is met before any lock, database or Discord wait.
+
+    Raises:
+        InteractionExpiredError: too late; the player was already shown that the interaction failed, so nothing happens.
+    """
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    except discord.NotFound as error:
+        raise InteractionExpiredError() from error
+
+
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Answer only the user who acted, whether or not the interaction was already acknowledged."""
     text = clip(legible(text), CONTENT_LIMIT)  # a refusal may quote the player's own (long) text
@@ -54,6 +72,8 @@ async def refusals_answered(interaction: discord.Interaction) -> AsyncIterator[N
         yield
     except USER_ERRORS as error:
         await reply_ephemeral(interaction, sentence(error))
+    except InteractionExpiredError:
+        log.info("an interaction of user %s expired before it was acknowledged; nothing was done", interaction.user.id)
 
 
 async def report(interaction: discord.Interaction, error: BaseException, where: str) -> None:
@@ -61,6 +81,9 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     cause = getattr(error, "original", error)
     if isinstance(cause, USER_ERRORS):
         await reply_ephemeral(interaction, sentence(cause))
+        return
+    if isinstance(cause, InteractionExpiredError):
+        log.info("%s expired before it was acknowledged; nothing was done", where)
         return
     if isinstance(cause, app_commands.CheckFailure):
         await reply_ephemeral(interaction, str(cause) or "You can't use that here.")
@@ -100,6 +123,8 @@ def guarded(callback: Callback) -> Callback:
             await callback(self, interaction)
         except USER_ERRORS as error:
             await reply_ephemeral(interaction, sentence(error))
+        except InteractionExpiredError:
+            log.info("a click of user %s expired before it was acknowledged; nothing was done", interaction.user.id)
         except Exception:
             custom_id = interaction.data.get("custom_id") if interaction.data else None
             log.error(

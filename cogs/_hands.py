@@ -1,8 +1,8 @@
 """Private hands, for any kind whose players hold cards only they may see (`GameKind.private_hands`).
 
-The kind supplies one function, a seat's panel (content and components drawn from that seat's view only); this
-module delivers it: by DM (a new message at each deal, an edit otherwise), noting closed DMs once in the game's
-channel, and on request as an ephemeral reply (**Show my hand** on the table, `/<kind> hand`, **Refresh**).
+The kind supplies one function, a seat's panel (content and components drawn from that seat's view only). The
+delivery (`cogs._delivery`) keeps each seat's DM panel in line with the game; this module shows the panel on request
+as an ephemeral reply (**Show my hand** on the table, `/<kind> hand`, **Refresh**), which works with DMs closed.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
-from cogs._errors import guarded
+from cogs._errors import acknowledge, guarded
 from cogs._ids import CODE_KINDS, any_kind_template, component_id, number
 from cogs._lookup import bot_of, component_game
 from db.records import GameRecord
@@ -54,42 +54,6 @@ def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]
     return bot.presenter.hand_panels[record.kind](record, bot.service.game_of(record), seat)
 
 
-async def deliver_hand(bot: CardBot, record: GameRecord, game: AnyGame, seat: int, *, fresh: bool) -> None:
-    """DM the seat its panel: a new message when `fresh` (a deal), else an edit; closed DMs are noted once."""
-    seat_record = record.seats[seat]
-    if seat_record.user_id is None or not seat_record.dm_ok:
-        return
-    panel = bot.presenter.hand_panels[record.kind](record, game, seat)
-    try:
-        user = bot.get_user(seat_record.user_id) or await bot.fetch_user(seat_record.user_id)
-        channel = user.dm_channel or await user.create_dm()
-        old = seat_record.hand_message_id
-        if old is not None and not fresh:
-            try:
-                await channel.get_partial_message(old).edit(**panel)
-                return
-            except discord.NotFound:
-                log.debug("hand message of game %s seat %s is gone; sending a new one", record.id, seat)
-        elif old is not None:
-            await _retire(channel, old)
-        message = await channel.send(**as_new_message(panel))
-        await bot.service.note_hand_message(record.id, seat, message.id)
-    except discord.Forbidden:
-        await bot.service.note_dms_closed(record.id, seat)
-        await bot.presenter.game_channel(record).send(
-            DMS_CLOSED.format(user_id=seat_record.user_id, kind=record.kind),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat_record.user_id)]),
-        )
-
-
-async def _retire(channel: discord.DMChannel, message_id: int) -> None:
-    # The last hand's menu would only answer "out of date"; take it away.
-    try:
-        await channel.get_partial_message(message_id).edit(view=None)
-    except discord.HTTPException:
-        log.debug("could not retire hand message %s", message_id)
-
-
 HAND_TEMPLATE = any_kind_template("(?P<action>hand|refresh)")
 
 
@@ -120,12 +84,16 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the panel (Show my hand), or redraw the panel in place (Refresh)."""
         bot = bot_of(interaction)
+        if self.action == "hand":
+            await acknowledge(interaction, ephemeral=True, thinking=True)
+        else:
+            await acknowledge(interaction)
         record = await component_game(bot, interaction, self.game_id, self.kind)
         panel = seat_panel(bot, record, interaction.user.id)
         if self.action == "hand":
-            await interaction.response.send_message(**as_new_message(panel), ephemeral=True)
+            await interaction.followup.send(**as_new_message(panel), ephemeral=True)
         else:
-            await interaction.response.edit_message(**panel)
+            await interaction.edit_original_response(**panel)
 
 
 def show_hand_button(kind: str, game_id: int) -> HandButton:

@@ -7,15 +7,17 @@ version it was drawn for), so the panel keeps working after a restart and a stal
 
 from __future__ import annotations
 
-import functools
 import io
+import logging
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
-from cogs._errors import guarded
+from cogs._delivery import settle_and_tell
+from cogs._errors import acknowledge, guarded
 from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
@@ -30,9 +32,12 @@ from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
 from render import render_hand
 from service.errors import RefusedError
+from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
     from bot import CardBot
+
+log = logging.getLogger(__name__)
 
 SELECT_LIMIT = 25
 HAND_PICTURE = "hand.png"
@@ -60,7 +65,7 @@ def panel(
 ) -> dict[str, Any]:
     """Content and view of a seat's panel (`card`: show only that card's moves; `offset`: the page of them)."""
     view = discord.ui.View(timeout=None)
-    moves = best_first(game, game.legal_moves(seat))
+    moves = best_first(game, game.legal_moves(seat)) if record.status == "running" else []
     if moves and card is None and len(moves) > SELECT_LIMIT:
         for hand_card in sorted({move.card for move in moves}, key=hand_order):
             view.add_item(CardButton(record.id, record.version, hand_card))
@@ -68,14 +73,26 @@ def panel(
         choices = [move for move in moves if move.card == card] if card is not None else moves
         view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
     view.add_item(refresh_button("kasino", record.id))
-    picture = discord.File(io.BytesIO(_hand_png(game.view(seat))), filename=HAND_PICTURE, description="Your hand")
+    seat_view = game.view(seat)
+    picture = discord.File(io.BytesIO(_hand_png(seat_view)), filename=HAND_PICTURE, description="Your hand")
     return {"content": legible(hand_text(record, game, seat)), "view": view, "attachments": [picture]}
 
 
-@functools.lru_cache(maxsize=512)
+_HAND_PICTURES: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+HAND_PICTURES_KEPT = 512
+
+
 def _hand_png(view: KasinoView) -> bytes:
-    # Keyed by the seat's whole view, so a picture is drawn once per hand and table (a few milliseconds).
-    return render_hand(view).png
+    # Keyed by what the picture shows (hand, round, turn), so it is drawn once per hand (a few milliseconds).
+    public = view.public
+    key = (tuple(view.hand), public.round, public.over, public.to_move == view.seat)
+    if key in _HAND_PICTURES:
+        _HAND_PICTURES.move_to_end(key)
+        return _HAND_PICTURES[key]
+    png = _HAND_PICTURES[key] = render_hand(view).png
+    while len(_HAND_PICTURES) > HAND_PICTURES_KEPT:
+        _HAND_PICTURES.popitem(last=False)
+    return png
 
 
 async def load_seat(bot: CardBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
@@ -127,12 +144,13 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the moves of the chosen card."""
+        await acknowledge(interaction)
         record, game, seat = await load_seat(bot_of(interaction), interaction, self.game_id)
         if record.version != self.version:
-            await interaction.response.edit_message(**panel(record, game, seat))
+            await interaction.edit_original_response(**panel(record, game, seat))
             await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
             return
-        await interaction.response.edit_message(**panel(record, game, seat, card=self.card))
+        await interaction.edit_original_response(**panel(record, game, seat, card=self.card))
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_template("kasino", "move")):
@@ -178,11 +196,12 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen move, or turn the page."""
         bot = bot_of(interaction)
+        await acknowledge(interaction)
         choice = self.item.values[0]
         if choice.startswith("more:"):
             card, offset = _page_choice(choice)
             record, game, seat = await load_seat(bot, interaction, self.game_id)
-            await interaction.response.edit_message(**panel(record, game, seat, card=card, offset=offset))
+            await interaction.edit_original_response(**panel(record, game, seat, card=card, offset=offset))
             return
         await play_from_panel(bot, interaction, self.game_id, choice, self.version)
 
@@ -190,15 +209,34 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
 async def play_from_panel(
     bot: CardBot, interaction: discord.Interaction, game_id: int, move: str, version: int | None
 ) -> None:
-    """Apply a move picked on a panel, show it everywhere, and redraw the panel it came from."""
+    """Apply a move picked on a panel (already acknowledged), show it everywhere, and redraw the panel it came from.
+
+    A DM panel is redrawn by the delivery like every seat's; an ephemeral one (Show my hand) only here.
+    """
     await component_game(bot, interaction, game_id, "kasino")
-    result = await bot.service.play(game_id, interaction.user.id, move, version=version)
-    await interaction.response.defer()
-    await bot.presenter.show_move(result)
+    try:
+        result = await bot.service.play(game_id, interaction.user.id, move, version=version)
+    except USER_ERRORS:
+        await _redraw(bot, interaction, game_id)
+        raise
+    await settle_and_tell(bot, interaction, [result])
     seat_record = result.record.seats[result.seat]
     if interaction.message is not None and interaction.message.id != seat_record.hand_message_id:
-        game = engine_as(result.game, KasinoGame)
-        await interaction.edit_original_response(**panel(result.record, game, result.seat))
+        record = await bot.service.get(game_id)
+        game = engine_as(bot.service.game_of(record), KasinoGame)
+        await interaction.edit_original_response(**panel(record, game, result.seat))
+
+
+async def _redraw(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
+    # A refused pick was made on an old menu: show the current one in its place.
+    try:
+        record, game, seat = await load_seat(bot, interaction, game_id)
+        if record.status == "running":
+            await interaction.edit_original_response(**panel(record, game, seat))
+    except USER_ERRORS:
+        log.debug("the panel of game %s cannot be redrawn", game_id)
+    except discord.HTTPException:
+        log.debug("could not redraw the panel of game %s", game_id)
 
 
 DYNAMIC_ITEMS = (CardButton, MoveSelect)

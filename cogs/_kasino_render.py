@@ -81,20 +81,32 @@ def score_table(names: Sequence[str], scores: Sequence[SeatScore], round_number:
 
 
 def hand_text(record: GameRecord, game: KasinoGame, seat: int) -> str:
-    """The private panel's text: the hand, the table in short, and what to do now."""
+    """The private panel's text: the hand, and on the seat's turn the table and what to do.
+
+    While it is not the seat's turn the text names nothing that changes with other players' moves, so a waiting
+    player's panel is edited only when their own hand changes.
+    """
     view = game.view(seat)
     names = [s.name for s in record.seats]
     hand = "  ".join(str(card) for card in sorted(view.hand, key=hand_order)) or "(no cards)"
+    place = f"<#{record.thread_id or record.channel_id}>"
+    if view.public.over or record.status != "running":
+        ended = "is over" if view.public.over else "has ended"
+        return f"**Kasino #{record.id}** {ended}: the table and the results are in {place}.\nYour last hand: {hand}"
+    if view.public.to_move != seat:
+        return "\n".join(
+            [
+                f"**Your hand** in Kasino #{record.id} (round {view.public.round}):",
+                f"# {hand}",
+                f"Not your turn yet; you will be told when it is. The table is in {place}.",
+            ]
+        )
     table = " · ".join(item_text(item, names) for item in view.public.table) or "(empty)"
-    lines = [
-        f"**Your hand** in Kasino #{record.id} (round {view.public.round}, move {game.move_count}):",
-        f"# {hand}",
-        f"Table: {table}",
-    ]
-    if view.public.over:
-        lines.append("The game is over.")
-    elif view.public.to_move == seat:
-        lines.append("**Your turn**: pick a move below, or type `/kasino play`.")
-    elif view.public.to_move is not None:
-        lines.append(f"Waiting for {names[view.public.to_move]}.")
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            f"**Your turn** in Kasino #{record.id} (round {view.public.round}, move {game.move_count + 1}):",
+            f"# {hand}",
+            f"Table: {table}",
+            "Pick a move below, or type `/kasino play`.",
+        ]
+    )

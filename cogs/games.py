@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._errors import is_manager, refusals_answered
+from cogs._delivery import settle_and_tell
+from cogs._errors import acknowledge, is_manager, refusals_answered
 from cogs._hands import HAND_ITEMS
 from cogs._lookup import GAME_CHOICES, find_game, guild_id_of
 from cogs.lobby import lobby_message
-from cogs.timers import show_automatic
 from db.records import GameRecord
 from engine.registry import GAME_KINDS, game_kind
 
@@ -40,13 +40,15 @@ class GamesCog(commands.Cog):
     async def game_cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Cancel a lobby or a running game (host or Manage Server); no results are recorded."""
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await find_game(self.bot, interaction, game)
             record = await self.bot.service.cancel(record.id, interaction.user.id, is_manager=is_manager(interaction))
             title = f"{game_kind(record.kind).title} #{record.id}"
-            await interaction.response.send_message(
-                f"{title} was cancelled by {interaction.user.mention}; no results recorded."
-            )
-            await self.bot.presenter.show_cancelled(record)
+            # The first followup fills the private "thinking…" answer; the second is the public announcement.
+            await interaction.followup.send(f"You cancelled {title}.", ephemeral=True)
+            announcement = f"{title} was cancelled by {interaction.user.mention}; no results recorded."
+            await interaction.followup.send(announcement)
+            await self.bot.delivery.settle(record.id)
             await self._edit_lobby(record)
 
     @game.command(name="resign")
@@ -54,22 +56,23 @@ class GamesCog(commands.Cog):
     async def game_resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Give up your seat: you place last; with one opponent left the game ends."""
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await find_game(self.bot, interaction, game)
             result = await self.bot.service.resign(record.id, interaction.user.id)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.bot.presenter.show_move(result)
-            await interaction.followup.send("You resigned. Thanks for playing!", ephemeral=True)
+            await settle_and_tell(self.bot, interaction, [result], done="You resigned. Thanks for playing!")
 
     @game.command(name="skip")
     @app_commands.describe(game="The game's number (only needed outside its thread)")
     async def game_skip(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Play the current player's turn for them (host only); it counts as an automatic turn."""
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await find_game(self.bot, interaction, game)
-            results = await self.bot.service.skip(record.id, interaction.user.id, is_manager=is_manager(interaction))
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await show_automatic(self.bot, results, reason=f"was skipped by {interaction.user.display_name}")
-            await interaction.followup.send("Turn skipped.", ephemeral=True)
+            by = interaction.user.display_name
+            results = await self.bot.service.skip(
+                record.id, interaction.user.id, is_manager=is_manager(interaction), by_name=by
+            )
+            await settle_and_tell(self.bot, interaction, results, done="Turn skipped.")
 
     @game.command(name="remove")
     @app_commands.describe(player="The player to remove", game="The game's number (only needed outside its thread)")
@@ -78,14 +81,12 @@ class GamesCog(commands.Cog):
     ) -> None:
         """Resign a player from the game (host only); they place last."""
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await find_game(self.bot, interaction, game)
             result = await self.bot.service.remove(
                 record.id, interaction.user.id, player.id, is_manager=is_manager(interaction)
             )
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            lead = f"{interaction.user.display_name} removed {result.record.seats[result.seat].name} from the game."
-            await self.bot.presenter.show_move(result, lead=lead)
-            await interaction.followup.send(f"{player.display_name} was removed.", ephemeral=True)
+            await settle_and_tell(self.bot, interaction, [result], done=f"{player.display_name} was removed.")
 
     @app_commands.command(name="games")
     @app_commands.guild_only()

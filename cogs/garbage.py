@@ -14,7 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._errors import guarded, refusals_answered
+from cogs._delivery import settle_and_tell
+from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
@@ -28,6 +29,7 @@ from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
 from engine.garbage.kind import KIND
 from engine.garbage.views import GarbagePublicView, SeatView
+from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -130,12 +132,17 @@ class TurnButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the decision for the clicking player, if it is theirs to make."""
+        """Play the decision for the clicking player, if it is theirs to make; the table updates through the click."""
         bot = bot_of(interaction)
+        await acknowledge(interaction)
         await component_game(bot, interaction, self.game_id, "garbage")
-        result = await bot.service.play(self.game_id, interaction.user.id, self.move, version=self.version)
-        await interaction.response.defer()
-        await bot.presenter.show_move(result)
+        try:
+            result = await bot.service.play(self.game_id, interaction.user.id, self.move, version=self.version)
+        except USER_ERRORS:
+            # A click on a table Discord had not caught up with: bring it up to date through this click.
+            await bot.delivery.settle(self.game_id, interaction=interaction)
+            raise
+        await settle_and_tell(bot, interaction, [result])
 
 
 class GarbageUI:
@@ -152,12 +159,10 @@ class GarbageUI:
         content, embed = public_table(record, garbage.public_view(), narration)
         return TableMessage(content, embed, table_view(record, garbage))
 
-    async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
-        """Announce a won hand on its own line, so it stands out from the turn-by-turn table."""
+    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
+        """A won hand on its own line, so it stands out from the turn-by-turn table."""
         names = [seat.name for seat in record.seats]
-        for event in events:
-            if isinstance(event, HandWon) and not event.game_won:
-                await self.bot.presenter.game_channel(record).send(legible(f"🏆 {event.describe(names)}"))
+        return [f"🏆 {event.describe(names)}" for event in events if isinstance(event, HandWon) and not event.game_won]
 
 
 @app_commands.guild_only()
@@ -183,12 +188,10 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
 
     async def _play(self, interaction: discord.Interaction, move: str) -> None:
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await my_running_game(self.bot, interaction, "garbage")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.bot.presenter.show_move(result)
-            steps = " ".join(self.bot.presenter.narration(record.id))
-            await interaction.followup.send(legible(f"Done: {steps}"), ephemeral=True)
+            await settle_and_tell(self.bot, interaction, [result], done=f"Done: {' '.join(result.narration)}")
 
 
 async def setup(bot: CardBot) -> None:

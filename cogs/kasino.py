@@ -10,8 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._errors import refusals_answered
-from cogs._hands import as_new_message, deliver_hand, seat_panel, show_hand_button
+from cogs._delivery import settle_and_tell
+from cogs._errors import acknowledge, refusals_answered
+from cogs._hands import as_new_message, seat_panel, show_hand_button
 from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, kasino_hand_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
@@ -22,7 +23,7 @@ from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import Event, Game
 from engine.kasino import KasinoGame
-from engine.kasino.events import CardsDealt, GameOver, RoundEnded, RoundStarted
+from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
 from service.errors import RefusedError
 
@@ -52,20 +53,10 @@ class KasinoUI:
             view.add_item(show_hand_button("kasino", record.id))
         return TableMessage(content, embed, view)
 
-    async def after_update(self, record: GameRecord, game: Game, events: Sequence[Event], mover: int | None) -> None:
-        """Post round scores; refresh the DM hands of whoever's hand or turn changed."""
-        kasino = engine_as(game, KasinoGame)
+    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
+        """A scored round's breakdown (K14), posted once."""
         names = [seat.name for seat in record.seats]
-        for event in events:
-            if isinstance(event, RoundEnded):
-                await self.bot.presenter.game_channel(record).send(
-                    legible(score_table(names, event.scores, event.round))
-                )
-        dealt = not events or any(isinstance(event, CardsDealt | RoundStarted | GameOver) for event in events)
-        everyone = dealt or kasino.is_over()
-        seats = range(len(record.seats)) if everyone else sorted({s for s in (mover, kasino.to_move) if s is not None})
-        for seat in seats:
-            await deliver_hand(self.bot, record, kasino, seat, fresh=dealt and not kasino.is_over())
+        return [score_table(names, event.scores, event.round) for event in events if isinstance(event, RoundEnded)]
 
 
 @app_commands.guild_only()
@@ -86,11 +77,10 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
                     f"“{clip(move, QUOTE_LIMIT)}” is not a move: moves are short, like `5♥ take 3♦+A♥` or `Q♠ place`. "
                     "Pick one from the suggestions."
                 )
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await my_running_game(self.bot, interaction, "kasino")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.bot.presenter.show_move(result)
-            await interaction.followup.send(legible(f"Played: {result.move}"), ephemeral=True)
+            await settle_and_tell(self.bot, interaction, [result], done=f"Played: {result.move}.")
 
     @kasino_play.autocomplete("move")
     async def kasino_play_autocomplete(
@@ -119,9 +109,10 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
     async def kasino_hand(self, interaction: discord.Interaction) -> None:
         """See your hand and your moves (only you see the answer)."""
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await my_running_game(self.bot, interaction, "kasino")
             panel = as_new_message(seat_panel(self.bot, record, interaction.user.id))
-            await interaction.response.send_message(**panel, ephemeral=True)
+            await interaction.followup.send(**panel, ephemeral=True)
 
 
 async def setup(bot: CardBot) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final, Optional, Self
 import discord
 from discord import app_commands
 
-from cogs._errors import guarded, is_manager, refusals_answered
+from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
 from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
@@ -58,6 +58,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
     async def callback(self, interaction: discord.Interaction) -> None:
         """Join, leave, start or cancel the lobby."""
         bot = bot_of(interaction)
+        await acknowledge(interaction)
         await component_game(bot, interaction, self.game_id, self.kind)
         user = interaction.user
         if self.action == "join":
@@ -69,7 +70,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         else:
             await start_game(bot, interaction, self.game_id)
             return
-        await interaction.response.edit_message(**lobby_message(bot, record))
+        await interaction.edit_original_response(**lobby_message(bot, record))
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View:
@@ -167,7 +168,6 @@ async def start_game(bot: CardBot, interaction: discord.Interaction, game_id: in
     if not thread_possible and not isinstance(interaction.channel, discord.Thread):
         await _refuse_second_game_in_channel(bot, interaction, game_id)
     started = await bot.service.start(game_id, interaction.user.id)
-    await interaction.response.defer()
     record = started.record
     note = ""
     if isinstance(interaction.channel, discord.Thread):
@@ -185,15 +185,11 @@ async def start_game(bot: CardBot, interaction: discord.Interaction, game_id: in
     await interaction.edit_original_response(**lobby_message(bot, record))
     if note:
         await interaction.followup.send(note.strip(), ephemeral=True)
-    bot.presenter.set_narration(record.id, [_seating_line(record)])
-    record = await bot.presenter.post_table(record, started.game)
-    await bot.presenter.ping_turn(record, started.game)
-    await bot.presenter.uis[record.kind].after_update(record, started.game, (), None)
-
-
-def _seating_line(record: GameRecord) -> str:
-    seats = ", ".join(f"{index + 1}. {seat.name}" for index, seat in enumerate(record.seats))
-    return f"The game begins. Seats: {seats}."
+    if not await bot.delivery.settle(game_id):
+        await interaction.followup.send(
+            "The game has started, but Discord did not take its table just now; it will appear in a moment.",
+            ephemeral=True,
+        )
 
 
 def _can_open_thread(interaction: discord.Interaction) -> bool:
@@ -255,9 +251,10 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the rematch lobby in the game's channel and take the button away."""
         bot = bot_of(interaction)
+        await acknowledge(interaction)
         old = await component_game(bot, interaction, self.game_id, self.kind)
         record = await bot.service.rematch(self.game_id, interaction.user.id, interaction.user.display_name)
-        await interaction.response.edit_message(view=None)
+        await interaction.edit_original_response(view=None)
         invited = [seat.user_id for seat in old.seats if seat.user_id not in (None, interaction.user.id)]
         mentions = " ".join(f"<@{user_id}>" for user_id in invited)
         message = lobby_message(bot, record)

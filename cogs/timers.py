@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 from cogs._timing import in_words, warning_lead
 from db.records import GameRecord
 from engine.registry import game_kind
-from service.tables import USER_ERRORS, MoveResult
+from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -69,7 +69,8 @@ class TimerCog(commands.Cog):
     async def expire(self, record: GameRecord) -> None:
         """Play the turn for the absent player and show it; resign them after too many in a row."""
         results = await self.bot.service.expire(record.id, version=record.version)
-        await show_automatic(self.bot, results, reason="ran out of time")
+        if results:
+            await self.bot.delivery.settle(record.id, fresh=results)
 
     async def warn(self, record: GameRecord) -> None:
         """Tell the player their time runs short: in the game's channel, and by DM where DMs work."""
@@ -84,30 +85,20 @@ class TimerCog(commands.Cog):
         left = in_words(max(0, int((record.deadline - self.bot.clock()).total_seconds())))
         title = f"{game_kind(record.kind).title} #{record.id}"
         text = f"⏳ <@{user_id}>, your turn in {title} ends <t:{stamp}:R> (about {left} left)."
-        await self.bot.presenter.game_channel(record).send(
+        warning = await self.bot.presenter.game_channel(record).send(
             text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
         )
-        if record.seats[seat].dm_ok:
-            await self._dm_warning(user_id, f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left).")
+        # Removed by the delivery once the turn is played (a move clears the warned flag).
+        await self.bot.service.note_warning(record.id, warning.id)
+        channel_id = record.seats[seat].dm_channel_id
+        if record.seats[seat].dm_ok and channel_id is not None:
+            await self._dm_warning(channel_id, f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left).")
 
-    async def _dm_warning(self, user_id: int, text: str) -> None:
+    async def _dm_warning(self, channel_id: int, text: str) -> None:
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
+            await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(text)
         except discord.HTTPException:
-            log.info("could not DM the timer warning to user %s", user_id)
-
-
-async def show_automatic(bot: CardBot, results: list[MoveResult], *, reason: str) -> None:
-    """Show moves the bot made for a player, saying why."""
-    for result in results:
-        name = result.record.seats[result.seat].name
-        if result.removed:
-            streak = result.record.afk_limit
-            lead = f"{name} was resigned after {streak} automatic turn{'s' if streak != 1 else ''} in a row."
-        else:
-            lead = f"⏰ {name} {reason}; the bot played for them."
-        await bot.presenter.show_move(result, lead=lead)
+            log.info("could not DM the timer warning in DM channel %s", channel_id)
 
 
 async def setup(bot: CardBot) -> None:

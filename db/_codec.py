@@ -13,9 +13,12 @@ from db.records import GameRecord, MoveRecord, SeatRecord
 _GAME_COLUMN_NAMES: Final = (
     "id", "kind", "guild_id", "channel_id", "thread_id", "lobby_message_id", "table_message_id", "ping_message_id",
     "status", "host_id", "settings", "seed", "max_seats", "state", "version", "deadline", "warned", "created_at",
-    "updated_at", "finished_at", "move_count", "turn_seconds", "afk_limit",
+    "updated_at", "finished_at", "move_count", "turn_seconds", "afk_limit", "narration", "shown_version", "shown_moves",
+    "ping_user_id", "warning_message_id",
 )  # fmt: skip
-_SEAT_COLUMN_NAMES: Final = ("seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id")
+_SEAT_COLUMN_NAMES: Final = (
+    "seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id", "dm_channel_id", "panel",
+)  # fmt: skip
 # A game's seats as one JSON array, so that one statement (a SELECT, or an UPDATE's RETURNING) yields a whole game:
 # every aiosqlite call is a round trip to its thread, and a move should cost as few as possible.
 _SEATS_JSON: Final = (
@@ -63,8 +66,10 @@ def to_json(value: dict[str, Any]) -> str:
 
 def seat_from_row(row: Sequence[Any]) -> SeatRecord:
     """A `SeatRecord` from a row selected with `SEAT_COLUMNS`."""
-    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id = row
-    return SeatRecord(seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id)
+    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id, dm_channel_id, panel = row
+    return SeatRecord(
+        seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id, dm_channel_id, panel
+    )
 
 
 def move_from_row(row: Sequence[Any]) -> MoveRecord:
@@ -109,6 +114,11 @@ def game_from_row(
         move_count=column["move_count"],
         turn_seconds=column["turn_seconds"],
         afk_limit=column["afk_limit"],
+        narration=tuple(json.loads(column["narration"])) if column["narration"] else (),
+        shown_version=column["shown_version"],
+        shown_moves=column["shown_moves"],
+        ping_user_id=column["ping_user_id"],
+        warning_message_id=column["warning_message_id"],
     )
 
 

@@ -20,8 +20,10 @@ from db.records import GameRecord, MoveRecord, SeatRecord
 
 # Columns the keyword-style updates may touch; anything else is a programming error.
 UPDATABLE: Final = {
-    "games": frozenset({"lobby_message_id", "thread_id", "table_message_id", "ping_message_id"}),
-    "seats": frozenset({"dm_ok", "auto_streak", "hand_message_id"}),
+    "games": frozenset(
+        {"lobby_message_id", "thread_id", "table_message_id", "ping_message_id", "ping_user_id", "warning_message_id"}
+    ),
+    "seats": frozenset({"dm_ok", "auto_streak", "hand_message_id", "dm_channel_id", "panel"}),
 }
 
 

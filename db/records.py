@@ -25,6 +25,8 @@ class SeatRecord:
     dm_ok: bool
     auto_streak: int
     hand_message_id: int | None
+    dm_channel_id: int | None = None  # the player's DM channel, kept so a move needs no user lookup
+    panel: str | None = None  # a digest of the panel the DM message shows (see cogs._presenter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,18 @@ class GameRecord:
     move_count: int
     turn_seconds: int | None
     afk_limit: int
+    # The last change in words (stored with it, so a restart shows it too).
+    narration: tuple[str, ...] = ()
+    # How far Discord has caught up: the version it shows, and the moves whose one-off posts went out.
+    shown_version: int = 0
+    shown_moves: int = 0
+    ping_user_id: int | None = None  # whom the turn ping (`ping_message_id`) notifies
+    warning_message_id: int | None = None  # the turn warning in the game's channel, removed once the turn is played
+
+    @property
+    def shown(self) -> bool:
+        """Whether Discord shows this version of the game entirely."""
+        return self.shown_version >= self.version
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` sits in, or None."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -296,8 +297,11 @@ class Store:
         state: dict[str, Any],
         now: datetime,
         deadline: datetime | None = None,
+        narration: Sequence[str] = (),
     ) -> GameRecord:
         """Lobby → running: seats in the given order (None adds a computer seat), first snapshot stored; version + 1.
+
+        `narration` is the start in words, shown on the table until the first move.
 
         Raises:
             GameNotFoundError, NotInLobbyError, StaleVersionError.
@@ -311,9 +315,15 @@ class Store:
             await rewrite_seats(conn, game_id, _starting_seats(game, seat_user_ids))
             await conn.execute(
                 """UPDATE games SET status = 'running', state = ?, version = version + 1, deadline = ?, warned = 0,
-                                    updated_at = ?
+                                    updated_at = ?, narration = ?
                    WHERE id = ?""",
-                (to_json(state), optional_time_to_text(deadline), time_to_text(now), game_id),
+                (
+                    to_json(state),
+                    optional_time_to_text(deadline),
+                    time_to_text(now),
+                    json.dumps(list(narration), ensure_ascii=False),
+                    game_id,
+                ),
             )
             return await fetch_game(conn, game_id)
 
@@ -346,6 +356,8 @@ class Store:
         thread_id: int | _Unset | None = UNSET,
         table_message_id: int | _Unset | None = UNSET,
         ping_message_id: int | _Unset | None = UNSET,
+        ping_user_id: int | _Unset | None = UNSET,
+        warning_message_id: int | _Unset | None = UNSET,
     ) -> None:
         """Record Discord message and thread ids; only the given ones change, None clears one.
 
@@ -357,6 +369,8 @@ class Store:
             thread_id=thread_id,
             table_message_id=table_message_id,
             ping_message_id=ping_message_id,
+            ping_user_id=ping_user_id,
+            warning_message_id=warning_message_id,
         )
         async with self.transaction() as conn:
             if not await update_given(conn, "games", changes, "id = ?", (game_id,)):
@@ -370,9 +384,11 @@ class Store:
         dm_ok: bool | _Unset = UNSET,
         auto_streak: int | _Unset = UNSET,
         hand_message_id: int | _Unset | None = UNSET,
+        dm_channel_id: int | _Unset | None = UNSET,
+        panel: str | _Unset | None = UNSET,
         expected_version: int | None = None,
     ) -> None:
-        """Change a seat's DM flag, automatic-move streak or DM hand message id; only the given ones change.
+        """Change a seat's DM flag, automatic-move streak, DM channel, hand message or panel digest (given ones only).
 
         With `expected_version` nothing changes unless the game is still at that version (checked in the same
         transaction); the game's version itself does not change.
@@ -381,7 +397,13 @@ class Store:
             GameNotFoundError, NotSeatedError.
             StaleVersionError: the game is no longer at `expected_version`.
         """
-        changes = _given(dm_ok=dm_ok, auto_streak=auto_streak, hand_message_id=hand_message_id)
+        changes = _given(
+            dm_ok=dm_ok,
+            auto_streak=auto_streak,
+            hand_message_id=hand_message_id,
+            dm_channel_id=dm_channel_id,
+            panel=panel,
+        )
         async with self.transaction() as conn:
             if expected_version is not None and (await fetch_game(conn, game_id)).version != expected_version:
                 raise StaleVersionError()
@@ -425,8 +447,9 @@ class Store:
         deadline: datetime | None = None,
         warned: bool = False,
         outcome: Outcome | None = None,
+        narration: Sequence[str] = (),
     ) -> GameRecord:
-        """Log a move and store the new snapshot atomically; version + 1.
+        """Log a move and store the new snapshot atomically, with `narration` (the move in words); version + 1.
 
         With `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result
         row per human seat, ratings updated.
@@ -445,7 +468,8 @@ class Store:
         # entries (four indexes hold `status`), even when the value stays the same.
         finish = ", status = 'finished', finished_at = ?" if finished else ""
         statement = f"""UPDATE games SET state = ?, version = version + 1, move_count = move_count + 1, last_seat = ?,
-                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, updated_at = ?{finish}
+                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, updated_at = ?,
+                                     narration = ?{finish}
                     WHERE id = ? AND version = ? AND status = 'running'
                       AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.seat = ?)
                     RETURNING {GAME_COLUMNS_NO_STATE}"""
@@ -457,6 +481,7 @@ class Store:
             None if finished else optional_time_to_text(deadline),
             warned and not finished,
             stamp,
+            json.dumps(list(narration), ensure_ascii=False),
             *((stamp,) if finished else ()),
             game_id,
             expected_version,
@@ -593,6 +618,66 @@ class Store:
         reason = " ".join(f"{type(error).__name__}: {error}".split())
         log.error("game #%d could not be restored from its move log and was frozen: %s", game.id, reason)
         return frozen
+
+    # -- delivery to Discord ----------------------------------------------------------------------------------------
+
+    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
+        """Lease the game's delivery to `owner` until `until`; None if another owner holds an unexpired lease.
+
+        The lease lets several workers (or processes) share one database without showing a change twice.
+        """
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                """UPDATE games SET delivery_owner = ?, delivery_until = ?
+                   WHERE id = ? AND (delivery_owner IS NULL OR delivery_owner = ? OR delivery_until < ?)""",
+                (owner, time_to_text(until), game_id, owner, time_to_text(now)),
+            )
+            if not cursor.rowcount:
+                return None
+            return await fetch_game(conn, game_id, tolerate_bad_state=True)
+
+    async def release_delivery(
+        self, game_id: int, owner: str, *, shown_version: int | None = None, shown_moves: int | None = None
+    ) -> None:
+        """End `owner`'s lease; with `shown_version`/`shown_moves`, record that Discord caught up that far."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                """UPDATE games SET delivery_owner = NULL, delivery_until = NULL,
+                                    shown_version = max(shown_version, coalesce(?, 0)),
+                                    shown_moves = max(shown_moves, coalesce(?, 0))
+                   WHERE id = ? AND delivery_owner = ?""",
+                (shown_version, shown_moves, game_id, owner),
+            )
+
+    async def note_shown_moves(self, game_id: int, owner: str, moves: int) -> None:
+        """Record that the one-off posts of the first `moves` moves went out (under `owner`'s lease)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET shown_moves = max(shown_moves, ?) WHERE id = ? AND delivery_owner = ?",
+                (moves, game_id, owner),
+            )
+
+    async def unshown_games(self) -> list[GameRecord]:
+        """Games that started and that Discord is behind on, oldest first (an index finds them without a scan)."""
+        async with self._reading() as conn:
+            return await fetch_games(
+                conn, "shown_version < version AND status IN ('running', 'finished', 'cancelled')", ()
+            )
+
+    async def move_to_channel(self, game_id: int) -> GameRecord:
+        """The game's thread is gone: play on in its channel, where everything is to be shown anew.
+
+        Raises:
+            GameNotFoundError.
+        """
+        async with self.transaction() as conn:
+            await conn.execute(
+                """UPDATE games SET thread_id = NULL, table_message_id = NULL, ping_message_id = NULL,
+                                    ping_user_id = NULL, warning_message_id = NULL, shown_version = 0
+                   WHERE id = ?""",
+                (game_id,),
+            )
+            return await fetch_game(conn, game_id, tolerate_bad_state=True)
 
     # -- results ----------------------------------------------------------------------------------------------------
 

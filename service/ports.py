@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, MoveRecord, PlayerStats
 from engine.base import Outcome
 
 
@@ -52,6 +52,7 @@ class GameStore(Protocol):
         state: dict[str, Any],
         now: datetime,
         deadline: datetime | None = ...,
+        narration: Sequence[str] = ...,
     ) -> GameRecord:
         """Lobby → running, with the first snapshot."""
         ...
@@ -73,6 +74,7 @@ class GameStore(Protocol):
         deadline: datetime | None = ...,
         warned: bool = ...,
         outcome: Outcome | None = ...,
+        narration: Sequence[str] = ...,
     ) -> GameRecord:
         """Log a move with its snapshot (and the results when it ends the game), version-checked."""
         ...
@@ -91,9 +93,11 @@ class GameStore(Protocol):
         dm_ok: bool = ...,
         auto_streak: int = ...,
         hand_message_id: int | None = ...,
+        dm_channel_id: int | None = ...,
+        panel: str | None = ...,
         expected_version: int | None = ...,
     ) -> None:
-        """Change a seat's DM flag, automatic-move streak or hand message."""
+        """Change a seat's DM flag, automatic-move streak, DM channel, hand message or panel digest."""
         ...
 
     async def set_messages(
@@ -104,8 +108,36 @@ class GameStore(Protocol):
         thread_id: int | None = ...,
         table_message_id: int | None = ...,
         ping_message_id: int | None = ...,
+        ping_user_id: int | None = ...,
+        warning_message_id: int | None = ...,
     ) -> None:
         """Record the Discord ids that show a game."""
+        ...
+
+    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
+        """Lease the game's delivery to Discord; None if another worker holds it."""
+        ...
+
+    async def release_delivery(
+        self, game_id: int, owner: str, *, shown_version: int | None = ..., shown_moves: int | None = ...
+    ) -> None:
+        """End a delivery lease, recording how far Discord caught up."""
+        ...
+
+    async def note_shown_moves(self, game_id: int, owner: str, moves: int) -> None:
+        """Record that the one-off posts of the first `moves` moves went out."""
+        ...
+
+    async def unshown_games(self) -> list[GameRecord]:
+        """Started games that Discord is behind on."""
+        ...
+
+    async def move_to_channel(self, game_id: int) -> GameRecord:
+        """Play on in the game's channel (its thread is gone); everything is shown anew."""
+        ...
+
+    async def game_moves(self, game_id: int) -> list[MoveRecord]:
+        """The move log in order."""
         ...
 
     async def get_game(self, game_id: int) -> GameRecord | None:

@@ -35,6 +35,18 @@ DEFAULT_AFK_LIMIT = 3
 FROZEN = "This game was stopped because it could not be restored after a restart."
 
 
+def narrate(record: GameRecord, events: Sequence[Event], lead: Sequence[str] = ()) -> tuple[str, ...]:
+    """One action in words: `lead` (why the bot acted, if it did), then each event as a sentence."""
+    names = [seat.name for seat in record.seats]
+    return (*lead, *(event.describe(names) for event in events))
+
+
+def seating_line(record: GameRecord) -> str:
+    """The start in words: who sits where."""
+    seats = ", ".join(f"{index + 1}. {seat.name}" for index, seat in enumerate(record.seats))
+    return f"The game begins. Seats: {seats}."
+
+
 @dataclass(frozen=True, slots=True)
 class LobbyOptions:
     """What the host chose when opening a lobby."""
@@ -65,6 +77,11 @@ class MoveResult:
     def finished(self) -> bool:
         """True when this action ended the game."""
         return self.record.status == "finished"
+
+    @property
+    def narration(self) -> tuple[str, ...]:
+        """The action in words, as stored with it."""
+        return self.record.narration
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +214,67 @@ class TableService:
         """Remember that a seat's player does not take DMs (their hand is shown on request instead)."""
         await self.store.update_seat(game_id, seat, dm_ok=False)
 
+    async def note_seat_panel(
+        self, game_id: int, seat: int, *, panel: str | None, message_id: int | None, dm_channel_id: int | None
+    ) -> None:
+        """Remember which DM message shows a seat's panel, in which DM channel, and a digest of what it shows."""
+        await self.store.update_seat(
+            game_id, seat, panel=panel, hand_message_id=message_id, dm_channel_id=dm_channel_id
+        )
+
+    async def note_ping(self, game_id: int, message_id: int | None, user_id: int | None) -> None:
+        """Remember the turn ping on Discord and whom it notifies (None, None: there is none)."""
+        await self.store.set_messages(game_id, ping_message_id=message_id, ping_user_id=user_id)
+
+    async def note_warning(self, game_id: int, message_id: int | None) -> None:
+        """Remember the turn warning posted in the game's channel (None: there is none)."""
+        await self.store.set_messages(game_id, warning_message_id=message_id)
+
+    # Delivery to Discord: what the bot shows is brought in line with the stored game, one worker per game at a time
+
+    async def claim_delivery(self, game_id: int, owner: str, lease: timedelta) -> GameRecord | None:
+        """Lease the game's delivery to `owner`; None if another worker holds it."""
+        now = self.clock()
+        return await self.store.claim_delivery(game_id, owner, now + lease, now)
+
+    async def release_delivery(
+        self, game_id: int, owner: str, *, shown_version: int | None = None, shown_moves: int | None = None
+    ) -> None:
+        """End a delivery lease; with the figures, Discord caught up that far."""
+        await self.store.release_delivery(game_id, owner, shown_version=shown_version, shown_moves=shown_moves)
+
+    async def note_shown_moves(self, game_id: int, owner: str, moves: int) -> None:
+        """The one-off posts of the first `moves` moves went out."""
+        await self.store.note_shown_moves(game_id, owner, moves)
+
+    async def unshown_games(self) -> list[GameRecord]:
+        """Started games that Discord is behind on (after a crash, or a Discord failure)."""
+        return await self.store.unshown_games()
+
+    async def move_to_channel(self, game_id: int) -> GameRecord:
+        """The game's thread is gone: it goes on in the channel the lobby was opened in."""
+        return await self.store.move_to_channel(game_id)
+
+    async def cancel_lost(self, game_id: int) -> GameRecord:
+        """Neither the thread nor the channel of the game is left: cancel it without results."""
+        async with self.lock(game_id):
+            return await self.store.cancel_game(game_id, self.clock())
+
+    async def events_after(self, record: GameRecord, shown_moves: int) -> list[tuple[int, tuple[Event, ...]]]:
+        """The events of each logged move after the first `shown_moves`, recomputed by replaying the log (B1).
+
+        Used when the events are no longer in memory (a restart, or a delivery that failed earlier).
+        """
+        moves = await self.store.game_moves(record.id)
+        cls = game_class(record.kind)
+        game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
+        found = []
+        for logged in moves:
+            events = game.play(logged.seat, logged.move)
+            if logged.seq > shown_moves:
+                found.append((logged.seq, tuple(events)))
+        return found
+
     # Lobby
 
     async def open_lobby(
@@ -281,8 +359,15 @@ class TableService:
             order = seat_order(record.seed, len(record.seats))
             game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
             users = [record.seats[index].user_id for index in order]
+            seated = replace(record, seats=tuple(record.seats[index] for index in order))
             saved = await self.store.start_game(
-                game_id, record.version, users, game.to_dict(), self.clock(), deadline=self._deadline(record, game)
+                game_id,
+                record.version,
+                users,
+                game.to_dict(),
+                self.clock(),
+                deadline=self._deadline(record, game),
+                narration=[seating_line(seated)],
             )
             return Started(saved, game)
 
@@ -335,9 +420,12 @@ class TableService:
             if seat is None:
                 raise RefusedError("That member is not playing in this game.")
             game = self.game_of(record)
-            return await self._apply(record, game, seat, game.resign_move(), auto=True)
+            lead = f"{self._host_name(record, user_id)} removed {record.seats[seat].name} from the game."
+            return await self._apply(record, game, seat, game.resign_move(), auto=True, lead=(lead,))
 
-    async def skip(self, game_id: int, user_id: int, *, is_manager: bool) -> list[MoveResult]:
+    async def skip(
+        self, game_id: int, user_id: int, *, is_manager: bool, by_name: str | None = None
+    ) -> list[MoveResult]:
         """The host plays the current player's turn for them; it counts as an automatic turn.
 
         Raises:
@@ -346,7 +434,8 @@ class TableService:
         async with self.lock(game_id):
             record = await self._running(game_id, None)
             self._require_host(record, user_id, is_manager, "skip a turn")
-            return await self._play_for_absent(record)
+            by = by_name or self._host_name(record, user_id)
+            return await self._play_for_absent(record, f"was skipped by {by}")
 
     async def expire(self, game_id: int, *, version: int) -> list[MoveResult]:
         """The turn's time ran out: play it for the player; after too many such turns in a row, resign them.
@@ -355,7 +444,7 @@ class TableService:
         """
         async with self.lock(game_id):
             record = await self._running(game_id, version)
-            return await self._play_for_absent(record)
+            return await self._play_for_absent(record, "ran out of time")
 
     async def mark_warned(self, game_id: int, *, version: int) -> GameRecord:
         """Record that the player to move was warned of their deadline; returns the game as warned.
@@ -373,21 +462,26 @@ class TableService:
             await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
             return replace(record, warned=True)
 
-    async def _play_for_absent(self, record: GameRecord) -> list[MoveResult]:
+    async def _play_for_absent(self, record: GameRecord, reason: str) -> list[MoveResult]:
         game = self.game_of(record)
         seat = game.to_move
         if seat is None:
             raise RefusedError("This game is over.")
         results = []
-        # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn.
+        lead: tuple[str, ...] = (f"⏰ {record.seats[seat].name} {reason}; the bot played for them.",)
+        # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn. Each decision's stored
+        # narration repeats the earlier ones, so the table tells the whole turn whichever decision it shows last.
         while game.to_move == seat:
-            result = await self._apply(record, game, seat, self._absent_move(record, game, seat), auto=True)
+            move = self._absent_move(record, game, seat)
+            result = await self._apply(record, game, seat, move, auto=True, lead=lead)
             results.append(result)
-            record, game = result.record, result.game
+            record, game, lead = result.record, result.game, result.narration
         streak = record.seats[seat].auto_streak + 1
         await self.store.update_seat(record.id, seat, auto_streak=streak, expected_version=record.version)
         if streak >= record.afk_limit and record.status == "running" and not self._has_resigned(game, seat):
-            resigned = await self._apply(record, game, seat, game.resign_move(), auto=True)
+            plural = "s" if streak != 1 else ""
+            why = f"{record.seats[seat].name} was resigned after {streak} automatic turn{plural} in a row."
+            resigned = await self._apply(record, game, seat, game.resign_move(), auto=True, lead=(why,))
             results.append(replace(resigned, removed=True))
         return results
 
@@ -426,7 +520,9 @@ class TableService:
             raise RefusedError("You are not playing in this game.")
         return record, self.game_of(record), seat
 
-    async def _apply(self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool) -> MoveResult:
+    async def _apply(
+        self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool, lead: Sequence[str] = ()
+    ) -> MoveResult:
         events = game.apply(seat, move)
         saved = await self.store.save_move(
             record.id,
@@ -438,6 +534,7 @@ class TableService:
             auto=auto,
             deadline=self._deadline(record, game),
             outcome=game.outcome(),
+            narration=narrate(record, events, lead),
         )
         return MoveResult(saved, game, events, seat, str(move), auto)
 
@@ -454,6 +551,11 @@ class TableService:
     def _require_host(record: GameRecord, user_id: int, is_manager: bool, action: str) -> None:
         if user_id != record.host_id and not is_manager:
             raise RefusedError(f"Only the host or someone with Manage Server can {action}.")
+
+    @staticmethod
+    def _host_name(record: GameRecord, user_id: int) -> str:
+        seat = record.seat_of(user_id)
+        return record.seats[seat].name if seat is not None else "the host"
 
     @staticmethod
     def _name(record: GameRecord, seat: int | None) -> str:

@@ -123,3 +123,11 @@ def components(message):
 
 def labels(message):
     return [component.get("label") for component in components(message)]
+
+
+def private_text(result):
+    """What the acting user alone was told: an ephemeral answer, and the ephemeral followups (as after a click,
+    which is acknowledged first and answered after)."""
+    texts = [result.response.content] if result.ephemeral and result.response is not None else []
+    texts += [followup.content for followup in result.followups if followup.ephemeral]
+    return "\n".join(texts)

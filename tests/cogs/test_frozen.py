@@ -3,7 +3,7 @@
 import random
 import sqlite3
 
-from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_kasino_flow import play_turn, state
 
 
@@ -26,7 +26,7 @@ async def test_an_unreplayable_game_is_frozen_with_one_message_and_refuses_moves
 
     mover = member_for(members, record, game.to_move)
     refused = await mover.slash(thread, "kasino play", move=str(game.legal_moves(game.to_move)[0]))
-    assert refused.ephemeral and "stopped because it could not be restored" in refused.response.content
+    assert "stopped because it could not be restored" in private_text(refused)
     assert (await simcord_env.bot.store.get_game(game_id)).status == "frozen"
 
     await simcord_env.bot.store.close()

@@ -3,7 +3,16 @@
 import random
 
 from engine.garbage import GarbageGame
-from tests.cogs.helpers import custom_ids, game_thread, is_enabled, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import (
+    custom_ids,
+    game_thread,
+    is_enabled,
+    labels,
+    member_for,
+    open_and_start,
+    private_text,
+    table_message,
+)
 
 
 async def finish_garbage(env, channel, members, game_id, seed=1):
@@ -64,7 +73,7 @@ async def test_resign_in_a_two_player_game_ends_it_with_the_resigner_last(simcor
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
     done = await bob.slash(thread, "game resign")
-    assert done.ephemeral and done.response.content == "You resigned. Thanks for playing!"
+    assert private_text(done) == "You resigned. Thanks for playing!"
     record = await simcord_env.bot.store.get_game(game_id)
     assert record.status == "finished"
     stats = await simcord_env.bot.store.player_stats(alice.id, channel.guild.id)
@@ -83,4 +92,4 @@ async def test_resign_in_a_three_player_game_lets_the_others_play_on(simcord_env
     assert game.public_view().seats[record.seat_of(carol.id)].resigned
     assert game.to_move != record.seat_of(carol.id)
     again = await carol.slash(thread, "game resign")
-    assert again.ephemeral and "resigned" in again.response.content
+    assert "resigned" in private_text(again)

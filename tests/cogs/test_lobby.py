@@ -4,7 +4,7 @@ import discord
 import pytest
 import simcord
 
-from tests.cogs.helpers import game_thread, open_and_start, public_texts, table_message
+from tests.cogs.helpers import game_thread, open_and_start, private_text, public_texts, table_message
 
 
 async def test_lobby_lists_players_as_they_join_and_leave(channel, members):
@@ -22,7 +22,7 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(channel, mem
     alice, bob, carol = members[:3]
     opened = await alice.slash(channel, "kasino new", seats=2)
     again = await alice.click(opened.response, label="Join")
-    assert again.ephemeral and "already joined" in again.response.content.lower()
+    assert "already joined" in private_text(again).lower()
     await bob.click(opened.response, label="Join")
     assert "Players (2/2)" in opened.response.content
     # Join is disabled once full: Discord would not even send the click.
@@ -36,7 +36,7 @@ async def test_only_the_host_may_start(channel, members):
     opened = await alice.slash(channel, "garbage new", seats=2)
     await bob.click(opened.response, label="Join")
     refused = await bob.click(opened.response, label="Start")
-    assert refused.ephemeral and refused.response.content == "Only the host can start the game."
+    assert private_text(refused) == "Only the host can start the game."
     assert "Players (2/2)" in opened.response.content
     assert channel.threads == []
 
@@ -45,7 +45,7 @@ async def test_start_needs_two_players(channel, members):
     alice = members[0]
     opened = await alice.slash(channel, "kasino new")
     refused = await alice.click(opened.response, label="Start")
-    assert refused.ephemeral and "At least two players" in refused.response.content
+    assert "At least two players" in private_text(refused)
 
 
 async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_player(channel, members):
@@ -64,7 +64,7 @@ async def test_host_cancels_lobby(channel, members):
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new")
     refused = await bob.click(opened.response, label="Cancel")
-    assert refused.ephemeral and "Only the host" in refused.response.content
+    assert "Only the host" in private_text(refused)
     done = await alice.click(opened.response, label="Cancel")
     assert done.acknowledged and opened.response.content == "Kasino #1 was cancelled."
     assert opened.response.components == []
@@ -77,12 +77,18 @@ async def test_member_with_manage_server_cancels_a_running_game(simcord_env, gui
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
     refused = await bob.slash(thread, "game cancel")
-    assert refused.ephemeral and "Only the host or someone with Manage Server" in refused.response.content
+    assert "Only the host or someone with Manage Server" in private_text(refused)
     done = await mod.slash(thread, "game cancel")
-    assert not done.ephemeral and "was cancelled" in done.response.content
+    assert private_text(done) == f"You cancelled Kasino #{game_id}."
+    announced = [followup for followup in done.followups if not followup.ephemeral]
+    assert [followup.content for followup in announced] == [
+        f"Kasino #{game_id} was cancelled by {mod.mention}; no results recorded."
+    ]
     record = await simcord_env.bot.store.get_game(game_id)
     assert record.status == "cancelled"
-    assert table_message(thread, game_id).content == f"Kasino #{game_id} was cancelled."
+    table = table_message(thread, game_id)
+    assert table.content == f"Kasino #{game_id} was cancelled; no results were recorded."
+    assert table.components == []
 
 
 async def test_two_games_from_one_channel_each_get_their_own_thread(channel, members):
@@ -107,7 +113,7 @@ async def test_without_thread_permission_the_game_plays_in_the_channel_and_only_
     opened = await carol.slash(no_threads, "garbage new", seats=2)
     await dave.click(opened.response, label="Join")
     refused = await carol.click(opened.response, label="Start")
-    assert refused.ephemeral and f"Garbage #{first} is already being played in this channel" in refused.response.content
+    assert f"Garbage #{first} is already being played in this channel" in private_text(refused)
     assert "Players (2/2)" in opened.response.content
 
 
@@ -132,7 +138,7 @@ async def test_games_lists_lobbies_and_running_games(channel, members):
 async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(channel, members, command):
     options = {"move": "5h place"} if command == "kasino play" else {}
     refused = await members[0].slash(channel, command, **options)
-    assert refused.ephemeral and refused.response.content == "You are not playing in a Kasino game in this server."
+    assert private_text(refused) == "You are not playing in a Kasino game in this server."
     assert public_texts(channel.guild) == ""
 
 

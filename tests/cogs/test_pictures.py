@@ -7,7 +7,7 @@ import discord
 import pytest
 
 from service.errors import RefusedError
-from tests.cogs.helpers import game_thread, open_and_start, table_message
+from tests.cogs.helpers import game_thread, open_and_start, private_text, table_message
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -41,7 +41,7 @@ async def test_pictures_off_gives_the_complete_text_table(simcord_env, guild, ch
     with pytest.raises(RefusedError, match="Only someone with Manage Server"):  # Discord hides the command too
         await simcord_env.bot.service.set_pictures(guild.id, False, is_manager=False)
     done = await mod.slash(channel, "pictures", show="off")
-    assert done.ephemeral and "text only" in done.response.content
+    assert "text only" in private_text(done)
     await play_turn(simcord_env, channel, members, game_id, random.Random(1), "dm")
     table = table_message(game_thread(channel, game_id), game_id)
     assert picture_of(table) is None and not table.embeds[0].image.url

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from ai.players import player_for
 from engine.registry import game_class
-from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, private_text, table_message
 
 
 async def state(env, game_id):
@@ -117,21 +117,21 @@ async def test_host_skips_and_removes_others_may_not(simcord_env, channel, membe
     thread = game_thread(channel, game_id)
     refused = await bob.slash(thread, "game skip")
     assert (
-        refused.ephemeral and refused.response.content == "Only the host or someone with Manage Server can skip a turn."
+        private_text(refused) == "Only the host or someone with Manage Server can skip a turn."
     )
     refused = await bob.slash(thread, "game remove", player=carol)
-    assert refused.ephemeral and "can remove a player" in refused.response.content
+    assert "can remove a player" in private_text(refused)
     assert await simcord_env.bot.store.game_moves(game_id) == []
 
     _, game = await state(simcord_env, game_id)
     skipped = await alice.slash(thread, "game skip")
-    assert skipped.ephemeral and skipped.response.content == "Turn skipped."
+    assert private_text(skipped) == "Turn skipped."
     after, game_after = await state(simcord_env, game_id)
     assert game_after.to_move != game.to_move
     assert after.seats[game.to_move].auto_streak == 1
 
     removed = await alice.slash(thread, "game remove", player=carol)
-    assert removed.ephemeral and removed.response.content == "carol was removed."
+    assert private_text(removed) == "carol was removed."
     _, game_final = await state(simcord_env, game_id)
     assert game_final.public_view().seats[after.seat_of(carol.id)].resigned
 

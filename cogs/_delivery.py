@@ -1,0 +1,449 @@
+"""Discord as a projection of the stored game: bring what the bot shows in line with what SQLite holds.
+
+For a game at a given version, what Discord should show follows from the stored record alone: the one-off posts of
+each move (a round's scores, a won hand, the result), the living table, the turn ping, every seated player's
+private panel, and no stale turn warning. `Delivery.settle` compares that with what the record says is on Discord
+(message ids, whom the ping notifies, a digest per panel) and makes only the calls that differ; running it twice
+changes nothing. A move raises the game's version in the statement that saves it, so "shown_version < version" is
+the work still owed to Discord, and it survives a crash: start-up settles every such game.
+
+Requests are spent where they are free: an edit of the message that was clicked goes through the interaction, and
+so does a ping posted in the channel of the click. A failed Discord call never changes the game and is retried with
+backoff; the player is told their move counted and that the table will catch up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs._hands import DMS_CLOSED, as_new_message
+from cogs._presenter import TableMessage
+from cogs._text import legible
+from db.records import GameRecord, SeatRecord
+from engine.base import AnyGame, Event
+from engine.registry import game_kind
+from service.tables import USER_ERRORS, MoveResult
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)  # long enough for one delivery, short enough that a crashed worker's lease lapses
+FIRST_RETRY_SECONDS = 2.0
+LONGEST_RETRY_SECONDS = 300.0
+FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15 minutes
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
+MOVED = "The thread of {title} is gone, so the game goes on here."
+
+
+@dataclass(slots=True)
+class Via:
+    """The interaction that caused the change: free edits of its message, free followups in its channel."""
+
+    interaction: discord.Interaction
+    message_used: bool = False
+
+    @property
+    def message_id(self) -> int | None:
+        message = self.interaction.message
+        return None if message is None or self.message_used else message.id
+
+    @property
+    def can_follow_up(self) -> bool:
+        """Whether a followup would be a message of its own (after a "thinking" defer it replaces the answer)."""
+        return self.interaction.response.type == discord.InteractionResponseType.deferred_message_update
+
+    async def edit(self, **fields: Any) -> None:
+        """Edit the clicked message through the interaction (not counted against the global limit)."""
+        self.message_used = True
+        await self.interaction.edit_original_response(**fields)
+
+
+@dataclass(slots=True)
+class _Ping:
+    message: discord.WebhookMessage
+    sent_at: float
+
+
+def place_gone(error: discord.HTTPException) -> bool:
+    """Whether an error says the channel itself is gone or out of reach (not just one message)."""
+    return error.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
+
+
+def panel_digest(panel: dict[str, Any], turn_version: int | None) -> str:
+    """What a private panel shows, in short: a live turn panel carries its version (its menu is stamped with it)."""
+    text = str(panel.get("content", ""))
+    components = panel.get("view")
+    ids = [str(item.to_component_dict()) for item in components.children] if components is not None else []
+    digest = hashlib.sha256("\n".join([text, *ids]).encode()).hexdigest()[:24]
+    return f"turn:{turn_version}:{digest}" if turn_version is not None else f"wait:{digest}"
+
+
+def is_turn_panel(digest: str | None) -> bool:
+    """Whether a stored panel digest is that of a panel with a live move menu."""
+    return digest is not None and digest.startswith("turn:")
+
+
+class Delivery:
+    """Settles each game on Discord; one delivery per game at a time (an in-process lock and a database lease)."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self.owner = f"bot-{secrets.token_hex(4)}"
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        self._failures: dict[int, int] = {}
+        self._pings: dict[int, _Ping] = {}
+
+    # -- entry points -------------------------------------------------------------------------------------------------
+
+    async def settle(
+        self,
+        game_id: int,
+        *,
+        interaction: discord.Interaction | None = None,
+        fresh: Sequence[MoveResult] = (),
+    ) -> bool:
+        """Bring Discord in line with the stored game; True when it shows the current version entirely.
+
+        Never raises for a Discord failure: the game is already saved, so a failure is logged and retried later.
+        `interaction` is the one that caused the change (its message and channel are used for free); `fresh` holds
+        the results just saved, whose events spare a replay of the move log.
+        """
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        async with lock:
+            try:
+                record = await self.bot.service.claim_delivery(game_id, self.owner, LEASE)
+            except USER_ERRORS:
+                return False
+            if record is None:
+                log.info("game #%d is being shown by another worker; trying again later", game_id)
+                self._retry_later(game_id, None)
+                return False
+            shown: GameRecord | None = None
+            try:
+                if record.shown and (record.warning_message_id is None or record.warned):
+                    shown = record  # nothing is owed: settling twice changes nothing
+                else:
+                    shown = await self._deliver(record, Via(interaction) if interaction else None, fresh)
+            except Exception as error:
+                self._log_failure(record, error)
+                self._retry_later(game_id, error)
+            finally:
+                await self.bot.service.release_delivery(
+                    game_id,
+                    self.owner,
+                    shown_version=shown.version if shown else None,
+                    shown_moves=shown.move_count if shown else None,
+                )
+            if shown is None:
+                return False
+            self._failures.pop(game_id, None)
+            return True
+
+    async def settle_all_unshown(self) -> None:
+        """Start-up: settle every game Discord is behind on (a crash between saving and showing, a failed call)."""
+        for record in await self.bot.service.unshown_games():
+            await self.settle(record.id)
+
+    def close(self) -> None:
+        """Stop the pending retries (the bot is shutting down; start-up settles what is still owed)."""
+        for task in self._retries.values():
+            task.cancel()
+        self._retries.clear()
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept in memory for a game."""
+        self._pings.pop(game_id, None)
+        task = self._retries.pop(game_id, None)
+        if task is not None:
+            task.cancel()
+
+    # -- the projection, part by part ---------------------------------------------------------------------------------
+
+    async def _deliver(self, record: GameRecord, via: Via | None, fresh: Sequence[MoveResult]) -> GameRecord:
+        if record.state is None or record.status in ("lobby", "frozen"):
+            return record  # a lobby has its own message; a frozen game is announced at start-up
+        try:
+            return await self._deliver_in_place(record, via, fresh)
+        except discord.HTTPException as error:
+            if not place_gone(error):
+                raise
+        if record.thread_id is None:
+            log.warning("game #%d: its channel is gone; cancelling it", record.id)
+            cancelled = await self.bot.service.cancel_lost(record.id)
+            self.forget(record.id)
+            return cancelled
+        log.info("game #%d: its thread is gone; moving it to its channel", record.id)
+        moved = await self.bot.service.move_to_channel(record.id)
+        title = f"{game_kind(record.kind).title} #{record.id}"
+        try:
+            await self.bot.presenter.game_channel(moved).send(MOVED.format(title=title))
+        except discord.HTTPException as error:
+            if not place_gone(error):
+                raise
+            log.warning("game #%d: its channel is gone too; cancelling it", record.id)
+            cancelled = await self.bot.service.cancel_lost(record.id)
+            self.forget(record.id)
+            return cancelled
+        self._pings.pop(record.id, None)
+        return await self._deliver_in_place(moved, None, fresh)
+
+    async def _deliver_in_place(
+        self, record: GameRecord, via: Via | None, fresh: Sequence[MoveResult]
+    ) -> GameRecord:
+        game = self.bot.service.game_of(record)
+        await self._post_notices(record, game, fresh)
+        record = await self._show_table(record, game, via)
+        if game_kind(record.kind).private_hands:
+            record = await self._show_panels(record, game, via)
+        await self._show_ping(record, game, via)
+        await self._clear_warning(record)
+        if record.status != "running":
+            self.forget(record.id)
+        return record
+
+    async def _post_notices(self, record: GameRecord, game: AnyGame, fresh: Sequence[MoveResult]) -> None:
+        """Each move's one-off posts, once: the watermark moves on after each move's posts went out."""
+        if record.shown_moves >= record.move_count:
+            return
+        for seq, events in await self._events_after(record, fresh):
+            lines = [legible(line) for line in self.bot.presenter.uis[record.kind].notices(record, events)]
+            place = self.bot.presenter.game_channel(record)
+            final = seq == record.move_count and record.status == "finished"
+            result = self.bot.presenter.result_line(record, game) if final else None
+            if result is not None:
+                lines.append(legible(result))
+            for line in lines:
+                await place.send(line)
+            if result is not None and record.thread_id is not None:
+                parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+                try:
+                    await parent.send(f"{legible(result)} — table: <#{record.thread_id}>")
+                except discord.HTTPException:
+                    log.info("game #%d: the result could not be posted in the parent channel", record.id)
+            await self.bot.service.note_shown_moves(record.id, self.owner, seq)
+
+    async def _events_after(
+        self, record: GameRecord, fresh: Sequence[MoveResult]
+    ) -> list[tuple[int, tuple[Event, ...]]]:
+        known = {result.record.move_count: tuple(result.events) for result in fresh}
+        owed = range(record.shown_moves + 1, record.move_count + 1)
+        if all(seq in known for seq in owed):
+            return [(seq, known[seq]) for seq in owed]
+        # Not in memory (a restart, or an earlier failure): replay the log, which gives the same events (B1).
+        return await self.bot.service.events_after(record, record.shown_moves)
+
+    async def _show_table(self, record: GameRecord, game: AnyGame, via: Via | None) -> GameRecord:
+        table = await self.bot.presenter.render_pictured(record, game)
+        try:
+            return await self._put_table(record, table, via)
+        except discord.Forbidden as error:
+            if table.picture is None or place_gone(error):
+                raise
+            # Invited before pictures, the bot may lack Attach Files here: the text table still goes out.
+            log.info("game #%d: no permission to attach the table's picture; showing text only", record.id)
+            return await self._put_table(record, table.without_picture(), via)
+
+    async def _put_table(self, record: GameRecord, table: TableMessage, via: Via | None) -> GameRecord:
+        fields: dict[str, Any] = {
+            "content": table.content,
+            "embed": table.embed,
+            "view": table.view,
+            "attachments": table.files(),
+        }
+        if via is not None and via.message_id is not None and via.message_id == record.table_message_id:
+            await via.edit(**fields)
+            return record
+        place = self.bot.presenter.game_channel(record)
+        if record.table_message_id is not None:
+            try:
+                await place.get_partial_message(record.table_message_id).edit(**fields)
+                return record
+            except discord.NotFound as error:
+                if place_gone(error):
+                    raise
+                log.info("game #%d: its table message is gone; posting a new one", record.id)
+        message = await place.send(
+            content=table.content,
+            embed=table.embed,
+            view=table.view or discord.utils.MISSING,
+            files=table.files() or discord.utils.MISSING,
+        )
+        await self.bot.service.note_messages(record.id, table_message_id=message.id)
+        return await self.bot.service.get(record.id)
+
+    async def _show_panels(self, record: GameRecord, game: AnyGame, via: Via | None) -> GameRecord:
+        """Every seated player's private panel, by DM: a new message when their turn comes (it notifies them)."""
+        changed = False
+        for seat in record.seats:
+            if seat.user_id is None or not seat.dm_ok:
+                continue
+            changed |= await self._show_panel(record, game, seat, via)
+        return await self.bot.service.get(record.id) if changed else record
+
+    async def _show_panel(self, record: GameRecord, game: AnyGame, seat: SeatRecord, via: Via | None) -> bool:
+        assert seat.user_id is not None
+        panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat)
+        turn = record.status == "running" and game.to_move == seat.seat
+        digest = panel_digest(panel, record.version if turn else None)
+        if digest == seat.panel:
+            return False
+        if via is not None and via.message_id is not None and via.message_id == seat.hand_message_id:
+            await via.edit(**panel)
+            await self.bot.service.note_seat_panel(
+                record.id, seat.seat, panel=digest, message_id=seat.hand_message_id, dm_channel_id=seat.dm_channel_id
+            )
+            return True
+        try:
+            channel_id = seat.dm_channel_id or (await self.bot.create_dm(discord.Object(seat.user_id))).id
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            message_id = seat.hand_message_id
+            new_turn = turn and not is_turn_panel(seat.panel)
+            if message_id is not None and not new_turn:
+                try:
+                    await channel.get_partial_message(message_id).edit(**panel)
+                except discord.NotFound:
+                    message_id = None
+            if message_id is None or new_turn:
+                message_id = (await channel.send(**as_new_message(panel))).id
+        except discord.Forbidden:
+            await self.bot.service.note_dms_closed(record.id, seat.seat)
+            await self.bot.presenter.game_channel(record).send(
+                DMS_CLOSED.format(user_id=seat.user_id, kind=record.kind),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
+            )
+            return True
+        await self.bot.service.note_seat_panel(
+            record.id, seat.seat, panel=digest, message_id=message_id, dm_channel_id=channel_id
+        )
+        return True
+
+    def _ping_target(self, record: GameRecord, game: AnyGame) -> int | None:
+        """Whom the turn ping notifies: the player to move, unless their turn reaches them by DM (a new panel)."""
+        seat = game.to_move
+        if record.status != "running" or seat is None:
+            return None
+        player = record.seats[seat]
+        if player.user_id is None:
+            return None
+        if game_kind(record.kind).private_hands and player.dm_ok:
+            return None
+        return player.user_id
+
+    async def _show_ping(self, record: GameRecord, game: AnyGame, via: Via | None) -> None:
+        """One ping per turn: none while the same player goes on, gone once the turn passes or the game ends."""
+        target = self._ping_target(record, game)
+        if target == record.ping_user_id and (target is None or record.ping_message_id is not None):
+            return
+        if record.ping_message_id is not None:
+            await self._delete_ping(record)
+            await self.bot.service.note_ping(record.id, None, None)
+        if target is None:
+            return
+        text = f"<@{target}>, your turn in {game_kind(record.kind).title} #{record.id}."
+        mentions = discord.AllowedMentions(users=[discord.Object(target)])
+        place = self.bot.presenter.game_channel(record)
+        if via is not None and via.can_follow_up and via.interaction.channel_id == place.id:
+            # A followup of the click: free, and it notifies like any message.
+            sent = await via.interaction.followup.send(text, allowed_mentions=mentions, wait=True)
+            self._pings[record.id] = _Ping(sent, asyncio.get_running_loop().time())
+            message_id = sent.id
+        else:
+            message_id = (await place.send(text, allowed_mentions=mentions)).id
+            self._pings.pop(record.id, None)
+        await self.bot.service.note_ping(record.id, message_id, target)
+
+    async def _delete_ping(self, record: GameRecord) -> None:
+        assert record.ping_message_id is not None
+        kept = self._pings.pop(record.id, None)
+        now = asyncio.get_running_loop().time()
+        try:
+            if (
+                kept is not None
+                and kept.message.id == record.ping_message_id
+                and now - kept.sent_at < FOLLOWUP_LIFETIME.total_seconds()
+            ):
+                await kept.message.delete()  # through the interaction's webhook: free
+            else:
+                await self.bot.presenter.game_channel(record).get_partial_message(record.ping_message_id).delete()
+        except discord.NotFound as error:
+            if place_gone(error):
+                raise
+            log.debug("game #%d: the old turn ping was already gone", record.id)
+
+    async def _clear_warning(self, record: GameRecord) -> None:
+        """A turn warning goes once the turn it warned about is played (a move clears `warned`)."""
+        if record.warning_message_id is None or (record.warned and record.status == "running"):
+            return
+        try:
+            await self.bot.presenter.game_channel(record).get_partial_message(record.warning_message_id).delete()
+        except discord.NotFound as error:
+            if place_gone(error):
+                raise
+        await self.bot.service.note_warning(record.id, None)
+
+    # -- failures ---------------------------------------------------------------------------------------------------
+
+    def _log_failure(self, record: GameRecord, error: Exception) -> None:
+        if isinstance(error, discord.HTTPException | OSError | asyncio.TimeoutError):
+            log.warning(
+                "game #%d: Discord could not be brought up to date (%s); retrying later",
+                record.id,
+                " ".join(f"{type(error).__name__}: {error}".split()),
+            )
+        else:
+            log.exception("game #%d: showing it on Discord failed; retrying later", record.id)
+
+    def _retry_later(self, game_id: int, error: Exception | None) -> None:
+        """Settle again after a backoff (doubling, with jitter) or the delay Discord asked for."""
+        if game_id in self._retries and not self._retries[game_id].done():
+            return
+        failures = self._failures[game_id] = self._failures.get(game_id, 0) + 1
+        delay = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1)) * random.uniform(1.0, 1.2)
+        retry_after = getattr(error, "retry_after", None)
+        if isinstance(retry_after, int | float) and retry_after > 0:
+            delay = max(delay, float(retry_after))
+        self._retries[game_id] = asyncio.get_running_loop().create_task(self._retry(game_id, delay))
+
+    async def _retry(self, game_id: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._retries.pop(game_id, None)
+        await self.settle(game_id)
+
+
+async def settle_and_tell(
+    bot: CardBot, interaction: discord.Interaction, results: Sequence[MoveResult], *, done: str | None = None
+) -> bool:
+    """After a saved change: show it on Discord, then tell the player what happened (only them).
+
+    `done` says what their action did; when Discord could not be brought up to date the player also learns that
+    the change counted and that the table will catch up. Nothing is said when there is nothing to say.
+    """
+    if not results:
+        return True
+    shown = await bot.delivery.settle(results[-1].record.id, interaction=interaction, fresh=results)
+    lines = ([done] if done else []) + ([] if shown else [CATCH_UP])
+    if lines:
+        try:
+            await interaction.followup.send(legible(" ".join(lines)), ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not tell user %s what their action did", interaction.user.id)
+    return shown
