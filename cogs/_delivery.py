@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=2)  # long enough for one delivery, short enough that a crashed worker's lease lapses
-FIRST_RETRY_SECONDS = 2.0
+FIRST_RETRY_SECONDS = 5.0
 LONGEST_RETRY_SECONDS = 300.0
 FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15 minutes
 UNKNOWN_CHANNEL = 10003
@@ -78,6 +78,15 @@ class Via:
 class _Ping:
     message: discord.WebhookMessage
     sent_at: float
+
+
+def retry_delay(failures: int, retry_after: float | None, *, jitter: float = 1.0) -> float:
+    """Seconds before the next try: doubling from 5 s up to 5 minutes (times `jitter`).
+
+    Never sooner than Discord asked (`retry_after` of a rate limit).
+    """
+    delay = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1)) * jitter
+    return max(delay, retry_after) if retry_after is not None and retry_after > 0 else delay
 
 
 def place_gone(error: discord.HTTPException) -> bool:
@@ -417,10 +426,9 @@ class Delivery:
         if game_id in self._retries and not self._retries[game_id].done():
             return
         failures = self._failures[game_id] = self._failures.get(game_id, 0) + 1
-        delay = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1)) * random.uniform(1.0, 1.2)
         retry_after = getattr(error, "retry_after", None)
-        if isinstance(retry_after, int | float) and retry_after > 0:
-            delay = max(delay, float(retry_after))
+        asked = float(retry_after) if isinstance(retry_after, int | float) else None
+        delay = retry_delay(failures, asked, jitter=random.uniform(1.0, 1.2))
         self._retries[game_id] = asyncio.get_running_loop().create_task(self._retry(game_id, delay))
 
     async def _retry(self, game_id: int, delay: float) -> None:
