@@ -1,7 +1,7 @@
-"""The public face of a game: its living table message, the turn ping, and the result line.
+"""The public face of a game, drawn from the stored game: the living table message and the result line.
 
-Everything posted here is rendered from the engine's public view (through the kind's `TableUI`);
-a player's private view never passes through this module.
+Everything drawn here comes from the engine's public view (through the kind's `TableUI`) and the stored record;
+a player's private view never passes through this module. `cogs._delivery` puts it on Discord.
 """
 
 from __future__ import annotations
