@@ -114,8 +114,12 @@ class Presenter:
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
 
     def _last_table(self, record: GameRecord, game: Game) -> discord.Embed:
-        table = self.uis[record.kind].render_table(record, game, record.narration)
-        return legible_embed(table.embed)
+        # The game as it stood, without the marker of a turn that will never be played.
+        embed = self.uis[record.kind].render_table(record, game, record.narration).embed
+        for index, field in enumerate(embed.fields):
+            name = (field.name or "").replace(" ▶", "")
+            embed.set_field_at(index, name=name, value=field.value, inline=field.inline)
+        return legible_embed(embed)
 
     async def render_pictured(self, record: GameRecord, game: Game) -> TableMessage:
         """The table message, with its picture unless the server turned pictures off (or the game was cancelled)."""

@@ -92,17 +92,17 @@ class GamesCog(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """List the lobbies and running games in this server."""
-        records = await self.bot.service.games_in_guild(guild_id_of(interaction))
-        if not records:
-            await interaction.response.send_message(
-                "No games right now. Start one with " + " or ".join(f"/{kind.name} new" for kind in GAME_KINDS) + ".",
-                ephemeral=True,
-            )
-            return
-        lines = [self._game_line(record) for record in records[:20]]
-        if len(records) > 20:
-            lines.append(f"… and {len(records) - 20} more.")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
+            records = await self.bot.service.games_in_guild(guild_id_of(interaction))
+            if not records:
+                kinds = " or ".join(f"/{kind.name} new" for kind in GAME_KINDS)
+                await interaction.followup.send(f"No games right now. Start one with {kinds}.", ephemeral=True)
+                return
+            lines = [self._game_line(record) for record in records[:20]]
+            if len(records) > 20:
+                lines.append(f"… and {len(records) - 20} more.")
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="pictures")
     @app_commands.guild_only()
@@ -112,10 +112,11 @@ class GamesCog(commands.Cog):
     async def pictures(self, interaction: discord.Interaction, show: app_commands.Choice[str]) -> None:
         """Show this server's game tables as pictures, or as text only (Manage Server)."""
         async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
             on = show.value == "on"
             await self.bot.service.set_pictures(guild_id_of(interaction), on, is_manager=is_manager(interaction))
             how = "as pictures, with their text" if on else "as text only"
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 f"Game tables in this server are now shown {how}, from each game's next move.", ephemeral=True
             )
 

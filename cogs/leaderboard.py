@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._errors import guarded
+from cogs._errors import acknowledge, guarded
 from cogs._ids import CODE_KINDS, LEADERBOARD_TEMPLATE, leaderboard_id, number
 from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, bot_of, guild_id_of
 from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
@@ -87,8 +87,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD
         bot = bot_of(interaction)
         if interaction.guild is None:
             raise RefusedError(NOT_IN_A_SERVER)
+        await acknowledge(interaction)
         board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             embed=leaderboard_embed(interaction.guild.name, self.kind, board),
             view=leaderboard_view(self.kind, self.sort_code, board),
         )

@@ -295,7 +295,8 @@ async def test_cancelling_retires_the_table_the_ping_and_every_dm_menu(simcord_e
     await members[0].slash(thread, "game cancel")
     record, _ = await stored(simcord_env, game_id)
     assert record.status == "cancelled" and record.shown
-    assert custom_ids(table_message(thread, game_id)) == []
+    table = table_message(thread, game_id)
+    assert custom_ids(table) == [] and "▶" not in str(embed_text(table))
     assert turn_pings(thread) == []
     for seat in range(2):
         message = dm_hand_message(member_for(members, record, seat), record, seat)
