@@ -169,6 +169,8 @@ class Delivery:
 
     async def settle_all_unshown(self) -> None:
         """Start-up: settle every game Discord is behind on (a crash between saving and showing, a failed call)."""
+        if released := await self.bot.service.release_stale_deliveries():
+            log.info("released %d delivery leases left by the previous run", released)
         for record in await self.bot.service.unshown_games():
             await self.settle(record.id)
 

@@ -657,6 +657,18 @@ class Store:
                 (moves, game_id, owner),
             )
 
+    async def release_all_deliveries(self) -> int:
+        """Void every delivery lease; returns how many there were.
+
+        Only for start-up: this process holds the database's file lock, so a lease still on record belongs to a
+        process that died while delivering.
+        """
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET delivery_owner = NULL, delivery_until = NULL WHERE delivery_owner IS NOT NULL"
+            )
+            return cursor.rowcount
+
     async def unshown_games(self) -> list[GameRecord]:
         """Games that started and that Discord is behind on, oldest first (an index finds them without a scan)."""
         async with self._reading() as conn:

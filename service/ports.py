@@ -128,6 +128,10 @@ class GameStore(Protocol):
         """Record that the one-off posts of the first `moves` moves went out."""
         ...
 
+    async def release_all_deliveries(self) -> int:
+        """Void every delivery lease (start-up, while holding the database's file lock)."""
+        ...
+
     async def unshown_games(self) -> list[GameRecord]:
         """Started games that Discord is behind on."""
         ...

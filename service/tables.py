@@ -251,6 +251,10 @@ class TableService:
         """Started games that Discord is behind on (after a crash, or a Discord failure)."""
         return await self.store.unshown_games()
 
+    async def release_stale_deliveries(self) -> int:
+        """Start-up: leases left by a process that died while delivering no longer hold anything up."""
+        return await self.store.release_all_deliveries()
+
     async def move_to_channel(self, game_id: int) -> GameRecord:
         """The game's thread is gone: it goes on in the channel the lobby was opened in."""
         return await self.store.move_to_channel(game_id)

@@ -47,6 +47,13 @@ async def test_a_crashed_workers_lease_lapses(store):
     assert await store.claim_delivery(record.id, "b", later(240), later(121)) is not None
 
 
+async def test_start_up_voids_the_leases_of_a_process_that_died(store):
+    record, _ = await real_game(store, "kasino", (1, 2))
+    assert await store.claim_delivery(record.id, "dead", later(120), NOW) is not None
+    assert await store.release_all_deliveries() == 1
+    assert await store.claim_delivery(record.id, "new", later(120), later(1)) is not None
+
+
 async def test_shown_marks_never_move_back(store):
     record, game = await real_game(store, "kasino", (1, 2))
     record = await play_random(store, record, game, 2, random.Random(2))
