@@ -118,6 +118,7 @@ class Delivery:
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}
         self._pings: dict[int, _Ping] = {}
+        self._dm_channels: dict[int, int] = {}  # user id → DM channel id, so a new game opens no channel again
 
     # -- entry points -------------------------------------------------------------------------------------------------
 
@@ -324,7 +325,10 @@ class Delivery:
             )
             return True
         try:
-            channel_id = seat.dm_channel_id or (await self.bot.create_dm(discord.Object(seat.user_id))).id
+            channel_id = seat.dm_channel_id or self._dm_channels.get(seat.user_id)
+            if channel_id is None:
+                channel_id = (await self.bot.create_dm(discord.Object(seat.user_id))).id
+            self._dm_channels[seat.user_id] = channel_id
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             message_id = seat.hand_message_id
             new_turn = turn and not is_turn_panel(seat.panel)
