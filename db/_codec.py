@@ -15,7 +15,9 @@ _GAME_COLUMN_NAMES: Final = (
     "status", "host_id", "settings", "seed", "max_seats", "state", "version", "deadline", "warned", "created_at",
     "updated_at", "finished_at", "move_count", "turn_seconds", "afk_limit",
 )  # fmt: skip
-_SEAT_COLUMN_NAMES: Final = ("seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id")
+_SEAT_COLUMN_NAMES: Final = (
+    "seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id", "strength",
+)  # fmt: skip
 # A game's seats as one JSON array, so that one statement (a SELECT, or an UPDATE's RETURNING) yields a whole game:
 # every aiosqlite call is a round trip to its thread, and a move should cost as few as possible.
 _SEATS_JSON: Final = (
@@ -63,8 +65,8 @@ def to_json(value: dict[str, Any]) -> str:
 
 def seat_from_row(row: Sequence[Any]) -> SeatRecord:
     """A `SeatRecord` from a row selected with `SEAT_COLUMNS`."""
-    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id = row
-    return SeatRecord(seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id)
+    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id, strength = row
+    return SeatRecord(seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id, strength)
 
 
 def move_from_row(row: Sequence[Any]) -> MoveRecord:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, MoveRecord, PlayerStats
 from engine.base import Outcome
 
 
@@ -42,6 +42,14 @@ class GameStore(Protocol):
 
     async def leave_lobby(self, game_id: int, user_id: int, now: datetime) -> GameRecord:
         """Free a player's lobby seat."""
+        ...
+
+    async def add_computer(self, game_id: int, strength: str, now: datetime) -> GameRecord:
+        """Seat a computer player of `strength` in a lobby, named by its strength."""
+        ...
+
+    async def remove_computer(self, game_id: int, name: str, now: datetime) -> GameRecord:
+        """Take the computer player called `name` out of a lobby."""
         ...
 
     async def start_game(
@@ -108,6 +116,14 @@ class GameStore(Protocol):
         """Record the Discord ids that show a game."""
         ...
 
+    async def game_moves(self, game_id: int) -> list[MoveRecord]:
+        """A game's move log in order."""
+        ...
+
+    async def running_games_with_computers(self) -> list[GameRecord]:
+        """Running games with at least one computer seat."""
+        ...
+
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
         ...
@@ -138,6 +154,7 @@ class GameStore(Protocol):
         page: int = ...,
         per_page: int = ...,
         min_games: int = ...,
+        computers: bool = ...,
     ) -> LeaderboardPage:
         """One page of a server's board."""
         ...
