@@ -103,9 +103,7 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
         )
 
 
-async def _current_skills(
-    conn: aiosqlite.Connection, game: GameRecord, user_ids: Sequence[int]
-) -> dict[int, Skill]:
+async def _current_skills(conn: aiosqlite.Connection, game: GameRecord, user_ids: Sequence[int]) -> dict[int, Skill]:
     if not user_ids:
         return {}
     placeholders = ", ".join("?" * len(user_ids))  # one "?" per id; the ids travel as parameters
