@@ -221,6 +221,7 @@ class Presenter:
         else:
             await self.ping_turn(record, result.game)
         await self.uis[record.kind].after_update(record, result.game, result.events, result.seat)
+        self.bot.dispatch("game_changed", record.id)  # issue 15: a computer seat may be next (cogs/computers.py)
 
     async def ping_turn(self, record: GameRecord, game: Game) -> None:
         """A short message that notifies the player to move (edits never notify); the previous ping goes."""
