@@ -90,7 +90,7 @@ async def test_a_single_member_without_computers_is_told_to_add_one(channel, mem
     assert refused.response.content == "At least two players are needed: wait for someone to join, or add a computer."
 
 
-async def test_one_member_and_computers_play_garbage_to_the_end(simcord_env, channel, members):
+async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_replays(simcord_env, channel, members):
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy", "hard"], seats=3, size=2)
     await alice.click(opened.response, label="Start")
@@ -118,7 +118,9 @@ async def test_one_member_and_computers_play_garbage_to_the_end(simcord_env, cha
     assert "Computer (easy)" in public_texts(channel.guild) and "Computer (hard)" in public_texts(channel.guild)
 
 
-async def test_one_member_and_a_computer_play_kasino_to_the_end(simcord_env, channel, members):
+async def test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_from_its_seed(
+    simcord_env, channel, members
+):
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "kasino new", ["medium"], seats=2, target=1)
     await alice.click(opened.response, label="Start")
@@ -194,7 +196,7 @@ async def test_turn_timers_never_run_for_computer_seats(simcord_env, channel, me
     assert record.deadline == simcord_env.now() + timedelta(seconds=120)
 
 
-async def test_a_restart_in_the_middle_of_a_computers_turn_continues_it(simcord_env, make_bot, channel, members):
+async def test_g6c_a_restart_while_a_computer_holds_a_jack_continues_its_turn(simcord_env, make_bot, channel, members):
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["medium"], seats=2, size=10)
     computer_cog(simcord_env).pause = 60.0

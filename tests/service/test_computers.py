@@ -81,7 +81,7 @@ async def test_one_member_and_a_computer_may_start_but_one_member_alone_may_not(
     )
 
 
-async def test_a_computer_plays_one_decision_of_its_turn_from_its_seed(tables, computers):
+async def test_b1_a_computer_plays_one_decision_of_its_turn_from_its_seed(tables, computers):
     # B1: the log holds the move; deciding again in the same position gives the same move.
     for _ in range(20):
         record, game = await solo_game(tables, computers, ["medium", "easy"])
@@ -154,7 +154,7 @@ async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simpl
     assert decide(record, game, seat, []) == game.auto_move(seat)
 
 
-async def test_the_history_a_computer_sees_is_the_events_of_every_logged_move(tables, computers):
+async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move(tables, computers):
     record, game = await solo_game(tables, computers, ["easy"], kind="kasino")
     seen = []
     for _ in range(12):
