@@ -92,14 +92,22 @@ class ComputerCog(commands.Cog):
 
     async def _play_while_waiting(self, game_id: int) -> None:
         """Play the computers' decisions one by one, each after a pause, until none is to move."""
-        failures = 0
+        failures = refusals = 0
         while (record := await self.players.waiting(game_id)) is not None:
             await asyncio.sleep(self.pause if not failures else RETRY_SECONDS)
             try:
                 result = await self.players.play(game_id, version=record.version)
             except USER_ERRORS as error:
-                # Someone acted during the pause (a cancel, a resignation): look at the game again.
+                # Someone acted during the pause (a cancel, a resignation): look at the game again. A refusal that
+                # keeps coming (it should not) counts as a failure, so a worker never spins.
                 log.debug("computer move in game %s skipped: %s", game_id, error)
+                refusals += 1
+                if refusals < RETRIES:
+                    continue
+                failures += 1
+                log.error("game %s: a computer's move was refused %d times in a row: %s", game_id, refusals, error)
+                if failures >= RETRIES:
+                    return
                 continue
             except Exception:
                 failures += 1
@@ -107,7 +115,7 @@ class ComputerCog(commands.Cog):
                 if failures >= RETRIES:
                     return  # the sweep tries again later
                 continue
-            failures = 0
+            failures = refusals = 0
             try:
                 await self.bot.presenter.show_move(result)
             except discord.HTTPException:

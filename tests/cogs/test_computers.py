@@ -269,3 +269,23 @@ async def test_a_rematch_seats_the_same_computers_again(simcord_env, channel, me
     lobby = channel.last_message
     assert "Players (2/2): alice, Computer (hard)" in lobby.content
     assert labels(lobby)[:4] == ["Join", "Leave", "Start", "Cancel"]
+
+
+async def test_a_computer_whose_poke_was_lost_moves_at_the_next_sweep(simcord_env, channel, members):
+    alice = members[0]
+    opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy"], seats=2, size=3)
+    await alice.click(opened.response, label="Start")
+    thread = game_thread(channel, game_id)
+    record, game = await state(simcord_env, game_id)
+    assert not record.seats[game.to_move].is_computer  # seed 1: alice starts
+    # Showing alice's move fails half way (Discord answers 500 to the table edit), so no poke reaches the computers.
+    simcord_env.inject_error("PATCH", f"/channels/{thread.id}/messages/*", status=500, times=1)
+    table = table_message(thread, game_id)
+    clicked = await alice.click(table, custom_id=next(c for c in custom_ids(table) if c.endswith(":stock")))
+    assert "Something went wrong on our side" in clicked.followups[0].content
+    record, game = await state(simcord_env, game_id)
+    assert record.seats[game.to_move].is_computer  # alice's move was saved; the computer has not moved
+    await simcord_env.advance_time(60)  # the sweep finds it
+    after, game = await state(simcord_env, game_id)
+    assert after.version > record.version
+    assert not after.seats[game.to_move].is_computer or after.status != "running"
