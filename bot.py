@@ -51,6 +51,7 @@ EXTENSIONS = (
     "cogs.games",
     "cogs.leaderboard",
     "cogs.timers",
+    "cogs.computers",
 )
 DEFAULT_DATABASE_PATH = "data/bot.db"
 

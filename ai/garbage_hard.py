@@ -4,6 +4,13 @@ Each sample deals the unseen cards (every card not face up, G11) to the face-dow
 a random order, then plays every candidate decision out to the end of the hand, all candidates on the
 same sample. The decision that wins the hand most often is played; medium's choice keeps near ties, so
 sampling noise alone never changes a sound decision. Luck dominates Garbage: the edge is small.
+
+How small, measured for issue 15: in 2-player positions from medium-vs-medium games, 600 paired samples per decision
+found no stock/discard alternative better than medium's choice (a "pass", taking a discard that does not fit and
+goes straight back, gives up a draw's chance), and Jack-spot gains within sampling noise (under 0.03): a Jack's spot is
+symmetric, since whichever spot it covers, the cards that fill the remaining spots are the same ranks. Looser
+thresholds (z 1.5, no minimum edge, no early stop) changed no measured win rate; hard vs medium over 4000 further
+seeds (1000-4999) was 0.493 (95% CI 0.478-0.509), so no play change here can lift the interval above 0.50.
 """
 
 from __future__ import annotations

@@ -163,6 +163,8 @@ class Delivery:
                     shown_version=shown.version if shown else None,
                     shown_moves=shown.move_count if shown else None,
                 )
+            # Whatever Discord did, the game may have changed hands: a computer seat may be next (cogs/computers.py).
+            self.bot.dispatch("game_changed", game_id)
             if shown is None:
                 return False
             self._failures.pop(game_id, None)

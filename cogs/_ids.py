@@ -22,8 +22,11 @@ LONGEST_NUMBER = len(str(LARGEST_NUMBER))
 _PREFIX = rf"(?P<kind>{_CODE}):(?P<game_id>[0-9]+):(?P<version>[0-9]+)"
 
 LOBBY_TEMPLATE = _PREFIX + r":(?P<action>join|leave|start|cancel)"
+# The lobby's menus for the host: add a computer player of a strength, or remove one by name.
+LOBBY_COMPUTER_TEMPLATE = _PREFIX + r":(?P<action>cpuadd|cpudrop)"
 REMATCH_TEMPLATE = rf"(?P<kind>{_CODE}):(?P<game_id>[0-9]+):0:rematch"
-LEADERBOARD_TEMPLATE = rf"lb:(?P<kind>{_CODE}):(?P<sort>rating|wins|winrate):(?P<page>[0-9]+)"
+# A trailing ":h" hides the computer players (boards list them by default).
+LEADERBOARD_TEMPLATE = rf"lb:(?P<kind>{_CODE}):(?P<sort>rating|wins|winrate):(?P<page>[0-9]+)(?P<hide>:h)?"
 
 
 def game_template(kind: str, action: str, arg: str | None = None, *, optional: bool = False) -> str:
@@ -45,9 +48,9 @@ def component_id(kind: str, game_id: int, version: int, action: str, arg: str | 
     return f"{base}:{arg}" if arg is not None else base
 
 
-def leaderboard_id(kind: str, sort: str, page: int) -> str:
+def leaderboard_id(kind: str, sort: str, page: int, *, computers: bool = True) -> str:
     """The custom id of a leaderboard page button."""
-    return f"lb:{KIND_CODES[kind]}:{sort}:{page}"
+    return f"lb:{KIND_CODES[kind]}:{sort}:{page}" + ("" if computers else ":h")
 
 
 def number(text: str) -> int:

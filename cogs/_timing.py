@@ -9,6 +9,9 @@ from discord import app_commands
 from db.records import GameRecord
 
 TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
+# Seconds a computer seat waits before each decision (cogs/computers.py): long enough to read the change on the table,
+# short enough not to bore. Tests set it to 0 (a module of its own, since discord.py loads each extension afresh).
+COMPUTER_PAUSE_SECONDS = 1.5
 DEFAULT_TIMER = "24h"
 TIMER_CHOICES = [
     app_commands.Choice(name="2 minutes (live play)", value="2m"),

@@ -29,6 +29,8 @@ SORT_CHOICES = [
     app_commands.Choice(name="wins", value="wins"),
     app_commands.Choice(name="win rate", value="winrate"),
 ]
+COMPUTER_CHOICES = [app_commands.Choice(name="show", value="show"), app_commands.Choice(name="hide", value="hide")]
+COMPUTER_MARK = "🤖"
 
 
 def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> discord.Embed:
@@ -42,14 +44,20 @@ def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> dis
     lines = []
     for row in board.rows:
         rating = f"{row.rating:.1f}" if row.rating is not None else "—"
+        # Computer players are there to measure against: marked, and without a rank (ranks count members only).
+        place = f"{COMPUTER_MARK} " if row.is_computer else f"**{row.rank}.** "
         lines.append(
-            f"**{row.rank}.** {row.name} — rating {rating} · {row.wins} wins / {row.games} games "
+            f"{place}{row.name} — rating {rating} · {row.wins} wins / {row.games} games "
             f"({row.win_rate:.0%}) · {row.points} points"
         )
     embed.description = "\n".join(lines)
     footer = f"Sorted by {SORT_TITLES[board.sort]} · page {board.page + 1} of {max(board.pages, 1)}"
     if board.sort == "win_rate":
         footer += f" · at least {board.min_games} games"
+    if not board.computers:
+        footer += " · computer players hidden"
+    elif any(row.is_computer for row in board.rows):
+        footer += f" · {COMPUTER_MARK} computer player, unranked"
     embed.set_footer(text=footer)
     return embed
 
@@ -59,27 +67,43 @@ def leaderboard_view(kind: str, sort_code: str, board: LeaderboardPage) -> disco
     if board.pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(kind, sort_code, board.page - 1, label="Previous", disabled=board.page <= 0))
-    view.add_item(PageButton(kind, sort_code, board.page + 1, label="Next", disabled=board.page >= board.pages - 1))
+    shown = board.computers
+    view.add_item(
+        PageButton(kind, sort_code, board.page - 1, label="Previous", disabled=board.page <= 0, computers=shown)
+    )
+    view.add_item(
+        PageButton(
+            kind, sort_code, board.page + 1, label="Next", disabled=board.page >= board.pages - 1, computers=shown
+        )
+    )
     return view
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD_TEMPLATE):
-    """Turns a leaderboard page; the custom id holds game, sort and page, so it works after restarts."""
+    """Turns a leaderboard page; the custom id holds game, sort, page and whether computers show (restart-proof)."""
 
-    def __init__(self, kind: str, sort_code: str, page: int, *, label: str = "Page", disabled: bool = False) -> None:
+    def __init__(
+        self,
+        kind: str,
+        sort_code: str,
+        page: int,
+        *,
+        label: str = "Page",
+        disabled: bool = False,
+        computers: bool = True,
+    ) -> None:
         page = max(page, 0)
-        super().__init__(
-            discord.ui.Button(label=label, disabled=disabled, custom_id=leaderboard_id(kind, sort_code, page))
-        )
-        self.kind, self.sort_code, self.page = kind, sort_code, page
+        custom_id = leaderboard_id(kind, sort_code, page, computers=computers)
+        super().__init__(discord.ui.Button(label=label, disabled=disabled, custom_id=custom_id))
+        self.kind, self.sort_code, self.page, self.computers = kind, sort_code, page, computers
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(CODE_KINDS[match["kind"]], match["sort"], min(number(match["page"]), LAST_PAGE))
+        page = min(number(match["page"]), LAST_PAGE)
+        return cls(CODE_KINDS[match["kind"]], match["sort"], page, computers=not match["hide"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -88,20 +112,28 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD
         if interaction.guild is None:
             raise RefusedError(NOT_IN_A_SERVER)
         await acknowledge(interaction)
-        board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page)
+        board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page, self.computers)
         await interaction.edit_original_response(
             embed=leaderboard_embed(interaction.guild.name, self.kind, board),
             view=leaderboard_view(self.kind, self.sort_code, board),
         )
 
 
-async def fetch_board(bot: CardBot, guild_id: int, kind: str, sort_code: str, page: int) -> LeaderboardPage:
+async def fetch_board(
+    bot: CardBot, guild_id: int, kind: str, sort_code: str, page: int, computers: bool = True
+) -> LeaderboardPage:
     """One page, clamped to the pages that exist (the board may have shrunk since the button was sent)."""
     board = await bot.service.leaderboard(
-        guild_id, kind, SORTS[sort_code], page=page, per_page=PER_PAGE, min_games=MIN_GAMES_FOR_WIN_RATE
+        guild_id,
+        kind,
+        SORTS[sort_code],
+        page=page,
+        per_page=PER_PAGE,
+        min_games=MIN_GAMES_FOR_WIN_RATE,
+        computers=computers,
     )
     if board.pages and page >= board.pages:
-        return await fetch_board(bot, guild_id, kind, sort_code, board.pages - 1)
+        return await fetch_board(bot, guild_id, kind, sort_code, board.pages - 1, computers)
     return board
 
 
@@ -128,20 +160,26 @@ class LeaderboardCog(commands.Cog):
 
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game", sort="Order by rating (default), wins, or win rate")
-    @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
+    @app_commands.describe(
+        game="Which game",
+        sort="Order by rating (default), wins, or win rate",
+        computers="List the computer players (unranked) to measure yourself against: show (default) or hide",
+    )
+    @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES, computers=COMPUTER_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
         sort: app_commands.Choice[str] | None = None,
+        computers: app_commands.Choice[str] | None = None,
     ) -> None:
         """Show this server's best players of one of the games."""
         if interaction.guild is None:
             raise RefusedError(NOT_IN_A_SERVER)
         sort_code = sort.value if sort else "rating"
+        shown = computers is None or computers.value == "show"
         await interaction.response.defer(thinking=True)
-        board = await fetch_board(self.bot, interaction.guild.id, game.value, sort_code, 0)
+        board = await fetch_board(self.bot, interaction.guild.id, game.value, sort_code, 0, shown)
         await interaction.followup.send(
             embed=leaderboard_embed(interaction.guild.name, game.value, board),
             view=leaderboard_view(game.value, sort_code, board) or discord.utils.MISSING,

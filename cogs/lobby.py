@@ -11,12 +11,13 @@ import discord
 from discord import app_commands
 
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._ids import CODE_KINDS, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
+from cogs._ids import CODE_KINDS, LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
 from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.kinds import GameKind
 from engine.registry import game_kind
+from service.computers import ComputerPlayers
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
 
@@ -32,6 +33,12 @@ _BUTTONS = {
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+# The strengths the host can seat, as the menu shows them (the README says the same in more words).
+STRENGTHS = {
+    "easy": "Easy — plays for the moment; good to learn against",
+    "medium": "Medium — weighs each move and counts cards",
+    "hard": "Hard — thinks ahead over the cards it cannot see",
 }
 
 
@@ -73,12 +80,69 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         await interaction.edit_original_response(**lobby_message(bot, record))
 
 
+class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=LOBBY_COMPUTER_TEMPLATE):
+    """The host's menus in the lobby: seat a computer player of a strength (`cpuadd`), or take one out (`cpudrop`)."""
+
+    def __init__(self, kind: str, game_id: int, action: str, select: discord.ui.Select | None = None) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=component_id(kind, game_id, 0, action)))
+        self.kind, self.game_id, self.action = kind, game_id, action
+
+    @classmethod
+    def adding(cls, record: GameRecord) -> ComputerSelect:
+        """The menu of strengths; off once every seat is taken."""
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=component_id(record.kind, record.id, 0, "cpuadd"),
+            placeholder="Host: add a computer player…",
+            options=[discord.SelectOption(label=label, value=value) for value, label in STRENGTHS.items()],
+            disabled=record.is_full,
+            row=1,
+        )
+        return cls(record.kind, record.id, "cpuadd", select)
+
+    @classmethod
+    def removing(cls, record: GameRecord) -> ComputerSelect:
+        """The menu of the lobby's computer players (a lobby has at most 6 seats: well within Discord's 25 options)."""
+        names = [seat.name for seat in record.seats if seat.is_computer]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=component_id(record.kind, record.id, 0, "cpudrop"),
+            placeholder="Host: remove a computer player…",
+            options=[discord.SelectOption(label=name, value=name) for name in names[:25]],
+            row=2,
+        )
+        return cls(record.kind, record.id, "cpudrop", select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the menu from its custom id, keeping the chosen value."""
+        select = item if isinstance(item, discord.ui.Select) else None
+        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]), match["action"], select)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Seat or remove the chosen computer player (the service refuses anyone but the host)."""
+        bot = bot_of(interaction)
+        await acknowledge(interaction)
+        await component_game(bot, interaction, self.game_id, self.kind)
+        computers = ComputerPlayers(bot.service)
+        choice = self.item.values[0] if self.item.values else ""
+        if self.action == "cpuadd":
+            record = await computers.add(self.game_id, interaction.user.id, choice)
+        else:
+            record = await computers.remove(self.game_id, interaction.user.id, choice)
+        await interaction.edit_original_response(**lobby_message(bot, record))
+
+
 def lobby_view(record: GameRecord) -> discord.ui.View:
-    """The lobby's buttons; Join is off when every seat is taken."""
+    """The lobby's buttons; Join is off when every seat is taken. Below them the host's computer menus."""
     view = discord.ui.View(timeout=None)
     full = len(record.seats) >= record.max_seats
     for action in _BUTTONS:
         view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full))
+    view.add_item(ComputerSelect.adding(record))
+    if any(seat.is_computer for seat in record.seats):
+        view.add_item(ComputerSelect.removing(record))
     return view
 
 
@@ -95,7 +159,8 @@ def lobby_message(bot: CardBot, record: GameRecord) -> dict[str, Any]:
     content = (
         f"**{title}**: a new game, hosted by <@{record.host_id}>. {options} {timer_summary(record)}\n"
         f"Players ({len(record.seats)}/{record.max_seats}): {players}\n"
-        "Press **Join** to take a seat. The host presses **Start** when everyone is in (2 players at least)."
+        "Press **Join** to take a seat. The host may add computer players below, and presses **Start** when everyone "
+        "is in (2 players at least; one of you and computers will do)."
     )
     return {"content": content, "view": lobby_view(record)}
 
@@ -255,6 +320,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         old = await component_game(bot, interaction, self.game_id, self.kind)
         record = await bot.service.rematch(self.game_id, interaction.user.id, interaction.user.display_name)
         await interaction.edit_original_response(view=None)
+        for seat in old.seats:  # the same computer opponents again (the one asking hosts the rematch)
+            if seat.is_computer and seat.strength is not None:
+                record = await ComputerPlayers(bot.service).add(record.id, interaction.user.id, seat.strength)
         invited = [seat.user_id for seat in old.seats if seat.user_id not in (None, interaction.user.id)]
         mentions = " ".join(f"<@{user_id}>" for user_id in invited)
         message = lobby_message(bot, record)
@@ -272,5 +340,5 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
 
 
 async def setup(bot: CardBot) -> None:
-    """Register the lobby and rematch buttons (they are persistent: no cog state needed)."""
-    bot.add_dynamic_items(LobbyButton, RematchButton)
+    """Register the lobby buttons and menus and the rematch button (persistent: no cog state needed)."""
+    bot.add_dynamic_items(LobbyButton, ComputerSelect, RematchButton)

@@ -17,7 +17,8 @@ _GAME_COLUMN_NAMES: Final = (
     "ping_user_id", "warning_message_id",
 )  # fmt: skip
 _SEAT_COLUMN_NAMES: Final = (
-    "seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id", "dm_channel_id", "panel",
+    "seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id", "strength", "dm_channel_id",
+    "panel",
 )  # fmt: skip
 # A game's seats as one JSON array, so that one statement (a SELECT, or an UPDATE's RETURNING) yields a whole game:
 # every aiosqlite call is a round trip to its thread, and a move should cost as few as possible.
@@ -66,10 +67,11 @@ def to_json(value: dict[str, Any]) -> str:
 
 def seat_from_row(row: Sequence[Any]) -> SeatRecord:
     """A `SeatRecord` from a row selected with `SEAT_COLUMNS`."""
-    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id, dm_channel_id, panel = row
+    seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id, strength, dm_channel_id, panel = row
     return SeatRecord(
-        seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id, dm_channel_id, panel
-    )
+        seat, user_id, name, bool(is_computer), bool(dm_ok), auto_streak, hand_message_id, strength, dm_channel_id,
+        panel,
+    )  # fmt: skip
 
 
 def move_from_row(row: Sequence[Any]) -> MoveRecord:

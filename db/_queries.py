@@ -66,8 +66,9 @@ async def rewrite_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequenc
     """Replace the game's seats by `seats`, numbered 0.. in the given order (only before any move is logged)."""
     await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
     await conn.executemany(
-        """INSERT INTO seats (game_id, seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+        """INSERT INTO seats (game_id, seat, user_id, name, is_computer, dm_ok, auto_streak, hand_message_id,
+                              strength)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [
             (
                 game_id,
@@ -78,6 +79,7 @@ async def rewrite_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequenc
                 seat.dm_ok,
                 seat.auto_streak,
                 seat.hand_message_id,
+                seat.strength,
             )
             for number, seat in enumerate(seats)
         ],

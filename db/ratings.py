@@ -1,7 +1,7 @@
 """Skill ratings with openskill's Plackett-Luce model: one rating per (server, kind, player).
 
-Only human seats are rated: computer seats are left out of the match, so they neither gain nor cost anybody
-rating. A finished game with fewer than two humans changes no rating.
+Members and computer players are rated alike; every computer player of one strength is one rated player per server
+and kind ("Computer (hard)"), see `db.results`. A finished game with fewer than two rated players changes nothing.
 """
 
 from __future__ import annotations

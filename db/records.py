@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from engine.base import AnyGame
 from engine.registry import game_class
@@ -13,10 +13,29 @@ from engine.registry import game_class
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "frozen"]
 LeaderboardSort = Literal["rating", "wins", "win_rate"]
 
+# Computer players' strengths, weakest first (the same words as `ai.base.Strength`).
+STRENGTHS: Final = ("easy", "medium", "hard")
+# Results and ratings name a computer seat by its strength: every "Computer (hard)" of a server is one rated player.
+# Discord ids are positive, so these never collide with a member.
+COMPUTER_USER_IDS: Final = {"easy": -1, "medium": -2, "hard": -3}
+
+
+def computer_name(strength: str) -> str:
+    """How a computer player of `strength` is called on tables and boards: "Computer (hard)"."""
+    return f"Computer ({strength})"
+
+
+def is_computer_id(user_id: int) -> bool:
+    """Whether a results or ratings `user_id` stands for a computer player (see `COMPUTER_USER_IDS`)."""
+    return user_id < 0
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """One seat of a game. `user_id` is None for a computer player; `hand_message_id` is the bot's DM hand message."""
+    """One seat of a game. `user_id` is None for a computer player; `hand_message_id` is the bot's DM hand message.
+
+    `strength` is the computer player's ("easy", "medium" or "hard"), None for a member's seat.
+    """
 
     seat: int
     user_id: int | None
@@ -25,6 +44,7 @@ class SeatRecord:
     dm_ok: bool
     auto_streak: int
     hand_message_id: int | None
+    strength: str | None = None  # a computer seat's strength ("easy", "medium", "hard"); None for a member
     dm_channel_id: int | None = None  # the player's DM channel, kept so a move needs no user lookup
     panel: str | None = None  # a digest of the panel the DM message shows (see cogs._presenter)
 
@@ -80,6 +100,11 @@ class GameRecord:
         return next((seat.seat for seat in self.seats if seat.user_id == user_id), None)
 
     @property
+    def humans(self) -> int:
+        """How many seats members hold."""
+        return sum(1 for seat in self.seats if not seat.is_computer)
+
+    @property
     def is_full(self) -> bool:
         """Whether every seat is taken."""
         return len(self.seats) >= self.max_seats
@@ -108,9 +133,13 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    """One player on a leaderboard page. `rating` is None for a player who never finished a rated game."""
+    """One player on a leaderboard page. `rating` is None for a player who never finished a rated game.
 
-    rank: int
+    A computer player (negative `user_id`, see `COMPUTER_USER_IDS`) is listed for comparison without a rank of its
+    own: `rank` counts members only, so showing or hiding computers never moves anybody's rank.
+    """
+
+    rank: int | None
     user_id: int
     name: str
     rating: float | None
@@ -119,10 +148,18 @@ class LeaderboardRow:
     win_rate: float
     points: int
 
+    @property
+    def is_computer(self) -> bool:
+        """Whether this row is a computer player."""
+        return is_computer_id(self.user_id)
+
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardPage:
-    """A page of a leaderboard. `pages` is 0 when nobody qualifies; `min_games` applies to the win-rate sort."""
+    """A page of a leaderboard. `pages` is 0 when nobody qualifies; `min_games` applies to the win-rate sort.
+
+    `computers` says whether computer players are listed (they are counted in `total` and `pages` only then).
+    """
 
     rows: tuple[LeaderboardRow, ...]
     page: int
@@ -130,6 +167,7 @@ class LeaderboardPage:
     total: int
     sort: LeaderboardSort
     min_games: int
+    computers: bool = True
 
 
 @dataclass(frozen=True, slots=True)

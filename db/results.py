@@ -1,13 +1,17 @@
-"""Recording a finished game: one result row per human seat and the rating update, inside the caller's transaction."""
+"""Recording a finished game: one result row per rated player and the rating update, inside the caller's transaction.
+
+Members are rated by their Discord id; computer players by strength, under the ids of `COMPUTER_USER_IDS`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import aiosqlite
 
 from db.ratings import DEFAULT_SKILL, Skill, rate
-from db.records import GameRecord
+from db.records import COMPUTER_USER_IDS, GameRecord, SeatRecord, computer_name
 from engine.base import Outcome
 
 _INSERT_RESULT = """
@@ -22,33 +26,63 @@ DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_game
 """
 
 
+@dataclass(frozen=True, slots=True)
+class _Entrant:
+    """One rated player of a finished game: a member, or a computer player standing for its strength."""
+
+    seat: SeatRecord
+    user_id: int
+    name: str
+
+
+def entrants(game: GameRecord) -> list[_Entrant]:
+    """Who a finished game rates: every member, and one computer seat per strength.
+
+    Every computer of one strength in a server is the same rated player ("Computer (hard)"), and one player cannot
+    take two places in one match; so when a game seats a strength twice, its first seat in seat order (drawn from
+    the game's seed) stands for it and the others play unrated.
+    """
+    chosen: list[_Entrant] = []
+    strengths: set[str] = set()
+    for seat in game.seats:
+        if seat.user_id is not None:
+            chosen.append(_Entrant(seat, seat.user_id, seat.name))
+        elif seat.strength is not None and seat.strength not in strengths:
+            strengths.add(seat.strength)
+            chosen.append(_Entrant(seat, COMPUTER_USER_IDS[seat.strength], computer_name(seat.strength)))
+    return chosen
+
+
 async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: Outcome, finished_at: str) -> None:
-    """Write result rows for every human seat and update their ratings; call inside a transaction.
+    """Write a result row for every entrant (see `entrants`) and update their ratings; call inside a transaction.
+
+    Members are rated against the computer players as against anyone: beating "Computer (hard)" is worth what its
+    rating says it is worth, and the computers' ratings move with every game, so an easy computer that everybody
+    beats soon gives little. A game with fewer than two entrants changes no rating.
 
     Raises:
         ValueError: the outcome does not have one place and one score per seat.
     """
     if len(outcome.places) != len(game.seats) or len(outcome.scores) != len(game.seats):
         raise ValueError(f"the outcome covers {len(outcome.places)} seats but game #{game.id} has {len(game.seats)}")
-    humans = [seat for seat in game.seats if seat.user_id is not None]
-    human_ids = [seat.user_id for seat in humans if seat.user_id is not None]
-    before = await _current_skills(conn, game, human_ids)
-    skills = [before.get(user_id, DEFAULT_SKILL) for user_id in human_ids]
-    # Computer seats are left out of the match, so they cannot move a human's rating either way.
-    rated = len(humans) >= 2
-    after = rate(skills, [outcome.places[seat.seat] for seat in humans]) if rated else tuple(skills)
+    players = entrants(game)
+    user_ids = [player.user_id for player in players]
+    before = await _current_skills(conn, game, user_ids)
+    skills = [before.get(user_id, DEFAULT_SKILL) for user_id in user_ids]
+    rated = len(players) >= 2
+    after = rate(skills, [outcome.places[player.seat.seat] for player in players]) if rated else tuple(skills)
     await conn.executemany(
         _INSERT_RESULT,
         [
             (
                 game.id,
-                seat.user_id,
+                player.user_id,
                 game.guild_id,
                 game.kind,
-                seat.seat,
-                seat.name,
-                outcome.places[seat.seat],
-                outcome.scores[seat.seat],
+                player.seat.seat,
+                player.name,
+                outcome.places[player.seat.seat],
+                outcome.scores[player.seat.seat],
                 rated,
                 old.mu,
                 old.sigma,
@@ -56,22 +90,20 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
                 new.sigma,
                 finished_at,
             )
-            for seat, old, new in zip(humans, skills, after, strict=True)
+            for player, old, new in zip(players, skills, after, strict=True)
         ],
     )
     if rated:
         await conn.executemany(
             _UPSERT_RATING,
             [
-                (game.guild_id, game.kind, seat.user_id, new.mu, new.sigma, finished_at)
-                for seat, new in zip(humans, after, strict=True)
+                (game.guild_id, game.kind, player.user_id, new.mu, new.sigma, finished_at)
+                for player, new in zip(players, after, strict=True)
             ],
         )
 
 
-async def _current_skills(
-    conn: aiosqlite.Connection, game: GameRecord, user_ids: Sequence[int | None]
-) -> dict[int, Skill]:
+async def _current_skills(conn: aiosqlite.Connection, game: GameRecord, user_ids: Sequence[int]) -> dict[int, Skill]:
     if not user_ids:
         return {}
     placeholders = ", ".join("?" * len(user_ids))  # one "?" per id; the ids travel as parameters

@@ -45,8 +45,12 @@ async def leaderboard(
     page: int,
     per_page: int,
     min_games: int,
+    computers: bool = True,
 ) -> LeaderboardPage:
     """One page of the server's leaderboard for `kind`; tied players share a rank.
+
+    Computer players are listed where their figures put them (with `computers`), without a rank: ranks count
+    members only (the same ranks as `/stats`), so listing the computers never moves anybody down.
 
     Raises:
         ValueError: an unknown kind or sort, a negative page, or a page size below 1.
@@ -58,20 +62,24 @@ async def leaderboard(
     if page < 0 or per_page < 1:
         raise ValueError(f"page must be >= 0 and per_page >= 1, not {page} and {per_page}")
     qualifies, rank_order, order = _SORTS[sort]
+    qualifies += " AND (? OR user_id >= 0)"  # computers (negative ids) only when asked for
     least_games = max(min_games, 1) if sort == "win_rate" else 1
     board_args = (guild_id, kind, guild_id, kind)
     # The SQL fragments come from the fixed table above; every value travels as a parameter.
     count_rows = await conn.execute_fetchall(
-        f"{_BOARD} SELECT COUNT(*) FROM board WHERE {qualifies}", (*board_args, least_games)
+        f"{_BOARD} SELECT COUNT(*) FROM board WHERE {qualifies}", (*board_args, least_games, computers)
     )
     total = next(iter(count_rows))[0]
     rows = await conn.execute_fetchall(
         f"""{_BOARD}
         SELECT ranked.rank, ranked.user_id, {_LATEST_NAME}, ranked.rating, ranked.games, ranked.wins,
                ranked.win_rate, ranked.points
-        FROM (SELECT board.*, RANK() OVER (ORDER BY {rank_order}) AS rank FROM board WHERE {qualifies}) AS ranked
+        FROM (SELECT board.*,
+                     CASE WHEN user_id < 0 THEN NULL
+                          ELSE RANK() OVER (PARTITION BY user_id < 0 ORDER BY {rank_order}) END AS rank
+              FROM board WHERE {qualifies}) AS ranked
         ORDER BY {order} LIMIT ? OFFSET ?""",
-        (*board_args, guild_id, least_games, per_page, page * per_page),  # in the order the marks appear
+        (*board_args, guild_id, least_games, computers, per_page, page * per_page),  # in the order the marks appear
     )
     return LeaderboardPage(
         rows=tuple(LeaderboardRow(*row) for row in rows),
@@ -80,6 +88,7 @@ async def leaderboard(
         total=total,
         sort=sort,
         min_games=min_games,
+        computers=computers,
     )
 
 
@@ -98,17 +107,18 @@ async def player_stats(conn: aiosqlite.Connection, user_id: int, guild_id: int) 
     rated_players: dict[str, int] = {
         row[0]: row[1]
         for row in await conn.execute_fetchall(
-            "SELECT kind, COUNT(*) FROM ratings WHERE guild_id = ? GROUP BY kind", (guild_id,)
+            "SELECT kind, COUNT(*) FROM ratings WHERE guild_id = ? AND user_id >= 0 GROUP BY kind", (guild_id,)
         )
     }
-    # Rank = 1 + the number of players rated strictly higher, the same rule as the leaderboard's RANK().
+    # Rank = 1 + the number of members rated strictly higher, the same rule as the leaderboard's RANK() (computer
+    # players, with negative ids, are not ranked).
     standings = {
         kind: (rating, rank)
         for kind, rating, rank in await conn.execute_fetchall(
             """SELECT me.kind, me.mu - 3 * me.sigma,
                       1 + SUM((other.mu - 3 * other.sigma) > (me.mu - 3 * me.sigma))
                FROM ratings AS me
-               JOIN ratings AS other ON other.guild_id = me.guild_id AND other.kind = me.kind
+               JOIN ratings AS other ON other.guild_id = me.guild_id AND other.kind = me.kind AND other.user_id >= 0
                WHERE me.guild_id = ? AND me.user_id = ?
                GROUP BY me.kind""",
             (guild_id, user_id),

@@ -66,7 +66,17 @@ from db.errors import (
     StoreError,
 )
 from db.migrate import migrate
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, MoveRecord, PlayerStats, SeatRecord
+from db.records import (
+    STRENGTHS,
+    GameRecord,
+    GameStatus,
+    LeaderboardPage,
+    LeaderboardSort,
+    MoveRecord,
+    PlayerStats,
+    SeatRecord,
+    computer_name,
+)
 from db.results import record_results
 from engine.base import Outcome
 from engine.registry import KINDS
@@ -289,6 +299,48 @@ class Store:
             await touch(conn, game_id, now)
             return await fetch_game(conn, game_id)
 
+    async def add_computer(self, game_id: int, strength: str, now: datetime) -> GameRecord:
+        """Seat a computer player of `strength` in the next free seat; version + 1.
+
+        It is named by its strength, "Computer (hard)"; a second one of the same strength "Computer (hard) 2" (the
+        lowest number free), so every name in a game is its own.
+
+        Raises:
+            GameNotFoundError, NotInLobbyError, LobbyFullError.
+            ValueError: an unknown strength.
+        """
+        if strength not in STRENGTHS:
+            raise ValueError(f"unknown strength {strength!r}; expected one of {', '.join(STRENGTHS)}")
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
+            _require_lobby(game)
+            if game.is_full:
+                raise LobbyFullError(f"the game is full ({len(game.seats)}/{game.max_seats})")
+            await conn.execute(
+                """INSERT INTO seats (game_id, seat, user_id, name, is_computer, dm_ok, strength)
+                   VALUES (?, ?, NULL, ?, 1, 0, ?)""",
+                (game_id, len(game.seats), _free_computer_name(game, strength), strength),
+            )
+            await touch(conn, game_id, now)
+            return await fetch_game(conn, game_id)
+
+    async def remove_computer(self, game_id: int, name: str, now: datetime) -> GameRecord:
+        """Take the computer player called `name` out of the lobby (later seats move up one); version + 1.
+
+        Raises:
+            GameNotFoundError, NotInLobbyError.
+            NotSeatedError: no computer player of that name sits in the lobby.
+        """
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
+            _require_lobby(game)
+            if not any(seat.is_computer and seat.name == name for seat in game.seats):
+                raise NotSeatedError(f"there is no {name} in this game")
+            remaining = [seat for seat in game.seats if not (seat.is_computer and seat.name == name)]
+            await rewrite_seats(conn, game_id, remaining)
+            await touch(conn, game_id, now)
+            return await fetch_game(conn, game_id)
+
     async def start_game(
         self,
         game_id: int,
@@ -299,13 +351,16 @@ class Store:
         deadline: datetime | None = None,
         narration: Sequence[str] = (),
     ) -> GameRecord:
-        """Lobby → running: seats in the given order (None adds a computer seat), first snapshot stored; version + 1.
+        """Lobby → running: seats in the given order, first snapshot stored; version + 1.
+
+        `seat_user_ids` lists each member of the lobby once and None once for each of its computer seats; the
+        computer seats fill the None places in the order they were added to the lobby.
 
         `narration` is the start in words, shown on the table until the first move.
 
         Raises:
             GameNotFoundError, NotInLobbyError, StaleVersionError.
-            ValueError: `seat_user_ids` is not exactly the lobby's members plus computers, or exceeds the seats.
+            ValueError: `seat_user_ids` is not exactly the lobby's members and computers.
         """
         async with self.transaction() as conn:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
@@ -518,6 +573,15 @@ class Store:
             except GameNotFoundError:
                 return None
 
+    async def running_games_with_computers(self) -> list[GameRecord]:
+        """Running games with at least one computer seat, oldest first (start-up looks for computers to move)."""
+        async with self._reading() as conn:
+            return await fetch_games(
+                conn,
+                "status = 'running' AND EXISTS (SELECT 1 FROM seats WHERE game_id = games.id AND is_computer = 1)",
+                (),
+            )
+
     async def due_games(self, before: datetime) -> list[GameRecord]:
         """Running games whose turn deadline is at or before `before`, earliest deadline first."""
         async with self._reading() as conn:
@@ -701,16 +765,18 @@ class Store:
         page: int = 0,
         per_page: int = 10,
         min_games: int = 3,
+        computers: bool = True,
     ) -> LeaderboardPage:
         """One page (from 0) of the server's leaderboard for `kind`, by rating, wins or win rate.
 
-        "rating" lists players with a rated game; "win_rate" only players with at least `min_games` games.
+        "rating" lists players with a rated game; "win_rate" only players with at least `min_games` games. Computer
+        players are listed (unranked) unless `computers` is False.
 
         Raises:
             ValueError: an unknown kind or sort, a negative page, or a page size below 1.
         """
         async with self._reading() as conn:
-            return await stats.leaderboard(conn, guild_id, kind, sort, page, per_page, min_games)
+            return await stats.leaderboard(conn, guild_id, kind, sort, page, per_page, min_games, computers)
 
     async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
         """A player's figures per kind in this server (with rating and rank) and across all servers."""
@@ -792,20 +858,30 @@ async def _refuse_move(conn: aiosqlite.Connection, game_id: int, expected_versio
 
 
 def _starting_seats(game: GameRecord, seat_user_ids: Sequence[int | None]) -> list[SeatRecord]:
-    """The lobby's seats in the starting order; computer seats are named "Computer 1", "Computer 2" and so on."""
+    """The lobby's seats in the starting order; the None places take the lobby's computer seats in lobby order."""
     humans = [user_id for user_id in seat_user_ids if user_id is not None]
-    members = {seat.user_id: seat for seat in game.seats}
-    if len(set(humans)) != len(humans) or set(humans) != set(members):
+    members = {seat.user_id: seat for seat in game.seats if not seat.is_computer}
+    computers = [seat for seat in game.seats if seat.is_computer]
+    if len(set(humans)) != len(humans) or set(humans) != set(members) or len(seat_user_ids) != len(game.seats):
         listed = sorted(user_id for user_id in members if user_id is not None)
-        raise ValueError(f"the seating {list(seat_user_ids)} must list each lobby member once: {listed}")
-    if len(seat_user_ids) > game.max_seats:
-        raise ValueError(f"{len(seat_user_ids)} seats asked for but game #{game.id} has {game.max_seats}")
-    seats = []
-    computers = 0
-    for number, user_id in enumerate(seat_user_ids):
-        if user_id is None:
-            computers += 1
-            seats.append(SeatRecord(number, None, f"Computer {computers}", True, False, 0, None))
-        else:
-            seats.append(replace(members[user_id], seat=number))
-    return seats
+        raise ValueError(
+            f"the seating {list(seat_user_ids)} must list each lobby member once {listed} and None for each of the "
+            f"{len(computers)} computer seats"
+        )
+    waiting = iter(computers)
+    return [
+        replace(next(waiting) if user_id is None else members[user_id], seat=number)
+        for number, user_id in enumerate(seat_user_ids)
+    ]
+
+
+def _free_computer_name(game: GameRecord, strength: str) -> str:
+    """The name by strength ("Computer (hard)"), numbered from 2 when a seat of the game already has it."""
+    taken = {seat.name for seat in game.seats}
+    base = computer_name(strength)
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"

@@ -44,6 +44,14 @@ class GameStore(Protocol):
         """Free a player's lobby seat."""
         ...
 
+    async def add_computer(self, game_id: int, strength: str, now: datetime) -> GameRecord:
+        """Seat a computer player of `strength` in a lobby, named by its strength."""
+        ...
+
+    async def remove_computer(self, game_id: int, name: str, now: datetime) -> GameRecord:
+        """Take the computer player called `name` out of a lobby."""
+        ...
+
     async def start_game(
         self,
         game_id: int,
@@ -144,6 +152,10 @@ class GameStore(Protocol):
         """The move log in order."""
         ...
 
+    async def running_games_with_computers(self) -> list[GameRecord]:
+        """Running games with at least one computer seat."""
+        ...
+
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
         ...
@@ -174,6 +186,7 @@ class GameStore(Protocol):
         page: int = ...,
         per_page: int = ...,
         min_games: int = ...,
+        computers: bool = ...,
     ) -> LeaderboardPage:
         """One page of a server's board."""
         ...

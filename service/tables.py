@@ -159,10 +159,19 @@ class TableService:
         return await self.store.load_unfinished()
 
     async def leaderboard(
-        self, guild_id: int, kind: str, sort: LeaderboardSort, page: int, per_page: int, min_games: int
+        self,
+        guild_id: int,
+        kind: str,
+        sort: LeaderboardSort,
+        page: int,
+        per_page: int,
+        min_games: int,
+        computers: bool = True,
     ) -> LeaderboardPage:
-        """One page of the server's board for `kind`."""
-        return await self.store.leaderboard(guild_id, kind, sort, page=page, per_page=per_page, min_games=min_games)
+        """One page of the server's board for `kind`, with or without the computer players."""
+        return await self.store.leaderboard(
+            guild_id, kind, sort, page=page, per_page=per_page, min_games=min_games, computers=computers
+        )
 
     async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
         """A player's figures in this server and across servers."""
@@ -348,7 +357,7 @@ class TableService:
         """Deal: seats drawn from the game's seed, the engine's first state saved.
 
         Raises:
-            RefusedError: not the host, or fewer than two players.
+            RefusedError: not the host, or fewer than two players (computers count; the host is a member).
         """
         async with self.lock(game_id):
             record = await self.get(game_id)
@@ -357,20 +366,21 @@ class TableService:
                 raise RefusedError("This game has already started." if started else "This game is over.")
             if user_id != record.host_id:
                 raise RefusedError("Only the host can start the game.")
-            if len(record.seats) < 2:
-                raise RefusedError("At least two players are needed: wait for someone to join.")
+            if len(record.seats) < 2 or not record.humans:
+                raise RefusedError("At least two players are needed: wait for someone to join, or add a computer.")
             cls = game_class(record.kind)
             order = seat_order(record.seed, len(record.seats))
             game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
             users = [record.seats[index].user_id for index in order]
             seated = replace(record, seats=tuple(record.seats[index] for index in order))
+            computer_first = game.to_move is not None and users[game.to_move] is None
             saved = await self.store.start_game(
                 game_id,
                 record.version,
                 users,
                 game.to_dict(),
                 self.clock(),
-                deadline=self._deadline(record, game),
+                deadline=self._deadline(record, game, computer=computer_first),
                 narration=[seating_line(seated)],
             )
             return Started(saved, game)
@@ -471,6 +481,8 @@ class TableService:
         seat = game.to_move
         if seat is None:
             raise RefusedError("This game is over.")
+        if record.seats[seat].is_computer:  # issue 15: they move by themselves, never on a timer or a skip
+            raise RefusedError(f"{record.seats[seat].name} is a computer player: it moves by itself in a moment.")
         results = []
         lead: tuple[str, ...] = (f"⏰ {record.seats[seat].name} {reason}; the bot played for them.",)
         # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn. Each decision's stored
@@ -542,8 +554,11 @@ class TableService:
         )
         return MoveResult(saved, game, events, seat, str(move), auto)
 
-    def _deadline(self, record: GameRecord, game: AnyGame) -> datetime | None:
-        if record.turn_seconds is None or game.to_move is None:
+    def _deadline(self, record: GameRecord, game: AnyGame, *, computer: bool | None = None) -> datetime | None:
+        # No timer for a computer seat's turn (issue 15); `computer` says whose turn it is when seats are reordered.
+        if computer is None and game.to_move is not None:
+            computer = record.seats[game.to_move].is_computer
+        if record.turn_seconds is None or game.to_move is None or computer:
             return None
         return self.clock() + timedelta(seconds=record.turn_seconds)
 

@@ -4,7 +4,18 @@ import itertools
 
 import pytest
 
+import cogs._timing
 from bot import create_bot
+
+
+@pytest.fixture
+def computers_without_pause(monkeypatch):
+    """Computer seats move at once in tests (1.5 s of wall time each would add up); pacing has its own test.
+
+    Every bot here is made after this (see `make_bot`): the suite-wide payload check starts SimCord before a
+    module's autouse fixtures run.
+    """
+    monkeypatch.setattr(cogs._timing, "COMPUTER_PAUSE_SECONDS", 0.0)
 
 
 @pytest.fixture
@@ -13,7 +24,7 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def make_bot(db_path):
+async def make_bot(db_path, computers_without_pause):
     bots = []
     seeds = itertools.count(1)  # games get seeds 1, 2, 3 ...: every run plays the same cards
 

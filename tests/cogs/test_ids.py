@@ -12,7 +12,7 @@ from cogs._hands import refresh_button, show_hand_button
 from cogs._kasino_panel import CardButton, MoveSelect
 from cogs.garbage import TurnButton
 from cogs.leaderboard import PageButton
-from cogs.lobby import LobbyButton, RematchButton
+from cogs.lobby import ComputerSelect, LobbyButton, RematchButton
 from engine.cards import Card, new_deck
 from engine.kasino import KasinoGame
 
@@ -26,6 +26,9 @@ def items():
         for action in ("join", "leave", "start", "cancel")
     )
     yield from (RematchButton(kind, BIG_ID) for kind in ("kasino", "garbage"))
+    yield from (
+        ComputerSelect(kind, BIG_ID, action) for kind in ("kasino", "garbage") for action in ("cpuadd", "cpudrop")
+    )
     yield show_hand_button("kasino", BIG_ID)
     yield refresh_button("kasino", BIG_ID)
     yield from (CardButton(BIG_ID, BIG_VERSION, card) for card in new_deck())
@@ -33,7 +36,12 @@ def items():
     yield TurnButton(BIG_ID, BIG_VERSION, "stock")
     yield TurnButton(BIG_ID, BIG_VERSION, "discard", top=Card.parse("7♣"))
     yield from (TurnButton(BIG_ID, BIG_VERSION, "jack", spot=spot) for spot in range(1, 11))
-    yield from (PageButton(kind, sort, 99) for kind in ("kasino", "garbage") for sort in ("rating", "wins", "winrate"))
+    yield from (
+        PageButton(kind, sort, 99, computers=shown)
+        for kind in ("kasino", "garbage")
+        for sort in ("rating", "wins", "winrate")
+        for shown in (True, False)
+    )
 
 
 @pytest.mark.parametrize("item", list(items()), ids=lambda item: item.custom_id)
@@ -68,3 +76,11 @@ def test_every_kasino_move_fits_a_select_option_and_an_autocomplete_value(seed, 
         moves = game.legal_moves(game.to_move)
         assert all(len(str(move)) <= 100 for move in moves)
         game.apply(game.to_move, chooser.choice(moves))
+
+
+async def test_the_page_button_reads_back_whether_computers_show():
+    for shown in (True, False):
+        button = PageButton("garbage", "wins", 3, computers=shown)
+        match = re.fullmatch(PageButton.__discord_ui_compiled_template__, button.custom_id)
+        rebuilt = await PageButton.from_custom_id(None, button.item, match)
+        assert (rebuilt.page, rebuilt.computers) == (3, shown)

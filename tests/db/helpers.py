@@ -22,12 +22,17 @@ async def new_lobby(store, *, kind="kasino", host=1, max_seats=4, guild=GUILD, c
     return await store.create_lobby(kind, guild, channel, host, f"u{host}", settings or {}, seed, max_seats, NOW)
 
 
-async def running_game(store, users=(1, 2), *, kind="kasino", state=None, guild=GUILD, max_seats=4, seed=42):
-    """A started game with `users` seated in that order (None: a computer seat)."""
+async def running_game(
+    store, users=(1, 2), *, kind="kasino", state=None, guild=GUILD, max_seats=4, seed=42, strengths=None
+):
+    """A started game with `users` seated in that order (None: a computer seat, of `strengths` in turn, else medium)."""
     humans = [user for user in users if user is not None]
     lobby = await new_lobby(store, kind=kind, host=humans[0], guild=guild, max_seats=max_seats, seed=seed)
     for user in humans[1:]:
         lobby = await store.join_lobby(lobby.id, user, f"u{user}", NOW)
+    computers = sum(user is None for user in users)
+    for strength in strengths or ["medium"] * computers:
+        lobby = await store.add_computer(lobby.id, strength, NOW)
     return await store.start_game(lobby.id, lobby.version, list(users), state or {"schema": 1, "turn": 0}, NOW)
 
 
@@ -58,9 +63,11 @@ async def play_random(store, record, game: Game, moves: int, rng: random.Random)
     return record
 
 
-async def finish_game(store, users, places, scores=None, *, kind="kasino", guild=GUILD, names=None):
-    """A game of `users` (None: computer) that ends at once with `places`; returns the finished record."""
-    record = await running_game(store, users, kind=kind, guild=guild, max_seats=max(len(users), 2))
+async def finish_game(store, users, places, scores=None, *, kind="kasino", guild=GUILD, names=None, strengths=None):
+    """A game of `users` (None: computer, see `running_game`) that ends at once with `places`; the finished record."""
+    record = await running_game(
+        store, users, kind=kind, guild=guild, max_seats=max(len(users), 2), strengths=strengths
+    )
     for seat, user in enumerate(users):
         if names and user in names:
             await rename(store, record.id, seat, names[user])

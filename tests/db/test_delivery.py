@@ -78,7 +78,7 @@ async def test_a_lost_thread_sends_the_game_to_its_channel_to_be_shown_anew(stor
 async def test_games_from_before_the_projection_count_as_shown(tmp_path):
     path = tmp_path / "bot.db"
     await full_file_at(path, 4)  # lobbies, running, finished and cancelled games, as schema 4 stored them
-    store = await Store.open(path)  # migrates 4 -> 5
+    store = await Store.open(path)  # migrates 4 -> 6 (0006 marks every game as shown)
     try:
         assert await store.unshown_games() == []
         games = [await store.get_game(game_id) for game_id in range(1, 12)]

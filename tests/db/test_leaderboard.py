@@ -15,7 +15,7 @@ def users_of(page):
 
 async def test_rating_sort_lists_rated_players_best_first(store):
     await finish_game(store, (1, 2, 3), (3, 1, 2))
-    await finish_game(store, (4, None), (1, 2))  # 4 only ever played a computer: unrated
+    await finish_game(store, (4, 5), (2, 1), guild=GUILD + 1)
     page = await board(store, "rating")
     assert users_of(page) == [2, 3, 1]
     assert [row.rank for row in page.rows] == [1, 2, 3]
@@ -25,9 +25,11 @@ async def test_rating_sort_lists_rated_players_best_first(store):
 
 async def test_wins_sort_shares_ranks_on_ties_and_lists_unrated_players(store):
     await finish_game(store, (1, 2), (1, 2))
-    await finish_game(store, (3, None), (1, 2))
+    await finish_game(store, (3, None, None), (1, 2, 3), strengths=["easy", "easy"])  # one rated "easy" at most
     await finish_game(store, (2, 4), (2, 1))
-    page = await board(store, "wins")
+    async with store.transaction() as conn:  # as if 3 had played before ratings existed
+        await conn.execute("DELETE FROM ratings WHERE user_id = 3")
+    page = await board(store, "wins", computers=False)
     rows = {row.user_id: row for row in page.rows}
     # 3 won 1 of 1 (rate 1.0), 1 and 4 won 1 of 1 as well, 2 won 0 of 2.
     assert {user: row.rank for user, row in rows.items()} == {1: 1, 3: 1, 4: 1, 2: 4}
@@ -89,15 +91,17 @@ async def test_player_stats_in_this_server_and_overall(store):
     await finish_game(store, (1, 3), (2, 1), (10, 17))
     await finish_game(store, (1, 2), (1, 2), (20, 1), guild=GUILD + 1)
     await finish_game(store, (1, None), (1, 2), (1, 0), kind="garbage")
+    await finish_game(store, (2, None), (2, 1), strengths=["hard"])  # computers are rated, but never ranked
     stats = await store.player_stats(1, GUILD)
     kasino = stats.for_kind("kasino")
     assert (kasino.server.games, kasino.server.wins, kasino.server.points) == (2, 1, 26)
     assert (kasino.overall.games, kasino.overall.wins, kasino.overall.points) == (3, 2, 46)
     assert kasino.server.win_rate == 0.5
     assert kasino.rated_players == 3
-    assert kasino.rank == 1 + sum(row.rating > kasino.rating for row in (await board(store, "rating")).rows)
+    members = [row for row in (await board(store, "rating")).rows if not row.is_computer]
+    assert kasino.rank == 1 + sum(row.rating > kasino.rating for row in members)
     garbage = stats.for_kind("garbage")
-    assert (garbage.server.games, garbage.rating, garbage.rank) == (1, None, None)
+    assert (garbage.server.games, garbage.rank, garbage.rated_players) == (1, 1, 1)
     assert (stats.server_total.games, stats.overall_total.games) == (3, 4)
     assert stats.name == "u1"
 
@@ -106,3 +110,31 @@ async def test_player_stats_for_someone_who_never_played(store):
     stats = await store.player_stats(42, GUILD)
     assert stats.name is None
     assert all(kind.server.games == kind.overall.games == 0 and kind.rating is None for kind in stats.kinds)
+
+
+async def test_computers_are_listed_by_strength_without_a_rank_or_hidden(store):
+    await finish_game(store, (1, None), (1, 2), strengths=["easy"])
+    await finish_game(store, (2, None), (2, 1), strengths=["hard"])
+    await finish_game(store, (3, None, None), (2, 1, 3), strengths=["hard", "hard"])
+    await finish_game(store, (1, None), (1, 2), strengths=["easy"])
+    shown = await board(store, "rating")
+    assert [(row.name, row.rank) for row in shown.rows] == [
+        ("Computer (hard)", None),
+        ("u1", 1),
+        ("u3", 2),
+        ("u2", 3),
+        ("Computer (easy)", None),
+    ]
+    hard = next(row for row in shown.rows if row.name == "Computer (hard)")
+    assert (hard.games, hard.wins, hard.user_id, hard.is_computer) == (2, 2, -3, True)  # one seat of two rated
+    assert (shown.total, shown.computers) == (5, True)
+    hidden = await board(store, "rating", computers=False)
+    assert [(row.name, row.rank) for row in hidden.rows] == [("u1", 1), ("u3", 2), ("u2", 3)]
+    assert (hidden.total, hidden.pages, hidden.computers) == (3, 1, False)
+
+
+async def test_computers_count_in_the_pages_only_when_listed(store):
+    for user in range(1, 6):
+        await finish_game(store, (user, None), (1, 2), strengths=["medium"])
+    assert (await board(store, "wins", per_page=5)).pages == 2
+    assert (await board(store, "wins", per_page=5, computers=False)).pages == 1

@@ -1,4 +1,4 @@
-"""Ratings: openskill Plackett-Luce per (server, kind, player), humans only."""
+"""Ratings: openskill Plackett-Luce per (server, kind, player); computer players are rated by strength."""
 
 import pytest
 
@@ -54,19 +54,31 @@ async def test_four_player_placings_order_the_ratings(store):
     assert len(set(ratings)) == 4
 
 
-async def test_computer_players_leave_ratings_untouched(store):
-    # Humans placing 3rd and 4th behind two computers are rated exactly as if they had played each other alone.
-    await finish_game(store, (1, None, 2, None), (3, 1, 4, 2))
-    await finish_game(store, (1, 2), (1, 2), guild=GUILD + 1)
-    for user in (1, 2):
-        assert await rating_of(store, user) == pytest.approx(await rating_of(store, user, guild=GUILD + 1))
+async def test_computer_players_are_rated_by_strength_and_members_against_them(store):
+    await finish_game(store, (1, None), (2, 1), strengths=["hard"])
+    await finish_game(store, (2, None), (1, 2), strengths=["hard"])
+    hard = (await store.leaderboard(GUILD, "kasino", "rating")).rows
+    by_name = {row.name: row for row in hard}
+    assert set(by_name) == {"u1", "u2", "Computer (hard)"}
+    assert by_name["Computer (hard)"].games == 2 and by_name["Computer (hard)"].wins == 1
+    # Losing to the computer costs rating, beating it (after it won once) gains more than a first win would.
+    assert await rating_of(store, 1) < DEFAULT_SKILL.rating < await rating_of(store, 2)
 
 
-async def test_a_game_with_one_human_counts_but_is_not_rated(store):
+async def test_two_computers_of_one_strength_are_one_rated_player_the_first_seat_standing_for_it(store):
+    # Seats: member 1 (3rd), hard (1st), member 2 (4th), hard (2nd): only the first hard seat is rated.
+    await finish_game(store, (1, None, 2, None), (3, 1, 4, 2), strengths=["hard", "hard"])
+    async with store.transaction() as conn:
+        rows = await conn.execute_fetchall("SELECT user_id, seat, name, place FROM results ORDER BY seat")
+    assert [tuple(row) for row in rows] == [(1, 0, "u1", 3), (-3, 1, "Computer (hard)", 1), (2, 2, "u2", 4)]
+
+
+async def test_a_game_with_one_member_and_a_computer_is_rated(store):
     await finish_game(store, (1, None), (1, 2), (16, 4))
     stats = (await store.player_stats(1, GUILD)).for_kind("kasino")
     assert (stats.server.games, stats.server.wins, stats.server.points) == (1, 1, 16)
-    assert (stats.rating, stats.rank, stats.rated_players) == (None, None, 0)
+    assert stats.rating > DEFAULT_SKILL.rating
+    assert (stats.rank, stats.rated_players) == (1, 1)  # members only: the computer is not ranked
 
 
 async def test_result_rows_keep_the_rating_before_and_after(store):

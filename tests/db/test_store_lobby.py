@@ -117,19 +117,61 @@ async def test_host_cannot_leave_unless_the_caller_allows_it(store):
     assert [seat.user_id for seat in lobby.seats] == [2]
 
 
-async def test_start_orders_seats_adds_computers_and_stores_the_snapshot(store):
+async def test_start_orders_seats_places_computers_and_stores_the_snapshot(store):
     lobby = await new_lobby(store)
+    lobby = await store.add_computer(lobby.id, "hard", NOW)
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
+    lobby = await store.add_computer(lobby.id, "easy", NOW)
     deadline = later(60)
     game = await store.start_game(lobby.id, lobby.version, [2, None, 1, None], {"schema": 1}, later(1), deadline)
     assert game.status == "running" and game.version == lobby.version + 1
-    assert [(seat.user_id, seat.name, seat.is_computer) for seat in game.seats] == [
-        (2, "u2", False),
-        (None, "Computer 1", True),
-        (1, "u1", False),
-        (None, "Computer 2", True),
+    assert [(seat.user_id, seat.name, seat.is_computer, seat.strength) for seat in game.seats] == [
+        (2, "u2", False, None),
+        (None, "Computer (hard)", True, "hard"),
+        (1, "u1", False, None),
+        (None, "Computer (easy)", True, "easy"),
     ]
     assert (game.state, game.deadline, game.warned) == ({"schema": 1}, deadline, False)
+
+
+async def test_computers_of_one_strength_get_their_own_names_and_leave_by_name(store):
+    lobby = await new_lobby(store, max_seats=5)
+    for strength in ("hard", "hard", "medium", "hard"):
+        lobby = await store.add_computer(lobby.id, strength, later(1))
+    assert [seat.name for seat in lobby.seats] == [
+        "u1", "Computer (hard)", "Computer (hard) 2", "Computer (medium)", "Computer (hard) 3"
+    ]  # fmt: skip
+    assert lobby.version == 4 and all(seat.dm_ok is False for seat in lobby.seats[1:])
+    lobby = await store.remove_computer(lobby.id, "Computer (hard)", later(2))
+    assert [(seat.seat, seat.name) for seat in lobby.seats] == [
+        (0, "u1"), (1, "Computer (hard) 2"), (2, "Computer (medium)"), (3, "Computer (hard) 3")
+    ]  # fmt: skip
+    lobby = await store.add_computer(lobby.id, "hard", later(3))  # the lowest free name again
+    assert lobby.seats[-1].name == "Computer (hard)"
+    with pytest.raises(NotSeatedError, match="there is no Computer \\(easy\\) in this game"):
+        await store.remove_computer(lobby.id, "Computer (easy)", later(4))
+    with pytest.raises(NotSeatedError):
+        await store.remove_computer(lobby.id, "u1", later(4))  # a member is not a computer
+    with pytest.raises(LobbyFullError):
+        await store.add_computer(lobby.id, "easy", later(5))
+    with pytest.raises(ValueError, match="unknown strength"):
+        await store.add_computer(lobby.id, "brutal", later(5))
+
+
+async def test_computers_cannot_be_added_or_removed_once_started(store):
+    lobby = await new_lobby(store)
+    lobby = await store.add_computer(lobby.id, "easy", NOW)
+    await store.start_game(lobby.id, lobby.version, [None, 1], {"schema": 1}, NOW)
+    with pytest.raises(NotInLobbyError, match="already started"):
+        await store.add_computer(lobby.id, "hard", later(1))
+    with pytest.raises(NotInLobbyError, match="already started"):
+        await store.remove_computer(lobby.id, "Computer (easy)", later(1))
+
+
+async def test_running_games_with_computers_lists_only_those(store):
+    with_computer = await running_game(store, (1, None))
+    await running_game(store, (3, 4))
+    assert [game.id for game in await store.running_games_with_computers()] == [with_computer.id]
 
 
 async def test_start_with_an_old_version_is_refused(store):
@@ -140,7 +182,7 @@ async def test_start_with_an_old_version_is_refused(store):
     assert (await store.get_game(lobby.id)) == joined
 
 
-@pytest.mark.parametrize("seating", [[1], [1, 3], [1, 2, 2], [1, 2, None, None, None]])
+@pytest.mark.parametrize("seating", [[1], [1, 3], [1, 2, 2], [1, 2, None], [None, 1, 2, None, None]])
 async def test_start_needs_exactly_the_lobby_members_within_the_seat_limit(store, seating):
     lobby = await new_lobby(store)
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)

@@ -1,0 +1,167 @@
+"""Issue 15: computer seats in the table service: seating them, their turns, their decisions and their timers."""
+
+import itertools
+from datetime import timedelta
+
+import pytest
+
+from ai.players import player_for
+from db.store import Store
+from engine.kasino import KasinoGame
+from service.computers import ComputerPlayers, decide, decision_seed, public_history
+from service.errors import RefusedError
+from service.tables import LobbyOptions, TableService
+from tests.db.helpers import CHANNEL, GUILD, NOW
+
+HOST, GUEST = 11, 22
+
+
+@pytest.fixture
+async def tables(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    seeds = itertools.count(5)
+    try:
+        yield TableService(store, clock=lambda: NOW, new_seed=lambda: next(seeds))
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def computers(tables):
+    return ComputerPlayers(tables)
+
+
+async def lobby(tables, kind="garbage", seats=3, **options):
+    return await tables.open_lobby(
+        kind,
+        LobbyOptions(seats, **options),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=HOST,
+        host_name="host",
+    )
+
+
+async def solo_game(tables, computers, strengths, kind="garbage", **options):
+    """A started game: the host and computers of `strengths`; returns (record, game)."""
+    record = await lobby(tables, kind, seats=len(strengths) + 1, **options)
+    for strength in strengths:
+        await computers.add(record.id, HOST, strength)
+    started = await tables.start(record.id, HOST)
+    return started.record, started.game
+
+
+async def test_only_the_host_adds_and_removes_computers_and_only_in_the_lobby(tables, computers):
+    record = await lobby(tables)
+    await tables.join(record.id, GUEST, "guest")
+    with pytest.raises(RefusedError, match=r"^Only the host can add computer players\.$"):
+        await computers.add(record.id, GUEST, "hard")
+    record = await computers.add(record.id, HOST, "hard")
+    assert [seat.name for seat in record.seats] == ["host", "guest", "Computer (hard)"]
+    with pytest.raises(RefusedError, match=r"^Only the host can remove computer players\.$"):
+        await computers.remove(record.id, GUEST, "Computer (hard)")
+    with pytest.raises(RefusedError, match="pick easy, medium or hard"):
+        await computers.add(record.id, HOST, "brutal")
+    await tables.start(record.id, HOST)
+    with pytest.raises(RefusedError, match=r"^Garbage #1 has already started: computer players can only be added"):
+        await computers.add(record.id, HOST, "easy")
+    with pytest.raises(RefusedError, match="already started"):
+        await computers.remove(record.id, HOST, "Computer (hard)")
+
+
+async def test_one_member_and_a_computer_may_start_but_one_member_alone_may_not(tables, computers):
+    record = await lobby(tables, seats=2)
+    with pytest.raises(RefusedError, match="At least two players are needed: wait for someone to join, or add a"):
+        await tables.start(record.id, HOST)
+    await computers.add(record.id, HOST, "easy")
+    started = await tables.start(record.id, HOST)
+    assert [(seat.is_computer, seat.strength) for seat in started.record.seats] in (
+        [(False, None), (True, "easy")],
+        [(True, "easy"), (False, None)],
+    )
+
+
+async def test_b1_a_computer_plays_one_decision_of_its_turn_from_its_seed(tables, computers):
+    # B1: the log holds the move; deciding again in the same position gives the same move.
+    for _ in range(20):
+        record, game = await solo_game(tables, computers, ["medium", "easy"])
+        if record.seats[game.to_move].is_computer:
+            break
+    seat = game.to_move
+    expected = player_for("garbage", record.seats[seat].strength, seed=decision_seed(record.seed, seat, 0))
+    result = await computers.play(record.id, version=record.version)
+    assert (result.seat, result.move, result.auto) == (seat, str(expected.choose(game.view(seat))), False)
+    moves = await tables.store.game_moves(record.id)
+    assert [(move.seat, move.move, move.auto) for move in moves] == [(seat, result.move, False)]
+    assert decide(record, game, seat, []) == expected.choose(game.view(seat))
+
+
+async def test_a_computer_move_is_refused_when_the_table_moved_or_a_member_is_to_move(tables, computers):
+    record = await lobby(tables, seats=2)
+    await computers.add(record.id, HOST, "easy")
+    started = await tables.start(record.id, HOST)
+    record, game = started.record, started.game
+    if record.seats[game.to_move].is_computer:
+        result = await computers.play(record.id, version=record.version)
+        record, game = result.record, result.game
+        while record.seats[game.to_move].is_computer:
+            result = await computers.play(record.id, version=record.version)
+            record, game = result.record, result.game
+    assert await computers.waiting(record.id) is None
+    with pytest.raises(RefusedError, match=r"^No computer player is to move in this game\.$"):
+        await computers.play(record.id, version=record.version)
+    with pytest.raises(RefusedError, match="out of date"):
+        await computers.play(record.id, version=record.version - 1)
+
+
+async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(tables, computers):
+    record, game = await solo_game(tables, computers, ["easy", "easy"], turn_seconds=120)
+    for _ in range(30):  # play on until both kinds of turn have been seen
+        if record.seats[game.to_move].is_computer:
+            assert record.deadline is None
+            assert (await computers.waiting(record.id)) == record
+            assert [found.id for found in await computers.games_waiting()] == [record.id]
+            with pytest.raises(RefusedError, match=r"is a computer player: it moves by itself in a moment\.$"):
+                await tables.skip(record.id, HOST, is_manager=False)
+            result = await computers.play(record.id, version=record.version)
+        else:
+            assert record.deadline == NOW + timedelta(seconds=120)
+            assert await computers.games_waiting() == []
+            result = await tables.play(record.id, HOST, game.legal_moves(game.to_move)[0])
+        record, game = result.record, result.game
+        if record.status != "running":
+            break
+
+
+async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simple_move(monkeypatch, tables, computers):
+    record, game = await solo_game(tables, computers, ["hard"], kind="kasino")
+    seat = next(seat.seat for seat in record.seats if seat.is_computer)
+    game = KasinoGame.new(2, record.seed)
+    while game.to_move != seat:
+        game.apply(game.to_move, game.legal_moves(game.to_move)[0])
+
+    class Broken:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def choose(self, view, history=()):
+            raise RuntimeError("kaboom")
+
+    medium = player_for("kasino", "medium", seed=decision_seed(record.seed, seat, 0)).choose(game.view(seat))
+    monkeypatch.setattr("ai.kasino_hard.HardKasino", Broken)
+    assert decide(record, game, seat, []) == medium
+    monkeypatch.setattr("ai.kasino_medium.MediumKasino", Broken)
+    assert decide(record, game, seat, []) == game.auto_move(seat)
+
+
+async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move(tables, computers):
+    record, game = await solo_game(tables, computers, ["easy"], kind="kasino")
+    seen = []
+    for _ in range(12):
+        if record.seats[game.to_move].is_computer:
+            result = await computers.play(record.id, version=record.version)
+        else:
+            result = await tables.play(record.id, HOST, game.legal_moves(game.to_move)[-1])
+        seen.extend(result.events)
+        record, game = result.record, result.game
+    assert public_history(record, await tables.store.game_moves(record.id)) == seen
