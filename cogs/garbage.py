@@ -78,8 +78,8 @@ def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequenc
 def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
     """The turn's buttons: stock and discard, or one button per face-down spot while a Jack waits."""
     public = game.public_view()
-    if public.is_over or public.to_move is None:
-        return None
+    if public.is_over or public.to_move is None or record.seats[public.to_move].is_computer:
+        return None  # a computer seat plays by itself in a moment: no buttons to press meanwhile
     view = discord.ui.View(timeout=None)
     seat = public.seats[public.to_move]
     if seat.pending is not None:
