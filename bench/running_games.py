@@ -7,7 +7,7 @@ moves on average (a whole Kasino game is about 150 moves, a Garbage game 350 to 
 process and reused (with their own game ids) so that 10,000 of them take seconds to build, not minutes.
 
 Timed games get a 24-hour turn timer (`timed` of them, the first ones); `due` of those have their deadline in the
-past, the others spread over the next 24 hours.
+past, the others spread over the next 24 hours (those within the hour already warned).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from engine.registry import game_class
 EPOCH: Final = datetime(2025, 1, 1, tzinfo=UTC)
 NOW: Final = EPOCH + timedelta(days=30)  # the benchmarks' "now": every game was last moved before it
 TURN_SECONDS: Final = 86_400
+WARNING_LEAD: Final = timedelta(hours=1)  # for a 24-hour turn (`service.timers.warning_lead`)
 PLAYERS: Final = (2, 3, 4)
 CUTS_PER_GAME: Final = 25  # positions taken from each recorded game
 GUILDS: Final = 50
@@ -47,9 +48,9 @@ def _to_json(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _random_play(kind: str, players: int, seed: int, keep: frozenset[int] = frozenset()) -> tuple[
-    list[tuple[int, str]], dict[int, str]
-]:
+def _random_play(
+    kind: str, players: int, seed: int, keep: frozenset[int] = frozenset()
+) -> tuple[list[tuple[int, str]], dict[int, str]]:
     """Play one seeded random game to its end: its move log, and the snapshots after the move counts in `keep`."""
     game = game_class(kind).new(players, seed)
     rng = random.Random(seed)
@@ -101,8 +102,11 @@ def _rows(
     updated = NOW - timedelta(seconds=rng.uniform(60, TURN_SECONDS - 60))
     count = len(position.moves)
     deadline: datetime | None = None
+    warned = False
     if timed:
-        deadline = NOW - timedelta(seconds=rng.uniform(1, 60)) if due else NOW + timedelta(hours=rng.uniform(1, 23))
+        ahead = -rng.uniform(1, 60) if due else rng.uniform(60, TURN_SECONDS)
+        deadline = NOW + timedelta(seconds=ahead)
+        warned = not due and deadline - WARNING_LEAD <= NOW  # its warning went out already
     game: dict[str, Any] = {
         "id": game_id,
         "kind": position.kind,
@@ -122,15 +126,15 @@ def _rows(
         "last_move": position.moves[-1][1] if count else None,
         "last_auto": 0,
         "deadline": None if deadline is None else _stamp(deadline),
-        "warned": 0,
+        "warned": int(warned),
         "created_at": _stamp(EPOCH),
         "updated_at": _stamp(updated),
         "turn_seconds": TURN_SECONDS if timed else None,
         "afk_limit": 3,
     }
     if "timer_at" in columns:
-        # The store's next wake-up for this turn: the warning (an hour before a 24-hour deadline), then the deadline.
-        game["timer_at"] = None if deadline is None else _stamp(deadline - timedelta(hours=1))
+        # When the timer next needs the bot, as the store keeps it: the warning until it went out, then the deadline.
+        game["timer_at"] = None if deadline is None else _stamp(deadline if warned else deadline - WARNING_LEAD)
     seats = [(game_id, seat, user, f"player {user}", 0, 1, 0, None) for seat, user in enumerate(users)]
     step = (updated - EPOCH) / max(count, 1)
     moves = [

@@ -46,6 +46,7 @@ from db._codec import (
     GAME_COLUMNS_NO_STATE,
     game_from_row,
     optional_time_to_text,
+    text_to_time,
     time_to_text,
     to_json,
 )
@@ -65,7 +66,16 @@ from db.errors import (
     StoreError,
 )
 from db.migrate import migrate
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, MoveRecord, PlayerStats, SeatRecord
+from db.records import (
+    DueTimer,
+    GameRecord,
+    GameStatus,
+    LeaderboardPage,
+    LeaderboardSort,
+    MoveRecord,
+    PlayerStats,
+    SeatRecord,
+)
 from db.results import record_results
 from engine.base import Outcome
 from engine.registry import KINDS
@@ -296,8 +306,12 @@ class Store:
         state: dict[str, Any],
         now: datetime,
         deadline: datetime | None = None,
+        *,
+        warn_at: datetime | None = None,
     ) -> GameRecord:
         """Lobby → running: seats in the given order (None adds a computer seat), first snapshot stored; version + 1.
+
+        `deadline` is the first turn's (None: no timer), `warn_at` when to warn its player (None: no warning).
 
         Raises:
             GameNotFoundError, NotInLobbyError, StaleVersionError.
@@ -311,9 +325,15 @@ class Store:
             await rewrite_seats(conn, game_id, _starting_seats(game, seat_user_ids))
             await conn.execute(
                 """UPDATE games SET status = 'running', state = ?, version = version + 1, deadline = ?, warned = 0,
-                                    updated_at = ?
+                                    timer_at = ?, updated_at = ?
                    WHERE id = ?""",
-                (to_json(state), optional_time_to_text(deadline), time_to_text(now), game_id),
+                (
+                    to_json(state),
+                    optional_time_to_text(deadline),
+                    _timer_at(deadline, False, warn_at),
+                    time_to_text(now),
+                    game_id,
+                ),
             )
             return await fetch_game(conn, game_id)
 
@@ -329,7 +349,8 @@ class Store:
                 raise GameAlreadyOverError(_over_message(game.status))
             stamp = time_to_text(now)
             await conn.execute(
-                """UPDATE games SET status = 'cancelled', version = version + 1, deadline = NULL, updated_at = ?,
+                """UPDATE games SET status = 'cancelled', version = version + 1, deadline = NULL, timer_at = NULL,
+                                    updated_at = ?,
                                     finished_at = ?
                    WHERE id = ?""",
                 (stamp, stamp, game_id),
@@ -390,12 +411,18 @@ class Store:
                 raise NotSeatedError(f"game #{game_id} has no seat {seat}")
 
     async def set_deadline(
-        self, game_id: int, deadline: datetime | None, warned: bool, *, expected_version: int
+        self,
+        game_id: int,
+        deadline: datetime | None,
+        warned: bool,
+        *,
+        expected_version: int,
+        warn_at: datetime | None = None,
     ) -> None:
         """Set (or clear) the turn deadline and its warning flag, if the game is still at `expected_version`.
 
         A move since the caller read the game has set the next player's deadline, which must not be undone. The
-        version does not change.
+        version does not change. `warn_at` is when to warn the player (only while not `warned`; None: no warning).
 
         Raises:
             GameNotFoundError.
@@ -403,8 +430,14 @@ class Store:
         """
         async with self.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET deadline = ?, warned = ? WHERE id = ? AND version = ?",
-                (optional_time_to_text(deadline), warned, game_id, expected_version),
+                "UPDATE games SET deadline = ?, warned = ?, timer_at = ? WHERE id = ? AND version = ?",
+                (
+                    optional_time_to_text(deadline),
+                    warned,
+                    _timer_at(deadline, warned, warn_at),
+                    game_id,
+                    expected_version,
+                ),
             )
             if cursor.rowcount == 0:
                 await fetch_game(conn, game_id)  # raises GameNotFoundError when the game is missing
@@ -424,12 +457,14 @@ class Store:
         auto: bool = False,
         deadline: datetime | None = None,
         warned: bool = False,
+        warn_at: datetime | None = None,
         outcome: Outcome | None = None,
     ) -> GameRecord:
         """Log a move and store the new snapshot atomically; version + 1.
 
-        With `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result
-        row per human seat, ratings updated.
+        `deadline` is the next turn's (None: no timer), `warn_at` when to warn its player (None: no warning). With
+        `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result row per
+        human seat, ratings updated.
 
         Raises:
             GameNotFoundError, GameNotRunningError.
@@ -445,7 +480,8 @@ class Store:
         # entries (four indexes hold `status`), even when the value stays the same.
         finish = ", status = 'finished', finished_at = ?" if finished else ""
         statement = f"""UPDATE games SET state = ?, version = version + 1, move_count = move_count + 1, last_seat = ?,
-                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, updated_at = ?{finish}
+                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, timer_at = ?,
+                                     updated_at = ?{finish}
                     WHERE id = ? AND version = ? AND status = 'running'
                       AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.seat = ?)
                     RETURNING {GAME_COLUMNS_NO_STATE}"""
@@ -456,6 +492,7 @@ class Store:
             auto,
             None if finished else optional_time_to_text(deadline),
             warned and not finished,
+            None if finished else _timer_at(deadline, warned, warn_at),
             stamp,
             *((stamp,) if finished else ()),
             game_id,
@@ -503,6 +540,25 @@ class Store:
                 (time_to_text(before),),
             )
             return [game_from_row(row) for row in rows]
+
+    async def due_timers(self, now: datetime) -> list[DueTimer]:
+        """Running games whose turn timer needs the bot at `now`, earliest first (see `DueTimer`).
+
+        Due means the deadline has passed, or the player to move is not yet warned and their warning time has passed.
+        One range scan of index `games_by_timer`, which holds only running games with a timer: the cost follows the
+        number of games due, not the number of games.
+        """
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
+                """SELECT id, version, deadline, warned FROM games
+                   WHERE status = 'running' AND timer_at IS NOT NULL AND timer_at <= ?
+                   ORDER BY timer_at""",
+                (time_to_text(now),),
+            )
+            return [
+                DueTimer(game_id, version, text_to_time(deadline), bool(warned))
+                for game_id, version, deadline, warned in rows
+            ]
 
     async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = UNFINISHED) -> list[GameRecord]:
         """The server's games with one of `statuses`, oldest first."""
@@ -583,7 +639,7 @@ class Store:
         """Running → frozen if the game is still at the version it was read at; None if it was not."""
         async with self._begin() as conn:
             cursor = await conn.execute(
-                """UPDATE games SET status = 'frozen', version = version + 1, deadline = NULL
+                """UPDATE games SET status = 'frozen', version = version + 1, deadline = NULL, timer_at = NULL
                    WHERE id = ? AND version = ? AND status = 'running'""",
                 (game.id, game.version),
             )
@@ -663,6 +719,15 @@ async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:
         await conn.execute(f"PRAGMA user_version = {version}")
     finally:
         await conn.execute("ROLLBACK")
+
+
+def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None) -> str | None:
+    """Column `timer_at`: when the turn timer next needs the bot (the warning while one is due, then the deadline)."""
+    if deadline is None:
+        return None
+    if warn_at is not None and not warned:
+        return time_to_text(min(warn_at, deadline))
+    return time_to_text(deadline)
 
 
 def _given(**values: object) -> dict[str, object]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
 from engine.base import Outcome
 
 
@@ -52,8 +52,10 @@ class GameStore(Protocol):
         state: dict[str, Any],
         now: datetime,
         deadline: datetime | None = ...,
+        *,
+        warn_at: datetime | None = ...,
     ) -> GameRecord:
-        """Lobby → running, with the first snapshot."""
+        """Lobby → running, with the first snapshot and the first turn's deadline and warning time."""
         ...
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
@@ -72,15 +74,22 @@ class GameStore(Protocol):
         auto: bool = ...,
         deadline: datetime | None = ...,
         warned: bool = ...,
+        warn_at: datetime | None = ...,
         outcome: Outcome | None = ...,
     ) -> GameRecord:
-        """Log a move with its snapshot (and the results when it ends the game), version-checked."""
+        """Log a move with its snapshot, next deadline and warning time (and results when it ends), version-checked."""
         ...
 
     async def set_deadline(
-        self, game_id: int, deadline: datetime | None, warned: bool, *, expected_version: int
+        self,
+        game_id: int,
+        deadline: datetime | None,
+        warned: bool,
+        *,
+        expected_version: int,
+        warn_at: datetime | None = ...,
     ) -> None:
-        """Set the turn deadline and its warning flag, version-checked."""
+        """Set the turn deadline, its warning flag and warning time, version-checked."""
         ...
 
     async def update_seat(
@@ -114,6 +123,10 @@ class GameStore(Protocol):
 
     async def due_games(self, before: datetime) -> list[GameRecord]:
         """Running games whose deadline is at or before `before`."""
+        ...
+
+    async def due_timers(self, now: datetime) -> list[DueTimer]:
+        """Running games whose deadline or (not yet warned) warning time has passed, without their snapshots."""
         ...
 
     async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:

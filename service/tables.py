@@ -19,12 +19,13 @@ from typing import Any
 from ai.base import Strength
 from ai.players import player_for
 from db.errors import StoreError
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
 from service.errors import RefusedError
 from service.ports import GameStore
+from service.timers import warning_time
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +135,15 @@ class TableService:
         return await self.store.games_in_guild(guild_id, statuses=statuses)
 
     async def due_games(self, before: datetime) -> list[GameRecord]:
-        """Running games whose turn deadline is at or before `before`."""
+        """Running games whose turn deadline is at or before `before` (each read in full: prefer `due_timers`)."""
         return await self.store.due_games(before)
+
+    async def due_timers(self, now: datetime) -> list[DueTimer]:
+        """The games whose timer needs the bot at `now`: expired (`is_expired(now)`), else due for the warning.
+
+        Read through an index, without snapshots; act on each with `expire` or `mark_warned` and its version.
+        """
+        return await self.store.due_timers(now)
 
     async def recover(self) -> list[GameRecord]:
         """Start-up: lobbies and running games, each running one checked against its move log (frozen if broken)."""
@@ -281,8 +289,15 @@ class TableService:
             order = seat_order(record.seed, len(record.seats))
             game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
             users = [record.seats[index].user_id for index in order]
+            deadline = self._deadline(record, game)
             saved = await self.store.start_game(
-                game_id, record.version, users, game.to_dict(), self.clock(), deadline=self._deadline(record, game)
+                game_id,
+                record.version,
+                users,
+                game.to_dict(),
+                self.clock(),
+                deadline=deadline,
+                warn_at=warning_time(deadline, record.turn_seconds),
             )
             return Started(saved, game)
 
@@ -428,6 +443,7 @@ class TableService:
 
     async def _apply(self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool) -> MoveResult:
         events = game.apply(seat, move)
+        deadline = self._deadline(record, game)
         saved = await self.store.save_move(
             record.id,
             record.version,
@@ -436,7 +452,8 @@ class TableService:
             game.to_dict(),
             self.clock(),
             auto=auto,
-            deadline=self._deadline(record, game),
+            deadline=deadline,
+            warn_at=warning_time(deadline, record.turn_seconds),
             outcome=game.outcome(),
         )
         return MoveResult(saved, game, events, seat, str(move), auto)
