@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import random
@@ -36,7 +37,7 @@ from db.errors import (
     SchemaTooNewError,
     StoreError,
 )
-from db.records import GameRecord
+from db.records import StartUpCheck
 from db.store import Store
 from engine.registry import GAME_KINDS
 from service.tables import TableService
@@ -160,7 +161,7 @@ class CardBot(commands.AutoShardedBot):
         self.clock = clock
         self.new_seed = new_seed
         self._given_store = store
-        self._unfinished: list[GameRecord] = []
+        self._recovered = StartUpCheck((), (), ())
         self._was_ready = False
         self._disconnected: set[int] = set()
 
@@ -170,8 +171,8 @@ class CardBot(commands.AutoShardedBot):
         seeds = {"new_seed": self.new_seed} if self.new_seed else {}
         self.service = TableService(self.store, clock=self.clock, **seeds)
         self.presenter = Presenter(self)
-        # Replays every running game's move log; where the snapshot disagrees the replay wins (and is logged).
-        self._unfinished = await self.service.recover()
+        # Cheap whatever the number of games: the full check of each game's move log waits until on_ready.
+        self._recovered = await self.service.recover()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.dev_guild_id:
@@ -182,13 +183,13 @@ class CardBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Once per start: redraw every running game's table and stop the frozen ones; later: say we are back."""
+        """Once per start: redraw running games' tables, stop frozen ones, check every log; later: say we are back."""
         if self._was_ready:
             log.info("Connected to Discord again.")
             return
         self._was_ready = True
-        unfinished, self._unfinished = self._unfinished, []
-        running = [record for record in unfinished if record.status == "running" and record.state is not None]
+        recovered, self._recovered = self._recovered, StartUpCheck((), (), ())
+        running = recovered.running
         log.info(
             "Ready as %s: %d servers, %d running games, database %s.",
             self.user,
@@ -196,14 +197,16 @@ class CardBot(commands.AutoShardedBot):
             len(running),
             self.database_path,
         )
-        for record in running:
+        for game_id in running:
             try:
-                await self.presenter.refresh_table(record, self.service.game_of(record))
+                await self.presenter.refresh_table(*await self.service.load(game_id))
             except discord.HTTPException:
-                log.warning("could not redraw the table of game %s", record.id, exc_info=True)
-        for record in unfinished:
-            if record.status == "frozen":
-                await self.presenter.show_frozen(record)
+                log.warning("could not redraw the table of game %s", game_id, exc_info=True)
+        for record in recovered.frozen:
+            await self.presenter.show_frozen(record)
+        # Connected and redrawn: now every running game's whole move log, in the background (play goes on).
+        for record in await self.service.check_games():
+            await self.presenter.show_frozen(record)
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         """One line when the connection drops (discord.py reconnects by itself)."""
@@ -308,6 +311,7 @@ async def _run(settings: Settings) -> int:
     except StoreError as error:
         log.error("Cannot use the database: %s", error)
         return database_exit_status(error)
+    gc.freeze()  # the modules and the store live as long as the bot: the garbage collector need not walk them again
     try:
         return await _connect(settings, store)
     finally:

@@ -99,6 +99,15 @@ class DueTimer:
 
 
 @dataclass(frozen=True, slots=True)
+class StartUpCheck:
+    """What start-up found: lobbies and running games (ids, oldest first), and the games it had to freeze."""
+
+    lobbies: tuple[int, ...]
+    running: tuple[int, ...]
+    frozen: tuple[GameRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One entry of a game's move log; `seq` counts from 1."""
 

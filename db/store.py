@@ -75,10 +75,11 @@ from db.records import (
     MoveRecord,
     PlayerStats,
     SeatRecord,
+    StartUpCheck,
 )
 from db.results import record_results
 from engine.base import Outcome
-from engine.registry import KINDS
+from engine.registry import KINDS, game_class
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,8 @@ class Store:
         self._lock = asyncio.Lock()
         self._file_lock = file_lock
         self.path = path
+        self._checked: set[int] = set()  # games whose snapshot this process has checked against the whole log
+        self._frozen: list[GameRecord] = []  # games a check froze, until `take_frozen`
 
     # -- connection -------------------------------------------------------------------------------------------------
 
@@ -335,6 +338,7 @@ class Store:
                     game_id,
                 ),
             )
+            self._checked.add(game_id)  # the first snapshot, and no move logged: nothing to check
             return await fetch_game(conn, game_id)
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
@@ -576,21 +580,92 @@ class Store:
                 (channel_id, channel_id, *statuses),
             )
 
-    async def load_unfinished(self) -> list[GameRecord]:
-        """Lobbies and running games for start-up, oldest first; each running game is checked against its move log.
+    # -- start-up: each running game's snapshot against its move log (B1) --------------------------------------------
+    #
+    # The full check replays a game's whole log (about 11 µs a move) and compares the result with the snapshot: a
+    # snapshot that cannot be read or differs is replaced by the replay (version + 1, a warning logged); a game whose
+    # log cannot be replayed is frozen (status "frozen", version + 1, deadline cleared): it accepts no more moves and
+    # one error line names it. Every write checks the version it read: a game another writer changed in between is
+    # read and checked again, never overwritten. Each game is checked in full once per process: `start_up_check`
+    # finds cheaply the games whose snapshot and log plainly disagree and checks those at once; `checked_game` checks
+    # any other the first time it is asked for (the service asks before it changes a game), and `unchecked_games`
+    # lists those still to check, for a check of them all in the background.
 
-        A snapshot that cannot be read or differs from the replay of the log is replaced by the replay (version + 1)
-        and a warning is logged. A game whose log cannot be replayed is frozen (status "frozen", version + 1): it
-        accepts no more moves, one error line names it, and it is returned this once (`state` as stored, None if
-        unreadable) so that the caller can say so; later start-ups do not return it. Every write checks the version
-        it read: a game another writer changed in between is read and checked again, never overwritten.
+    async def start_up_check(self) -> StartUpCheck:
+        """Start-up in time independent of how long the games are: lobbies and running games, cheaply checked.
+
+        One statement reads, without decoding any snapshot in Python, each running game's move count three ways: the
+        game's row, its snapshot (`MOVE_COUNT_KEY` of the engine) and its log's last entry, with the snapshot's kind.
+        A game where they disagree, whose snapshot is not JSON, or whose kind is unknown is checked in full now
+        (repaired or frozen); the others are left to `checked_game`. Returns game ids, and the games frozen now.
+        """
+        paths = [(kind, f"$.{game_class(kind).MOVE_COUNT_KEY}") for kind in KINDS]
+        snapshot_moves = "CASE kind " + " ".join("WHEN ? THEN ?" for _ in paths) + " END"
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                f"""SELECT id, status, kind, move_count,
+                           CASE WHEN json_valid(state) THEN json_extract(state, '$.kind') END,
+                           CASE WHEN json_valid(state) THEN json_extract(state, {snapshot_moves}) END,
+                           (SELECT max(seq) FROM moves WHERE moves.game_id = games.id)
+                    FROM games WHERE status IN ({marks(UNFINISHED)}) ORDER BY id""",
+                (*(value for pair in paths for value in pair), *UNFINISHED),
+            )
+            lobbies, running = [], []
+            for game_id, status, kind, move_count, snapshot_kind, snapshot_count, last_logged in rows:
+                if status == "lobby":
+                    lobbies.append(game_id)
+                    continue
+                if snapshot_kind == kind and snapshot_count == move_count == (last_logged or 0):
+                    running.append(game_id)
+                    continue
+                game = await self._recover(await fetch_game(self._conn, game_id, tolerate_bad_state=True))
+                if game.status == "running":
+                    running.append(game_id)
+        return StartUpCheck(tuple(lobbies), tuple(running), tuple(self.take_frozen()))
+
+    async def checked_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id (None if there is none), checked in full first if this process has not yet.
+
+        A running game's snapshot is then repaired from its log, or the game frozen (see above).
+
+        Raises:
+            ValueError: a checked game's snapshot is no longer JSON (another program wrote it), as `get_game`.
+        """
+        async with self._lock:
+            try:
+                if game_id in self._checked:
+                    return await fetch_game(self._conn, game_id)
+                return await self._recover(await fetch_game(self._conn, game_id, tolerate_bad_state=True))
+            except GameNotFoundError:
+                return None
+
+    async def unchecked_games(self) -> list[int]:
+        """Running games this process has not checked in full yet, oldest first."""
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT id FROM games WHERE status = 'running' ORDER BY id")
+        return [game_id for (game_id,) in rows if game_id not in self._checked]
+
+    def take_frozen(self) -> list[GameRecord]:
+        """The games a check froze since this was last asked (each once), so that the caller can say so."""
+        frozen, self._frozen = self._frozen, []
+        return frozen
+
+    async def load_unfinished(self) -> list[GameRecord]:
+        """Lobbies and running games, oldest first, each running game checked in full (see above) unless it was.
+
+        A game frozen now is returned this once (`state` as stored, None if unreadable), so that the caller can say
+        so; later calls do not return it. This replays every log: the bot starts with `start_up_check` instead.
         """
         async with self._lock:
             rows = await self._conn.execute_fetchall(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks(UNFINISHED)}) ORDER BY id", UNFINISHED
             )
             games = [game_from_row(row, tolerate_bad_state=True) for row in rows]
-            checked = [await self._recover(game) if game.status == "running" else game for game in games]
+            checked = [
+                await self._recover(game) if game.status == "running" and game.id not in self._checked else game
+                for game in games
+            ]
+            self.take_frozen()  # reported in the list
             return [game for game in checked if game.status in CANCELLABLE]
 
     async def _recover(self, game: GameRecord) -> GameRecord:
@@ -598,6 +673,7 @@ class Store:
         # other bots out, not every SQLite client), so each write names the version it was decided on.
         for _ in range(_RECOVERY_ATTEMPTS):
             if game.status != "running":
+                self._checked.add(game.id)
                 return game
             moves = await fetch_moves(self._conn, game.id)
             if len(moves) != game.move_count:  # a move landed between the two reads
@@ -608,10 +684,12 @@ class Store:
             except Exception as error:  # any failure to replay the log means the game cannot go on
                 frozen = await self._freeze(game, error)
                 if frozen is not None:
+                    self._checked.add(game.id)
                     return frozen
             else:
                 check = recovery.check_snapshot(replayed, game.state)
                 if check.problem is None:
+                    self._checked.add(game.id)
                     return game
                 repaired = await self._write_back(game, check.state)
                 if repaired is not None:
@@ -621,9 +699,10 @@ class Store:
                         check.problem,
                         len(moves),
                     )
+                    self._checked.add(game.id)
                     return repaired
             game = await fetch_game(self._conn, game.id, tolerate_bad_state=True)
-        log.warning("game #%d kept changing while it was checked at start-up; left as it is now", game.id)
+        log.warning("game #%d kept changing while it was checked against its log; left as it is now", game.id)
         return game
 
     async def _write_back(self, game: GameRecord, state: dict[str, Any]) -> GameRecord | None:
@@ -648,6 +727,7 @@ class Store:
             frozen = await fetch_game(conn, game.id, tolerate_bad_state=True)
         reason = " ".join(f"{type(error).__name__}: {error}".split())
         log.error("game #%d could not be restored from its move log and was frozen: %s", game.id, reason)
+        self._frozen.append(frozen)
         return frozen
 
     # -- results ----------------------------------------------------------------------------------------------------

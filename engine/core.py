@@ -54,6 +54,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
 
     KIND: ClassVar[str]
     TITLE: ClassVar[str]  # the game's name in messages
+    MOVE_COUNT_KEY: ClassVar[str]  # the snapshot key holding `move_count` (see `engine.base.Game`)
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
     SCORES_LABEL: ClassVar[str]  # what `GameOver` calls the scores

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats, StartUpCheck
 from engine.base import Outcome
 
 
@@ -139,8 +139,20 @@ class GameStore(Protocol):
         """Games played in a channel or thread."""
         ...
 
-    async def load_unfinished(self) -> list[GameRecord]:
-        """Start-up: lobbies and running games, checked against their logs."""
+    async def start_up_check(self) -> StartUpCheck:
+        """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
+        ...
+
+    async def checked_game(self, game_id: int) -> GameRecord | None:
+        """The game, checked against its whole move log first if this process has not checked it yet."""
+        ...
+
+    async def unchecked_games(self) -> list[int]:
+        """Running games not yet checked against their whole move log by this process."""
+        ...
+
+    def take_frozen(self) -> list[GameRecord]:
+        """The games a check froze since this was last asked, each once."""
         ...
 
     async def leaderboard(

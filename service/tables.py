@@ -19,7 +19,7 @@ from typing import Any
 from ai.base import Strength
 from ai.players import player_for
 from db.errors import StoreError
-from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
@@ -145,9 +145,25 @@ class TableService:
         """
         return await self.store.due_timers(now)
 
-    async def recover(self) -> list[GameRecord]:
-        """Start-up: lobbies and running games, each running one checked against its move log (frozen if broken)."""
-        return await self.store.load_unfinished()
+    async def recover(self) -> StartUpCheck:
+        """Start-up, in a time that does not grow with the games' logs: lobbies and running games, cheaply checked.
+
+        Games whose snapshot and log plainly disagree are repaired or frozen now (`frozen`: say so); every other
+        running game is checked against its whole log the first time an action changes it, or by `check_games`.
+        """
+        return await self.store.start_up_check()
+
+    async def check_games(self) -> list[GameRecord]:
+        """After start-up, in the background: check every running game not yet checked against its whole log.
+
+        One game at a time, under its lock, yielding to other work between games, so play goes on meanwhile.
+        Returns the games frozen by any check since start-up (each once): their players should be told.
+        """
+        for game_id in await self.store.unchecked_games():
+            async with self.lock(game_id):
+                await self.store.checked_game(game_id)
+            await asyncio.sleep(0)
+        return self.store.take_frozen()
 
     async def leaderboard(
         self, guild_id: int, kind: str, sort: LeaderboardSort, page: int, per_page: int, min_games: int
@@ -423,7 +439,10 @@ class TableService:
         return choice
 
     async def _running(self, game_id: int, version: int | None) -> GameRecord:
-        record = await self.get(game_id)
+        # Every action that changes a game comes here: the first one after start-up checks it against its log.
+        record = await self.store.checked_game(game_id)
+        if record is None:
+            raise RefusedError("That game no longer exists.")
         if record.status == "lobby":
             raise RefusedError("This game has not started yet.")
         if record.status == "frozen":
