@@ -148,9 +148,12 @@ async def first_turns(store: Store, count: int, rng: random.Random) -> dict[int,
 async def open_service(path: Path, count: int) -> tuple[Store, Driver]:
     store = await Store.open(path)
     service = TableService(store, clock=lambda: NOW)
+    await service.recover()
+    await service.check_games()  # what the bot does in the background after start-up: done before measuring
     turns = await first_turns(store, count, random.Random(count))
     positions.cache_clear()  # the driver keeps only the next move per game, as a bot keeps nothing per game
     gc.collect()
+    gc.freeze()  # as the bot does after start-up
     return store, Driver(service, turns, seed=count)
 
 

@@ -623,10 +623,12 @@ class Store:
                     running.append(game_id)
         return StartUpCheck(tuple(lobbies), tuple(running), tuple(self.take_frozen()))
 
-    async def checked_game(self, game_id: int) -> GameRecord | None:
+    async def checked_game(self, game_id: int, *, held_version: int | None = None) -> GameRecord | None:
         """The game with this id (None if there is none), checked in full first if this process has not yet.
 
-        A running game's snapshot is then repaired from its log, or the game frozen (see above).
+        A running game's snapshot is then repaired from its log, or the game frozen (see above). When the caller
+        holds the game at `held_version` already and the game is still at that version, `state` is None: the
+        snapshot is neither read nor decoded.
 
         Raises:
             ValueError: a checked game's snapshot is no longer JSON (another program wrote it), as `get_game`.
@@ -634,7 +636,7 @@ class Store:
         async with self._lock:
             try:
                 if game_id in self._checked:
-                    return await fetch_game(self._conn, game_id)
+                    return await fetch_game(self._conn, game_id, unless_version=held_version)
                 return await self._recover(await fetch_game(self._conn, game_id, tolerate_bad_state=True))
             except GameNotFoundError:
                 return None

@@ -201,6 +201,10 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
         """The whole state as JSON-safe primitives, with `"schema"` and `"kind"` keys."""
         ...
 
+    def copy(self) -> Self:
+        """An independent game in the same state (playing one never changes the other), cheaper than a snapshot."""
+        ...
+
     @property
     def players(self) -> int:
         """Number of seats."""

@@ -143,8 +143,8 @@ class GameStore(Protocol):
         """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
         ...
 
-    async def checked_game(self, game_id: int) -> GameRecord | None:
-        """The game, checked against its whole move log first if this process has not checked it yet."""
+    async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
+        """The game, checked against its whole log first if not yet; without snapshot if still at `held_version`."""
         ...
 
     async def unchecked_games(self) -> list[int]:

@@ -23,6 +23,7 @@ from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, Leader
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
+from service.engine_cache import EngineCache
 from service.errors import RefusedError
 from service.ports import GameStore
 from service.timers import warning_time
@@ -89,6 +90,7 @@ class TableService:
         self.clock = clock
         self.new_seed = new_seed
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serialises actions on one game (held only while someone uses it)."""
@@ -326,6 +328,7 @@ class TableService:
         async with self.lock(game_id):
             record = await self.get(game_id)
             self._require_host(record, user_id, is_manager, "cancel this game")
+            self.engines.forget(game_id)
             return await self.store.cancel_game(game_id, self.clock())
 
     # Play
@@ -360,12 +363,11 @@ class TableService:
             RefusedError: not the host, or the target has no seat.
         """
         async with self.lock(game_id):
-            record = await self._running(game_id, None)
+            record, game = await self._running_engine(game_id, None)
             self._require_host(record, user_id, is_manager, "remove a player")
             seat = record.seat_of(target_id)
             if seat is None:
                 raise RefusedError("That member is not playing in this game.")
-            game = self.game_of(record)
             return await self._apply(record, game, seat, game.resign_move(), auto=True)
 
     async def skip(self, game_id: int, user_id: int, *, is_manager: bool) -> list[MoveResult]:
@@ -375,9 +377,9 @@ class TableService:
             RefusedError: not the host.
         """
         async with self.lock(game_id):
-            record = await self._running(game_id, None)
+            record, game = await self._running_engine(game_id, None)
             self._require_host(record, user_id, is_manager, "skip a turn")
-            return await self._play_for_absent(record)
+            return await self._play_for_absent(record, game)
 
     async def expire(self, game_id: int, *, version: int) -> list[MoveResult]:
         """The turn's time ran out: play it for the player; after too many such turns in a row, resign them.
@@ -385,8 +387,8 @@ class TableService:
         `version` is the one the deadline was read with: if anything moved since, nothing happens (StoreError).
         """
         async with self.lock(game_id):
-            record = await self._running(game_id, version)
-            return await self._play_for_absent(record)
+            record, game = await self._running_engine(game_id, version)
+            return await self._play_for_absent(record, game)
 
     async def mark_warned(self, game_id: int, *, version: int) -> GameRecord:
         """Record that the player to move was warned of their deadline; returns the game as warned.
@@ -404,8 +406,7 @@ class TableService:
             await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
             return replace(record, warned=True)
 
-    async def _play_for_absent(self, record: GameRecord) -> list[MoveResult]:
-        game = self.game_of(record)
+    async def _play_for_absent(self, record: GameRecord, game: AnyGame) -> list[MoveResult]:
         seat = game.to_move
         if seat is None:
             raise RefusedError("This game is over.")
@@ -438,9 +439,9 @@ class TableService:
             return fallback
         return choice
 
-    async def _running(self, game_id: int, version: int | None) -> GameRecord:
+    async def _running(self, game_id: int, version: int | None, *, held_version: int | None = None) -> GameRecord:
         # Every action that changes a game comes here: the first one after start-up checks it against its log.
-        record = await self.store.checked_game(game_id)
+        record = await self.store.checked_game(game_id, held_version=held_version)
         if record is None:
             raise RefusedError("That game no longer exists.")
         if record.status == "lobby":
@@ -453,12 +454,24 @@ class TableService:
             raise RefusedError("That move is out of date; the table has changed.")
         return record
 
+    async def _running_engine(self, game_id: int, version: int | None) -> tuple[GameRecord, AnyGame]:
+        """The running game and its engine: the cached one if the game is still at its version, else the snapshot's.
+
+        The cached engine leaves the cache here (only this action, under the game's lock, may change it); after a
+        refusal it is simply gone, and the next action restores the game from its snapshot.
+        """
+        held = self.engines.take(game_id)
+        record = await self._running(game_id, version, held_version=None if held is None else held.version)
+        if record.state is None and held is not None and held.version == record.version:
+            return record, held.game
+        return record, self.game_of(record)
+
     async def _load_for(self, game_id: int, user_id: int, version: int | None) -> tuple[GameRecord, AnyGame, int]:
-        record = await self._running(game_id, version)
+        record, game = await self._running_engine(game_id, version)
         seat = record.seat_of(user_id)
         if seat is None:
             raise RefusedError("You are not playing in this game.")
-        return record, self.game_of(record), seat
+        return record, game, seat
 
     async def _apply(self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool) -> MoveResult:
         events = game.apply(seat, move)
@@ -475,6 +488,8 @@ class TableService:
             warn_at=warning_time(deadline, record.turn_seconds),
             outcome=game.outcome(),
         )
+        if saved.status == "running":  # the next move starts from a copy of this engine (`game` goes to the caller)
+            self.engines.keep(saved.id, saved.version, game.copy())
         return MoveResult(saved, game, events, seat, str(move), auto)
 
     def _deadline(self, record: GameRecord, game: AnyGame) -> datetime | None:

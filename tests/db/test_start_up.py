@@ -8,6 +8,7 @@ asked for through `checked_game`, or when `unchecked_games` are checked in the b
 
 import json
 import logging
+from dataclasses import replace
 
 import pytest
 
@@ -151,3 +152,13 @@ async def test_a_game_started_or_moved_by_this_process_needs_no_check(store, rep
     assert await store.unchecked_games() == []
     assert await store.checked_game(started.id) == started
     assert replays == []
+
+
+async def test_a_caller_holding_the_current_version_gets_the_game_without_its_snapshot(store):
+    game = game_class("kasino").new(2, 42)
+    lobby = await new_lobby(store)
+    await store.join_lobby(lobby.id, 2, "u2", later(1))
+    started = await store.start_game(lobby.id, lobby.version + 1, [1, 2], game.to_dict(), later(2))
+    light = await store.checked_game(started.id, held_version=started.version)
+    assert light.state is None and light == replace(started, state=None)
+    assert await store.checked_game(started.id, held_version=started.version - 1) == started
