@@ -4,8 +4,8 @@ One `Store` owns one aiosqlite connection, opened in autocommit mode (`isolation
 `BEGIN IMMEDIATE` starts a transaction. Every write of more than one statement goes through `Store.transaction()`,
 which holds an `asyncio.Lock`: aiosqlite runs all calls of a connection on one thread, so without the lock two
 coroutines would share (and could roll back) each other's transaction. Reads take the same lock, so they never see
-another coroutine's uncommitted writes. An ordinary `save_move` is a single statement, which autocommit makes a
-transaction of its own, so it runs under the lock without BEGIN/COMMIT.
+another coroutine's uncommitted writes. An ordinary `save_move` is a single statement, atomic on its own: moves
+that arrive together are saved by one COMMIT (group commit, `db/_group_commit.py`), each answered only after it.
 
 Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the WAL has been fsync'd, so once
 `save_move` has returned, the move is on disk:
@@ -50,6 +50,7 @@ from db._codec import (
     time_to_text,
     to_json,
 )
+from db._group_commit import GroupCommit
 from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error, from_sqlite_error
 from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
 from db.errors import (
@@ -111,6 +112,7 @@ class Store:
         self._lock = asyncio.Lock()
         self._file_lock = file_lock
         self.path = path
+        self._group = GroupCommit(conn, self._lock)  # ordinary moves, committed together when they arrive together
         self._checked: set[int] = set()  # games whose snapshot this process has checked against the whole log
         self._frozen: list[GameRecord] = []  # games a check froze, until `take_frozen`
 
@@ -163,6 +165,7 @@ class Store:
 
     async def close(self) -> None:
         """Close the connection, after a transaction in progress has finished, then release the file's lock."""
+        await self._group.drain()
         async with self._lock:
             try:
                 await self._conn.close()
@@ -504,13 +507,17 @@ class Store:
             seat,
         )
         if outcome is None:
-            # A single statement in autocommit mode is a transaction of its own (trigger included), so an ordinary
-            # move needs no BEGIN/COMMIT round trips: the lock alone keeps it out of other coroutines' transactions.
-            async with self._lock:
-                rows = await self._conn.execute_fetchall(statement, parameters)
+            # A single statement (trigger included) is atomic on its own, so ordinary moves go through group commit:
+            # those that arrive while a commit is under way are saved together, by one COMMIT (db/_group_commit.py).
+
+            async def write(conn: aiosqlite.Connection) -> GameRecord:
+                rows = await conn.execute_fetchall(statement, parameters)
                 if not rows:
-                    await _refuse_move(self._conn, game_id, expected_version, seat)
+                    await _refuse_move(conn, game_id, expected_version, seat)
                 return game_from_row(next(iter(rows)), known_state=state)
+
+            saved: GameRecord = await self._group.run(write)
+            return saved
         async with self.transaction() as conn:
             rows = await conn.execute_fetchall(statement, parameters)
             if not rows:
