@@ -1,9 +1,10 @@
 """Writer child of the crash test and the crash soak: plays random games of both kinds through the store until killed.
 
-Usage, from the repository root: python -m bench.crash_child DB_PATH SEED
+Usage, from the repository root: python -m bench.crash_child DB_PATH SEED [WRITERS]
 
 Prints `<game id> <seq> <seat> <move>` for each move, only after `save_move` has returned (the move is
-acknowledged). On start it resumes every running game of the file, so play continues across kills.
+acknowledged). On start it resumes every running game of the file, so play continues across kills. With WRITERS
+above 1, that many writers play at once, each its own games, so that moves are committed together (group commit).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ PLAYERS = {"kasino": (2, 3, 4), "garbage": (2, 3)}
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-async def spawn(path: Path, seed: int) -> asyncio.subprocess.Process:
+async def spawn(path: Path, seed: int, writers: int = 1) -> asyncio.subprocess.Process:
     """Start a writer child on `path`; its stdout carries the acknowledged moves, one a line."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -32,6 +33,7 @@ async def spawn(path: Path, seed: int) -> asyncio.subprocess.Process:
         "bench.crash_child",
         str(path),
         str(seed),
+        str(writers),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -50,12 +52,17 @@ async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRec
     return await store.start_game(lobby.id, lobby.version, users, game.to_dict(), EPOCH), game
 
 
-async def main(path: str, seed: int) -> None:
-    rng = random.Random(seed)
+async def main(path: str, seed: int, writers: int = 1) -> None:
     store = await Store.open(path)
-    tables = {
-        record.kind: (record, record.game()) for record in await store.load_unfinished() if record.status == "running"
-    }
+    running = [(record, record.game()) for record in await store.load_unfinished() if record.status == "running"]
+    await asyncio.gather(
+        *(play(store, random.Random(seed + 1000 * number), running[number::writers]) for number in range(writers))
+    )
+
+
+async def play(store: Store, rng: random.Random, resumed: list[tuple[GameRecord, Game]]) -> None:
+    """One writer: one game of each kind at a time (resumed ones first), played until the process is killed."""
+    tables = {record.kind: (record, game) for record, game in resumed}
     for kind in KINDS:
         if kind not in tables:
             tables[kind] = await new_game(store, kind, rng)
@@ -80,4 +87,4 @@ async def main(path: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1))
