@@ -1,11 +1,13 @@
 """Game storage in SQLite: lobbies, running games, their move logs, results and ratings.
 
-One `Store` owns one aiosqlite connection, opened in autocommit mode (`isolation_level=None`) so that only our own
-`BEGIN IMMEDIATE` starts a transaction. Every write of more than one statement goes through `Store.transaction()`,
-which holds an `asyncio.Lock`: aiosqlite runs all calls of a connection on one thread, so without the lock two
-coroutines would share (and could roll back) each other's transaction. Reads take the same lock, so they never see
-another coroutine's uncommitted writes. An ordinary `save_move` is a single statement, atomic on its own: moves
-that arrive together are saved by one COMMIT (group commit, `db/_group_commit.py`), each answered only after it.
+One `Store` owns one aiosqlite connection for writing, opened in autocommit mode (`isolation_level=None`) so that
+only our own `BEGIN IMMEDIATE` starts a transaction. Every write of more than one statement goes through
+`Store.transaction()`, which holds an `asyncio.Lock`: aiosqlite runs all calls of a connection on one thread, so
+without the lock two coroutines would share (and could roll back) each other's transaction. An ordinary `save_move`
+is a single statement, atomic on its own: moves that arrive together are saved by one COMMIT (group commit,
+`db/_group_commit.py`), each answered only after it. Plain reads go to a second, read-only connection: in WAL mode
+each of its statements sees the last commit and nothing in progress, without waiting for a write or its fsync (two
+reads in a row may see a commit land between them; a read that must agree with a write runs in its transaction).
 
 Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the WAL has been fsync'd, so once
 `save_move` has returned, the move is on disk:
@@ -107,8 +109,15 @@ UNSET: Final = _Unset.UNSET
 class Store:
     """The bot's storage; open it with `await Store.open(path)` and close it with `await store.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, file_lock: DatabaseLock | None = None) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        file_lock: DatabaseLock | None = None,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
         self._conn = conn
+        self._reader = reader  # read-only, for reads that need not wait for writes (None: reads share `conn`)
         self._lock = asyncio.Lock()
         self._file_lock = file_lock
         self.path = path
@@ -145,14 +154,17 @@ class Store:
             raise from_os_error(path, error) from None
         lock = DatabaseLock.acquire(path)
         conn: aiosqlite.Connection | None = None
+        reader: aiosqlite.Connection | None = None
         try:
             conn = await aiosqlite.connect(path, isolation_level=None)
             await _configure(conn, path)
             await _probe_write(conn, await migrate(conn))
+            reader = await _open_reader(path)
         except BaseException as error:
-            if conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    await conn.close()
+            for opened in (reader, conn):
+                if opened is not None:
+                    with contextlib.suppress(sqlite3.Error):
+                        await opened.close()
             lock.release()
             if isinstance(error, SchemaTooNewError):
                 raise SchemaTooNewError(f"{path}: {error}") from None
@@ -161,13 +173,19 @@ class Store:
             if isinstance(error, OSError):
                 raise from_os_error(path, error) from None
             raise
-        return cls(conn, path, lock)
+        return cls(conn, path, lock, reader)
+
+    async def flush(self) -> None:
+        """Wait until every move queued so far is saved or refused (a caller that stopped waiting does not stop it)."""
+        await self._group.drain()
 
     async def close(self) -> None:
-        """Close the connection, after a transaction in progress has finished, then release the file's lock."""
-        await self._group.drain()
+        """Close the connections, after a transaction in progress has finished, then release the file's lock."""
+        await self.flush()
         async with self._lock:
             try:
+                if self._reader is not None:
+                    await self._reader.close()
                 await self._conn.close()
             finally:
                 if self._file_lock is not None:
@@ -201,7 +219,12 @@ class Store:
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        # The lock keeps a read from seeing another coroutine's transaction half done.
+        # A read on the reader connection sees every committed write and none in progress (WAL: each statement
+        # reads the last commit), so it need not wait for a write, nor its fsync. Without a reader, the lock keeps a
+        # read on the one connection from seeing another coroutine's transaction half done.
+        if self._reader is not None:
+            yield self._reader
+            return
         async with self._lock:
             yield self._conn
 
@@ -640,13 +663,14 @@ class Store:
         Raises:
             ValueError: a checked game's snapshot is no longer JSON (another program wrote it), as `get_game`.
         """
-        async with self._lock:
-            try:
-                if game_id in self._checked:
-                    return await fetch_game(self._conn, game_id, unless_version=held_version)
+        try:
+            if game_id in self._checked:
+                async with self._reading() as conn:
+                    return await fetch_game(conn, game_id, unless_version=held_version)
+            async with self._lock:
                 return await self._recover(await fetch_game(self._conn, game_id, tolerate_bad_state=True))
-            except GameNotFoundError:
-                return None
+        except GameNotFoundError:
+            return None
 
     async def unchecked_games(self) -> list[int]:
         """Running games this process has not checked in full yet, oldest first."""
@@ -798,6 +822,18 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     # PRAGMA values cannot be parameters; these are constants of this module.
     await conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
     await conn.execute("PRAGMA foreign_keys = ON")
+
+
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """A second, read-only connection: in WAL mode its reads go on while the first one writes and flushes."""
+    reader = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await reader.execute("PRAGMA query_only = ON")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
 
 
 async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:

@@ -120,15 +120,16 @@ async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled
 
 
 def captured_sql(store):
-    """The statements the store runs from now on."""
+    """The statements the store runs from now on, on either of its connections."""
     seen = []
-    execute_fetchall = store._conn.execute_fetchall
+    for conn in {store._conn, store._reader} - {None}:
+        execute_fetchall = conn.execute_fetchall
 
-    async def wrapped(sql, *args, **kwargs):
-        seen.append(sql)
-        return await execute_fetchall(sql, *args, **kwargs)
+        async def wrapped(sql, *args, execute_fetchall=execute_fetchall, **kwargs):
+            seen.append(sql)
+            return await execute_fetchall(sql, *args, **kwargs)
 
-    store._conn.execute_fetchall = wrapped
+        conn.execute_fetchall = wrapped
     return seen
 
 
