@@ -164,6 +164,7 @@ class CardBot(commands.AutoShardedBot):
         self._recovered = StartUpCheck((), (), ())
         self._was_ready = False
         self._disconnected: set[int] = set()
+        self._checking: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
@@ -188,6 +189,8 @@ class CardBot(commands.AutoShardedBot):
             log.info("Connected to Discord again.")
             return
         self._was_ready = True
+        # Connected: every running game's whole move log is checked in the background, while play goes on.
+        self._checking = asyncio.create_task(self._check_games())
         recovered, self._recovered = self._recovered, StartUpCheck((), (), ())
         running = recovered.running
         log.info(
@@ -204,8 +207,14 @@ class CardBot(commands.AutoShardedBot):
                 log.warning("could not redraw the table of game %s", game_id, exc_info=True)
         for record in recovered.frozen:
             await self.presenter.show_frozen(record)
-        # Connected and redrawn: now every running game's whole move log, in the background (play goes on).
-        for record in await self.service.check_games():
+
+    async def _check_games(self) -> None:
+        try:
+            frozen = await self.service.check_games()
+        except Exception:  # the games not checked yet are checked when next played
+            log.exception("The check of the games' move logs stopped.")
+            return
+        for record in frozen:  # the games the full check had to stop: say so
             await self.presenter.show_frozen(record)
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
@@ -229,6 +238,8 @@ class CardBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Disconnect, then close the database unless it was handed in (its owner closes it)."""
+        if self._checking is not None:
+            self._checking.cancel()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None and store is not self._given_store:
