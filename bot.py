@@ -189,8 +189,6 @@ class CardBot(commands.AutoShardedBot):
             log.info("Connected to Discord again.")
             return
         self._was_ready = True
-        # Connected: every running game's whole move log is checked in the background, while play goes on.
-        self._checking = asyncio.create_task(self._check_games())
         recovered, self._recovered = self._recovered, StartUpCheck((), (), ())
         running = recovered.running
         log.info(
@@ -207,6 +205,9 @@ class CardBot(commands.AutoShardedBot):
                 log.warning("could not redraw the table of game %s", game_id, exc_info=True)
         for record in recovered.frozen:
             await self.presenter.show_frozen(record)
+        # Then every running game's whole move log, in the background while play goes on (after the redraws, so
+        # that a game the check stops is not drawn again with its buttons).
+        self._checking = asyncio.create_task(self._check_games())
 
     async def _check_games(self) -> None:
         try:
