@@ -17,7 +17,7 @@ from pathlib import Path
 
 from db.records import GameRecord
 from db.store import Store
-from engine.base import Game
+from engine.base import AnyGame
 from engine.registry import KINDS, game_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ async def spawn(path: Path, seed: int, writers: int = 1) -> asyncio.subprocess.P
     )
 
 
-async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRecord, Game]:
+async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRecord, AnyGame]:
     users = list(range(1, rng.choice(PLAYERS[kind]) + 1))
     seed = rng.getrandbits(64)
     settings = {"start_size": 2} if kind == "garbage" else {}  # short Garbage games, so some finish
@@ -60,7 +60,7 @@ async def main(path: str, seed: int, writers: int = 1) -> None:
     )
 
 
-async def play(store: Store, rng: random.Random, resumed: list[tuple[GameRecord, Game]]) -> None:
+async def play(store: Store, rng: random.Random, resumed: list[tuple[GameRecord, AnyGame]]) -> None:
     """One writer: one game of each kind at a time (resumed ones first), played until the process is killed."""
     tables = {record.kind: (record, game) for record, game in resumed}
     for kind in KINDS:
@@ -70,6 +70,7 @@ async def play(store: Store, rng: random.Random, resumed: list[tuple[GameRecord,
         kind = rng.choice(KINDS)
         record, game = tables[kind]
         seat = game.to_move
+        assert seat is not None  # a finished game is replaced below
         move = rng.choice(game.legal_moves(seat))
         game.apply(seat, move)
         record = await store.save_move(
