@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import random
@@ -37,7 +38,7 @@ from db.errors import (
     SchemaTooNewError,
     StoreError,
 )
-from db.records import GameRecord
+from db.records import StartUpCheck
 from db.store import Store
 from engine.registry import GAME_KINDS
 from service.tables import TableService
@@ -163,9 +164,10 @@ class CardBot(commands.AutoShardedBot):
         self.clock = clock
         self.new_seed = new_seed
         self._given_store = store
-        self._unfinished: list[GameRecord] = []
+        self._recovered = StartUpCheck((), (), ())
         self._was_ready = False
         self._disconnected: set[int] = set()
+        self._checking: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
@@ -174,8 +176,8 @@ class CardBot(commands.AutoShardedBot):
         self.service = TableService(self.store, clock=self.clock, **seeds)
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
-        # Replays every running game's move log; where the snapshot disagrees the replay wins (and is logged).
-        self._unfinished = await self.service.recover()
+        # Cheap whatever the number of games: the full check of each game's move log waits until on_ready.
+        self._recovered = await self.service.recover()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.dev_guild_id:
@@ -186,7 +188,7 @@ class CardBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Once per start: show what Discord missed and stop the frozen games; later: say we are back.
+        """Once per start: show what Discord missed, stop the frozen games, check every log; later: say we are back.
 
         Games Discord already shows are not redrawn: a restart spends requests only where something is owed.
         """
@@ -194,8 +196,8 @@ class CardBot(commands.AutoShardedBot):
             log.info("Connected to Discord again.")
             return
         self._was_ready = True
-        unfinished, self._unfinished = self._unfinished, []
-        running = [record for record in unfinished if record.status == "running" and record.state is not None]
+        recovered, self._recovered = self._recovered, StartUpCheck((), (), ())
+        running = recovered.running
         log.info(
             "Ready as %s: %d servers, %d running games, database %s.",
             self.user,
@@ -203,10 +205,20 @@ class CardBot(commands.AutoShardedBot):
             len(running),
             self.database_path,
         )
-        for record in unfinished:
-            if record.status == "frozen":
-                await self.presenter.show_frozen(record)
+        for record in recovered.frozen:
+            await self.presenter.show_frozen(record)
         await self.delivery.settle_all_unshown()
+        # Then every running game's whole move log, in the background while play goes on.
+        self._checking = asyncio.create_task(self._check_games())
+
+    async def _check_games(self) -> None:
+        try:
+            frozen = await self.service.check_games()
+        except Exception:  # the games not checked yet are checked when next played
+            log.exception("The check of the games' move logs stopped.")
+            return
+        for record in frozen:  # the games the full check had to stop: say so
+            await self.presenter.show_frozen(record)
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         """One line when the connection drops (discord.py reconnects by itself)."""
@@ -232,6 +244,8 @@ class CardBot(commands.AutoShardedBot):
         delivery = getattr(self, "delivery", None)
         if delivery is not None:
             delivery.close()
+        if self._checking is not None:
+            self._checking.cancel()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None and store is not self._given_store:
@@ -314,6 +328,7 @@ async def _run(settings: Settings) -> int:
     except StoreError as error:
         log.error("Cannot use the database: %s", error)
         return database_exit_status(error)
+    gc.freeze()  # the modules and the store live as long as the bot: the garbage collector need not walk them again
     try:
         return await _connect(settings, store)
     finally:

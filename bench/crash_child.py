@@ -1,9 +1,10 @@
 """Writer child of the crash test and the crash soak: plays random games of both kinds through the store until killed.
 
-Usage, from the repository root: python -m bench.crash_child DB_PATH SEED
+Usage, from the repository root: python -m bench.crash_child DB_PATH SEED [WRITERS]
 
 Prints `<game id> <seq> <seat> <move>` for each move, only after `save_move` has returned (the move is
-acknowledged). On start it resumes every running game of the file, so play continues across kills.
+acknowledged). On start it resumes every running game of the file, so play continues across kills. With WRITERS
+above 1, that many writers play at once, each its own games, so that moves are committed together (group commit).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from db.records import GameRecord
 from db.store import Store
-from engine.base import Game
+from engine.base import AnyGame
 from engine.registry import KINDS, game_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +25,7 @@ PLAYERS = {"kasino": (2, 3, 4), "garbage": (2, 3)}
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-async def spawn(path: Path, seed: int) -> asyncio.subprocess.Process:
+async def spawn(path: Path, seed: int, writers: int = 1) -> asyncio.subprocess.Process:
     """Start a writer child on `path`; its stdout carries the acknowledged moves, one a line."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -32,13 +33,14 @@ async def spawn(path: Path, seed: int) -> asyncio.subprocess.Process:
         "bench.crash_child",
         str(path),
         str(seed),
+        str(writers),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
 
 
-async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRecord, Game]:
+async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRecord, AnyGame]:
     users = list(range(1, rng.choice(PLAYERS[kind]) + 1))
     seed = rng.getrandbits(64)
     settings = {"start_size": 2} if kind == "garbage" else {}  # short Garbage games, so some finish
@@ -50,12 +52,17 @@ async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRec
     return await store.start_game(lobby.id, lobby.version, users, game.to_dict(), EPOCH), game
 
 
-async def main(path: str, seed: int) -> None:
-    rng = random.Random(seed)
+async def main(path: str, seed: int, writers: int = 1) -> None:
     store = await Store.open(path)
-    tables = {
-        record.kind: (record, record.game()) for record in await store.load_unfinished() if record.status == "running"
-    }
+    running = [(record, record.game()) for record in await store.load_unfinished() if record.status == "running"]
+    await asyncio.gather(
+        *(play(store, random.Random(seed + 1000 * number), running[number::writers]) for number in range(writers))
+    )
+
+
+async def play(store: Store, rng: random.Random, resumed: list[tuple[GameRecord, AnyGame]]) -> None:
+    """One writer: one game of each kind at a time (resumed ones first), played until the process is killed."""
+    tables = {record.kind: (record, game) for record, game in resumed}
     for kind in KINDS:
         if kind not in tables:
             tables[kind] = await new_game(store, kind, rng)
@@ -63,6 +70,7 @@ async def main(path: str, seed: int) -> None:
         kind = rng.choice(KINDS)
         record, game = tables[kind]
         seat = game.to_move
+        assert seat is not None  # a finished game is replaced below
         move = rng.choice(game.legal_moves(seat))
         game.apply(seat, move)
         record = await store.save_move(
@@ -80,4 +88,4 @@ async def main(path: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1))

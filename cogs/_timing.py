@@ -7,6 +7,7 @@ from datetime import datetime
 from discord import app_commands
 
 from db.records import GameRecord
+from service.timers import warning_lead  # noqa: F401 - one rule, kept where the service stores it
 
 TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
 # Seconds a computer seat waits before each decision (cogs/computers.py): long enough to read the change on the table,
@@ -31,11 +32,6 @@ def in_words(seconds: int) -> str:
         if value
     ]
     return " ".join(parts) or "0 seconds"
-
-
-def warning_lead(turn_seconds: int) -> int:
-    """How long before the deadline the player is warned: a quarter of the turn, 10 s to 1 h."""
-    return max(10, min(turn_seconds // 4, 3600))
 
 
 def timer_summary(record: GameRecord) -> str:

@@ -8,14 +8,13 @@ automatic move sets the next deadline from now, not from the missed one).
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands, tasks
 
-from cogs._timing import in_words, warning_lead
-from db.records import GameRecord
+from cogs._timing import in_words
+from db.records import DueTimer, GameRecord
 from engine.registry import game_kind
 from service.tables import USER_ERRORS
 
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 5
-LONGEST_WARNING = timedelta(hours=1)  # warning_lead never exceeds this, so one query finds every game to look at
 
 
 class TimerCog(commands.Cog):
@@ -44,37 +42,37 @@ class TimerCog(commands.Cog):
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick(self) -> None:
-        """Warn the players whose time runs short; play for those whose time ran out."""
+        """Warn the players whose time runs short; play for those whose time ran out.
+
+        The database answers with the due games only (an index on each game's next timer moment), so a tick costs
+        what is due, not what is running; each game is then handled under its own lock.
+        """
         now = self.bot.clock()
-        for record in await self.bot.service.due_games(now + LONGEST_WARNING):
+        for due in await self.bot.service.due_timers(now):
             try:
-                if record.deadline is None or record.turn_seconds is None:
-                    continue
-                if record.deadline <= now:
-                    await self.expire(record)
-                elif (
-                    not record.warned and record.deadline - timedelta(seconds=warning_lead(record.turn_seconds)) <= now
-                ):
-                    await self.warn(record)
+                if due.is_expired(now):
+                    await self.expire(due)
+                elif not due.warned:
+                    await self.warn(due)
             except USER_ERRORS as error:
                 # Someone moved between the query and now: nothing is due any more.
-                log.debug("timer of game %s skipped: %s", record.id, error)
+                log.debug("timer of game %s skipped: %s", due.id, error)
             except Exception:
-                log.exception("timer of game %s failed", record.id)
+                log.exception("timer of game %s failed", due.id)
 
     @tick.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
 
-    async def expire(self, record: GameRecord) -> None:
+    async def expire(self, record: GameRecord | DueTimer) -> None:
         """Play the turn for the absent player and show it; resign them after too many in a row."""
         results = await self.bot.service.expire(record.id, version=record.version)
         if results:
             await self.bot.delivery.settle(record.id, fresh=results)
 
-    async def warn(self, record: GameRecord) -> None:
+    async def warn(self, due: GameRecord | DueTimer) -> None:
         """Tell the player their time runs short: in the game's channel, and by DM where DMs work."""
-        record = await self.bot.service.mark_warned(record.id, version=record.version)
+        record = await self.bot.service.mark_warned(due.id, version=due.version)
         seat = self.bot.service.game_of(record).to_move
         if seat is None or record.deadline is None:
             return

@@ -30,6 +30,14 @@ GAME_COLUMNS: Final = ", ".join((*_GAME_COLUMN_NAMES, _SEATS_JSON))
 GAME_COLUMNS_NO_STATE: Final = ", ".join(
     (*("NULL AS state" if name == "state" else name for name in _GAME_COLUMN_NAMES), _SEATS_JSON)
 )
+# The same with the snapshot only when the game is not at the version given as the first parameter (the caller holds
+# the game at that version already).
+GAME_COLUMNS_UNLESS_VERSION: Final = ", ".join(
+    (
+        *("CASE WHEN version = ? THEN NULL ELSE state END" if name == "state" else name for name in _GAME_COLUMN_NAMES),
+        _SEATS_JSON,
+    )
+)
 SEAT_COLUMNS: Final = ", ".join(_SEAT_COLUMN_NAMES)
 MOVE_COLUMNS: Final = "seq, seat, move, auto, created_at"
 

@@ -10,6 +10,7 @@ import aiosqlite
 
 from db._codec import (
     GAME_COLUMNS,
+    GAME_COLUMNS_UNLESS_VERSION,
     MOVE_COLUMNS,
     game_from_row,
     move_from_row,
@@ -38,13 +39,20 @@ def marks(values: Sequence[object]) -> str:
     return ", ".join("?" * len(values))
 
 
-async def fetch_game(conn: aiosqlite.Connection, game_id: int, *, tolerate_bad_state: bool = False) -> GameRecord:
-    """The game with its seats.
+async def fetch_game(
+    conn: aiosqlite.Connection, game_id: int, *, tolerate_bad_state: bool = False, unless_version: int | None = None
+) -> GameRecord:
+    """The game with its seats; without its snapshot (`state` None) if it is at `unless_version`.
 
     Raises:
         GameNotFoundError: no game has this id.
     """
-    rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    if unless_version is None:
+        rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    else:
+        rows = await conn.execute_fetchall(
+            f"SELECT {GAME_COLUMNS_UNLESS_VERSION} FROM games WHERE id = ?", (unless_version, game_id)
+        )
     if not rows:
         raise GameNotFoundError(f"there is no game #{game_id}")
     return game_from_row(next(iter(rows)), tolerate_bad_state=tolerate_bad_state)

@@ -121,6 +121,32 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class DueTimer:
+    """A running game whose turn timer needs the bot: its deadline has passed, or its player is to be warned.
+
+    `version` is the game's version when this was read: act on the game with it, so that a move made since wins.
+    """
+
+    id: int
+    version: int
+    deadline: datetime
+    warned: bool
+
+    def is_expired(self, now: datetime) -> bool:
+        """True when the turn's time has run out (else it is time for the warning)."""
+        return self.deadline <= now
+
+
+@dataclass(frozen=True, slots=True)
+class StartUpCheck:
+    """What start-up found: lobbies and running games (ids, oldest first), and the games it had to freeze."""
+
+    lobbies: tuple[int, ...]
+    running: tuple[int, ...]
+    frozen: tuple[GameRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One entry of a game's move log; `seq` counts from 1."""
 

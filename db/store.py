@@ -1,11 +1,13 @@
 """Game storage in SQLite: lobbies, running games, their move logs, results and ratings.
 
-One `Store` owns one aiosqlite connection, opened in autocommit mode (`isolation_level=None`) so that only our own
-`BEGIN IMMEDIATE` starts a transaction. Every write of more than one statement goes through `Store.transaction()`,
-which holds an `asyncio.Lock`: aiosqlite runs all calls of a connection on one thread, so without the lock two
-coroutines would share (and could roll back) each other's transaction. Reads take the same lock, so they never see
-another coroutine's uncommitted writes. An ordinary `save_move` is a single statement, which autocommit makes a
-transaction of its own, so it runs under the lock without BEGIN/COMMIT.
+One `Store` owns one aiosqlite connection for writing, opened in autocommit mode (`isolation_level=None`) so that
+only our own `BEGIN IMMEDIATE` starts a transaction. Every write of more than one statement goes through
+`Store.transaction()`, which holds an `asyncio.Lock`: aiosqlite runs all calls of a connection on one thread, so
+without the lock two coroutines would share (and could roll back) each other's transaction. An ordinary `save_move`
+is a single statement, atomic on its own: moves that arrive together are saved by one COMMIT (group commit,
+`db/_group_commit.py`), each answered only after it. Plain reads go to a second, read-only connection: in WAL mode
+each of its statements sees the last commit and nothing in progress, without waiting for a write or its fsync (two
+reads in a row may see a commit land between them; a read that must agree with a write runs in its transaction).
 
 Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the WAL has been fsync'd, so once
 `save_move` has returned, the move is on disk:
@@ -47,9 +49,11 @@ from db._codec import (
     GAME_COLUMNS_NO_STATE,
     game_from_row,
     optional_time_to_text,
+    text_to_time,
     time_to_text,
     to_json,
 )
+from db._group_commit import GroupCommit
 from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error, from_sqlite_error
 from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
 from db.errors import (
@@ -68,6 +72,7 @@ from db.errors import (
 from db.migrate import migrate
 from db.records import (
     STRENGTHS,
+    DueTimer,
     GameRecord,
     GameStatus,
     LeaderboardPage,
@@ -75,11 +80,12 @@ from db.records import (
     MoveRecord,
     PlayerStats,
     SeatRecord,
+    StartUpCheck,
     computer_name,
 )
 from db.results import record_results
 from engine.base import Outcome
-from engine.registry import KINDS
+from engine.registry import KINDS, game_class
 
 log = logging.getLogger(__name__)
 
@@ -106,11 +112,21 @@ UNSET: Final = _Unset.UNSET
 class Store:
     """The bot's storage; open it with `await Store.open(path)` and close it with `await store.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, file_lock: DatabaseLock | None = None) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        file_lock: DatabaseLock | None = None,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
         self._conn = conn
+        self._reader = reader  # read-only, for reads that need not wait for writes (None: reads share `conn`)
         self._lock = asyncio.Lock()
         self._file_lock = file_lock
         self.path = path
+        self._group = GroupCommit(conn, self._lock)  # ordinary moves, committed together when they arrive together
+        self._checked: set[int] = set()  # games whose snapshot this process has checked against the whole log
+        self._frozen: list[GameRecord] = []  # games a check froze, until `take_frozen`
 
     # -- connection -------------------------------------------------------------------------------------------------
 
@@ -141,14 +157,17 @@ class Store:
             raise from_os_error(path, error) from None
         lock = DatabaseLock.acquire(path)
         conn: aiosqlite.Connection | None = None
+        reader: aiosqlite.Connection | None = None
         try:
             conn = await aiosqlite.connect(path, isolation_level=None)
             await _configure(conn, path)
             await _probe_write(conn, await migrate(conn))
+            reader = await _open_reader(path)
         except BaseException as error:
-            if conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    await conn.close()
+            for opened in (reader, conn):
+                if opened is not None:
+                    with contextlib.suppress(sqlite3.Error):
+                        await opened.close()
             lock.release()
             if isinstance(error, SchemaTooNewError):
                 raise SchemaTooNewError(f"{path}: {error}") from None
@@ -157,12 +176,19 @@ class Store:
             if isinstance(error, OSError):
                 raise from_os_error(path, error) from None
             raise
-        return cls(conn, path, lock)
+        return cls(conn, path, lock, reader)
+
+    async def flush(self) -> None:
+        """Wait until every move queued so far is saved or refused (a caller that stopped waiting does not stop it)."""
+        await self._group.drain()
 
     async def close(self) -> None:
-        """Close the connection, after a transaction in progress has finished, then release the file's lock."""
+        """Close the connections, after a transaction in progress has finished, then release the file's lock."""
+        await self.flush()
         async with self._lock:
             try:
+                if self._reader is not None:
+                    await self._reader.close()
                 await self._conn.close()
             finally:
                 if self._file_lock is not None:
@@ -196,7 +222,12 @@ class Store:
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        # The lock keeps a read from seeing another coroutine's transaction half done.
+        # A read on the reader connection sees every committed write and none in progress (WAL: each statement
+        # reads the last commit), so it need not wait for a write, nor its fsync. Without a reader, the lock keeps a
+        # read on the one connection from seeing another coroutine's transaction half done.
+        if self._reader is not None:
+            yield self._reader
+            return
         async with self._lock:
             yield self._conn
 
@@ -350,6 +381,8 @@ class Store:
         now: datetime,
         deadline: datetime | None = None,
         narration: Sequence[str] = (),
+        *,
+        warn_at: datetime | None = None,
     ) -> GameRecord:
         """Lobby → running: seats in the given order, first snapshot stored; version + 1.
 
@@ -357,6 +390,8 @@ class Store:
         computer seats fill the None places in the order they were added to the lobby.
 
         `narration` is the start in words, shown on the table until the first move.
+
+        `deadline` is the first turn's (None: no timer), `warn_at` when to warn its player (None: no warning).
 
         Raises:
             GameNotFoundError, NotInLobbyError, StaleVersionError.
@@ -370,16 +405,18 @@ class Store:
             await rewrite_seats(conn, game_id, _starting_seats(game, seat_user_ids))
             await conn.execute(
                 """UPDATE games SET status = 'running', state = ?, version = version + 1, deadline = ?, warned = 0,
-                                    updated_at = ?, narration = ?
+                                    timer_at = ?, updated_at = ?, narration = ?
                    WHERE id = ?""",
                 (
                     to_json(state),
                     optional_time_to_text(deadline),
+                    _timer_at(deadline, False, warn_at),
                     time_to_text(now),
                     json.dumps(list(narration), ensure_ascii=False),
                     game_id,
                 ),
             )
+            self._checked.add(game_id)  # the first snapshot, and no move logged: nothing to check
             return await fetch_game(conn, game_id)
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
@@ -394,7 +431,8 @@ class Store:
                 raise GameAlreadyOverError(_over_message(game.status))
             stamp = time_to_text(now)
             await conn.execute(
-                """UPDATE games SET status = 'cancelled', version = version + 1, deadline = NULL, updated_at = ?,
+                """UPDATE games SET status = 'cancelled', version = version + 1, deadline = NULL, timer_at = NULL,
+                                    updated_at = ?,
                                     finished_at = ?
                    WHERE id = ?""",
                 (stamp, stamp, game_id),
@@ -467,12 +505,18 @@ class Store:
                 raise NotSeatedError(f"game #{game_id} has no seat {seat}")
 
     async def set_deadline(
-        self, game_id: int, deadline: datetime | None, warned: bool, *, expected_version: int
+        self,
+        game_id: int,
+        deadline: datetime | None,
+        warned: bool,
+        *,
+        expected_version: int,
+        warn_at: datetime | None = None,
     ) -> None:
         """Set (or clear) the turn deadline and its warning flag, if the game is still at `expected_version`.
 
         A move since the caller read the game has set the next player's deadline, which must not be undone. The
-        version does not change.
+        version does not change. `warn_at` is when to warn the player (only while not `warned`; None: no warning).
 
         Raises:
             GameNotFoundError.
@@ -480,8 +524,14 @@ class Store:
         """
         async with self.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET deadline = ?, warned = ? WHERE id = ? AND version = ?",
-                (optional_time_to_text(deadline), warned, game_id, expected_version),
+                "UPDATE games SET deadline = ?, warned = ?, timer_at = ? WHERE id = ? AND version = ?",
+                (
+                    optional_time_to_text(deadline),
+                    warned,
+                    _timer_at(deadline, warned, warn_at),
+                    game_id,
+                    expected_version,
+                ),
             )
             if cursor.rowcount == 0:
                 await fetch_game(conn, game_id)  # raises GameNotFoundError when the game is missing
@@ -501,13 +551,15 @@ class Store:
         auto: bool = False,
         deadline: datetime | None = None,
         warned: bool = False,
+        warn_at: datetime | None = None,
         outcome: Outcome | None = None,
         narration: Sequence[str] = (),
     ) -> GameRecord:
         """Log a move and store the new snapshot atomically, with `narration` (the move in words); version + 1.
 
-        With `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result
-        row per human seat, ratings updated.
+        `deadline` is the next turn's (None: no timer), `warn_at` when to warn its player (None: no warning). With
+        `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result row per
+        human seat, ratings updated.
 
         Raises:
             GameNotFoundError, GameNotRunningError.
@@ -523,8 +575,8 @@ class Store:
         # entries (four indexes hold `status`), even when the value stays the same.
         finish = ", status = 'finished', finished_at = ?" if finished else ""
         statement = f"""UPDATE games SET state = ?, version = version + 1, move_count = move_count + 1, last_seat = ?,
-                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, updated_at = ?,
-                                     narration = ?{finish}
+                                     last_move = ?, last_auto = ?, deadline = ?, warned = ?, timer_at = ?,
+                                     updated_at = ?, narration = ?{finish}
                     WHERE id = ? AND version = ? AND status = 'running'
                       AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.seat = ?)
                     RETURNING {GAME_COLUMNS_NO_STATE}"""
@@ -535,6 +587,7 @@ class Store:
             auto,
             None if finished else optional_time_to_text(deadline),
             warned and not finished,
+            None if finished else _timer_at(deadline, warned, warn_at),
             stamp,
             json.dumps(list(narration), ensure_ascii=False),
             *((stamp,) if finished else ()),
@@ -543,13 +596,17 @@ class Store:
             seat,
         )
         if outcome is None:
-            # A single statement in autocommit mode is a transaction of its own (trigger included), so an ordinary
-            # move needs no BEGIN/COMMIT round trips: the lock alone keeps it out of other coroutines' transactions.
-            async with self._lock:
-                rows = await self._conn.execute_fetchall(statement, parameters)
+            # A single statement (trigger included) is atomic on its own, so ordinary moves go through group commit:
+            # those that arrive while a commit is under way are saved together, by one COMMIT (db/_group_commit.py).
+
+            async def write(conn: aiosqlite.Connection) -> GameRecord:
+                rows = await conn.execute_fetchall(statement, parameters)
                 if not rows:
-                    await _refuse_move(self._conn, game_id, expected_version, seat)
+                    await _refuse_move(conn, game_id, expected_version, seat)
                 return game_from_row(next(iter(rows)), known_state=state)
+
+            saved: GameRecord = await self._group.run(write)
+            return saved
         async with self.transaction() as conn:
             rows = await conn.execute_fetchall(statement, parameters)
             if not rows:
@@ -593,6 +650,25 @@ class Store:
             )
             return [game_from_row(row) for row in rows]
 
+    async def due_timers(self, now: datetime) -> list[DueTimer]:
+        """Running games whose turn timer needs the bot at `now`, earliest first (see `DueTimer`).
+
+        Due means the deadline has passed, or the player to move is not yet warned and their warning time has passed.
+        One range scan of index `games_by_timer`, which holds only running games with a timer: the cost follows the
+        number of games due, not the number of games.
+        """
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
+                """SELECT id, version, deadline, warned FROM games
+                   WHERE status = 'running' AND timer_at IS NOT NULL AND timer_at <= ?
+                   ORDER BY timer_at""",
+                (time_to_text(now),),
+            )
+            return [
+                DueTimer(game_id, version, text_to_time(deadline), bool(warned))
+                for game_id, version, deadline, warned in rows
+            ]
+
     async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = UNFINISHED) -> list[GameRecord]:
         """The server's games with one of `statuses`, oldest first."""
         async with self._reading() as conn:
@@ -609,21 +685,95 @@ class Store:
                 (channel_id, channel_id, *statuses),
             )
 
-    async def load_unfinished(self) -> list[GameRecord]:
-        """Lobbies and running games for start-up, oldest first; each running game is checked against its move log.
+    # -- start-up: each running game's snapshot against its move log (B1) --------------------------------------------
+    #
+    # The full check replays a game's whole log (about 11 µs a move) and compares the result with the snapshot: a
+    # snapshot that cannot be read or differs is replaced by the replay (version + 1, a warning logged); a game whose
+    # log cannot be replayed is frozen (status "frozen", version + 1, deadline cleared): it accepts no more moves and
+    # one error line names it. Every write checks the version it read: a game another writer changed in between is
+    # read and checked again, never overwritten. Each game is checked in full once per process: `start_up_check`
+    # finds cheaply the games whose snapshot and log plainly disagree and checks those at once; `checked_game` checks
+    # any other the first time it is asked for (the service asks before it changes a game), and `unchecked_games`
+    # lists those still to check, for a check of them all in the background.
 
-        A snapshot that cannot be read or differs from the replay of the log is replaced by the replay (version + 1)
-        and a warning is logged. A game whose log cannot be replayed is frozen (status "frozen", version + 1): it
-        accepts no more moves, one error line names it, and it is returned this once (`state` as stored, None if
-        unreadable) so that the caller can say so; later start-ups do not return it. Every write checks the version
-        it read: a game another writer changed in between is read and checked again, never overwritten.
+    async def start_up_check(self) -> StartUpCheck:
+        """Start-up in time independent of how long the games are: lobbies and running games, cheaply checked.
+
+        One statement reads, without decoding any snapshot in Python, each running game's move count three ways: the
+        game's row, its snapshot (`MOVE_COUNT_KEY` of the engine) and its log's last entry, with the snapshot's kind.
+        A game where they disagree, whose snapshot is not JSON, or whose kind is unknown is checked in full now
+        (repaired or frozen); the others are left to `checked_game`. Returns game ids, and the games frozen now.
+        """
+        paths = [(kind, f"$.{game_class(kind).MOVE_COUNT_KEY}") for kind in KINDS]
+        snapshot_moves = "CASE kind " + " ".join("WHEN ? THEN ?" for _ in paths) + " END"
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(
+                f"""SELECT id, status, kind, move_count,
+                           CASE WHEN json_valid(state) THEN json_extract(state, '$.kind') END,
+                           CASE WHEN json_valid(state) THEN json_extract(state, {snapshot_moves}) END,
+                           (SELECT max(seq) FROM moves WHERE moves.game_id = games.id)
+                    FROM games WHERE status IN ({marks(UNFINISHED)}) ORDER BY id""",
+                (*(value for pair in paths for value in pair), *UNFINISHED),
+            )
+            lobbies, running = [], []
+            for game_id, status, kind, move_count, snapshot_kind, snapshot_count, last_logged in rows:
+                if status == "lobby":
+                    lobbies.append(game_id)
+                    continue
+                if snapshot_kind == kind and snapshot_count == move_count == (last_logged or 0):
+                    running.append(game_id)
+                    continue
+                game = await self._recover(await fetch_game(self._conn, game_id, tolerate_bad_state=True))
+                if game.status == "running":
+                    running.append(game_id)
+        return StartUpCheck(tuple(lobbies), tuple(running), tuple(self.take_frozen()))
+
+    async def checked_game(self, game_id: int, *, held_version: int | None = None) -> GameRecord | None:
+        """The game with this id (None if there is none), checked in full first if this process has not yet.
+
+        A running game's snapshot is then repaired from its log, or the game frozen (see above). When the caller
+        holds the game at `held_version` already and the game is still at that version, `state` is None: the
+        snapshot is neither read nor decoded.
+
+        Raises:
+            ValueError: a checked game's snapshot is no longer JSON (another program wrote it), as `get_game`.
+        """
+        try:
+            if game_id in self._checked:
+                async with self._reading() as conn:
+                    return await fetch_game(conn, game_id, unless_version=held_version)
+            async with self._lock:
+                return await self._recover(await fetch_game(self._conn, game_id, tolerate_bad_state=True))
+        except GameNotFoundError:
+            return None
+
+    async def unchecked_games(self) -> list[int]:
+        """Running games this process has not checked in full yet, oldest first."""
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT id FROM games WHERE status = 'running' ORDER BY id")
+        return [game_id for (game_id,) in rows if game_id not in self._checked]
+
+    def take_frozen(self) -> list[GameRecord]:
+        """The games a check froze since this was last asked (each once), so that the caller can say so."""
+        frozen, self._frozen = self._frozen, []
+        return frozen
+
+    async def load_unfinished(self) -> list[GameRecord]:
+        """Lobbies and running games, oldest first, each running game checked in full (see above) unless it was.
+
+        A game frozen now is returned this once (`state` as stored, None if unreadable), so that the caller can say
+        so; later calls do not return it. This replays every log: the bot starts with `start_up_check` instead.
         """
         async with self._lock:
             rows = await self._conn.execute_fetchall(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks(UNFINISHED)}) ORDER BY id", UNFINISHED
             )
             games = [game_from_row(row, tolerate_bad_state=True) for row in rows]
-            checked = [await self._recover(game) if game.status == "running" else game for game in games]
+            checked = [
+                await self._recover(game) if game.status == "running" and game.id not in self._checked else game
+                for game in games
+            ]
+            self.take_frozen()  # reported in the list
             return [game for game in checked if game.status in CANCELLABLE]
 
     async def _recover(self, game: GameRecord) -> GameRecord:
@@ -631,6 +781,7 @@ class Store:
         # other bots out, not every SQLite client), so each write names the version it was decided on.
         for _ in range(_RECOVERY_ATTEMPTS):
             if game.status != "running":
+                self._checked.add(game.id)
                 return game
             moves = await fetch_moves(self._conn, game.id)
             if len(moves) != game.move_count:  # a move landed between the two reads
@@ -641,10 +792,12 @@ class Store:
             except Exception as error:  # any failure to replay the log means the game cannot go on
                 frozen = await self._freeze(game, error)
                 if frozen is not None:
+                    self._checked.add(game.id)
                     return frozen
             else:
                 check = recovery.check_snapshot(replayed, game.state)
                 if check.problem is None:
+                    self._checked.add(game.id)
                     return game
                 repaired = await self._write_back(game, check.state)
                 if repaired is not None:
@@ -654,9 +807,10 @@ class Store:
                         check.problem,
                         len(moves),
                     )
+                    self._checked.add(game.id)
                     return repaired
             game = await fetch_game(self._conn, game.id, tolerate_bad_state=True)
-        log.warning("game #%d kept changing while it was checked at start-up; left as it is now", game.id)
+        log.warning("game #%d kept changing while it was checked against its log; left as it is now", game.id)
         return game
 
     async def _write_back(self, game: GameRecord, state: dict[str, Any]) -> GameRecord | None:
@@ -672,7 +826,7 @@ class Store:
         """Running → frozen if the game is still at the version it was read at; None if it was not."""
         async with self._begin() as conn:
             cursor = await conn.execute(
-                """UPDATE games SET status = 'frozen', version = version + 1, deadline = NULL
+                """UPDATE games SET status = 'frozen', version = version + 1, deadline = NULL, timer_at = NULL
                    WHERE id = ? AND version = ? AND status = 'running'""",
                 (game.id, game.version),
             )
@@ -681,6 +835,7 @@ class Store:
             frozen = await fetch_game(conn, game.id, tolerate_bad_state=True)
         reason = " ".join(f"{type(error).__name__}: {error}".split())
         log.error("game #%d could not be restored from its move log and was frozen: %s", game.id, reason)
+        self._frozen.append(frozen)
         return frozen
 
     # -- delivery to Discord ----------------------------------------------------------------------------------------
@@ -818,6 +973,18 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     await conn.execute("PRAGMA foreign_keys = ON")
 
 
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """A second, read-only connection: in WAL mode its reads go on while the first one writes and flushes."""
+    reader = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await reader.execute("PRAGMA query_only = ON")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
+
+
 async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:
     """Fail now, not at the first move, when SQLite could only open the file read-only; changes nothing."""
     await conn.execute("BEGIN IMMEDIATE")
@@ -826,6 +993,15 @@ async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:
         await conn.execute(f"PRAGMA user_version = {version}")
     finally:
         await conn.execute("ROLLBACK")
+
+
+def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None) -> str | None:
+    """Column `timer_at`: when the turn timer next needs the bot (the warning while one is due, then the deadline)."""
+    if deadline is None:
+        return None
+    if warn_at is not None and not warned:
+        return time_to_text(min(warn_at, deadline))
+    return time_to_text(deadline)
 
 
 def _given(**values: object) -> dict[str, object]:

@@ -150,6 +150,9 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
     """The common surface of both engines, generic in what differs: moves, events, views and settings."""
 
     KIND: ClassVar[str]
+    # The key under which `to_dict` stores `move_count`: start-up reads it in SQL, without restoring the game, to
+    # match each snapshot with the length of its move log.
+    MOVE_COUNT_KEY: ClassVar[str]
 
     @classmethod
     def new(cls, players: int, seed: int, settings: SettingsT | Mapping[str, Any] | None = None) -> Self:
@@ -196,6 +199,10 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe primitives, with `"schema"` and `"kind"` keys."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent game in the same state (playing one never changes the other), cheaper than a snapshot."""
         ...
 
     @property

@@ -9,7 +9,8 @@ Card.parse('10♦')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Final
 
 from engine.errors import InvalidMoveError
@@ -36,15 +37,22 @@ _CARD_RE: Final = re.compile(r"^(?P<rank>10|[2-9akqjt1])[\s\-_/]?(?P<suit>[♠�
 
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
-    """One physical card. `deck` tells apart the copies when a game shuffles several decks together."""
+    """One physical card. `deck` tells apart the copies when a game shuffles several decks together.
+
+    `code` is the serialization form: the display form, plus `#deck` for copies beyond the first deck. It is worked
+    out once, when the card is made, because snapshots write every card of a game after every move.
+    """
 
     rank: int
     suit: str
     deck: int = 0
+    code: str = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13 or self.suit not in SUITS or self.deck < 0:
             raise ValueError(f"not a card: rank={self.rank!r} suit={self.suit!r} deck={self.deck!r}")
+        text = f"{RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}"
+        object.__setattr__(self, "code", f"{text}#{self.deck}" if self.deck else text)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -59,21 +67,43 @@ class Card:
         deck = int(match["deck"]) if match["deck"] else 0
         return cls(_RANK_ALIASES[match["rank"]], _SUIT_ALIASES[match["suit"]], deck)
 
+    @classmethod
+    def from_code(cls, code: str) -> Card:
+        """The card whose `code` this is, as snapshots store it; one shared instance per code (cards are values).
+
+        Raises:
+            InvalidMoveError: the text is not a card.
+        """
+        card = _BY_CODE.get(code)
+        if card is None:
+            card = cls.parse(code)
+            if card.code == code:  # only canonical codes are kept, so the table stays as small as the decks
+                _BY_CODE[code] = card
+        return card
+
     @property
     def rank_text(self) -> str:
         """`A`, `2` … `10`, `J`, `Q`, `K`."""
         return RANK_NAMES.get(self.rank, str(self.rank))
-
-    @property
-    def code(self) -> str:
-        """Serialization form: the display form, plus `#deck` for copies beyond the first deck."""
-        return f"{self}#{self.deck}" if self.deck else str(self)
 
     def __str__(self) -> str:
         return f"{self.rank_text}{self.suit}"
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
+
+
+_BY_CODE: dict[str, Card] = {}
+
+
+def cards_from_codes(codes: Iterable[str]) -> list[Card]:
+    """`Card.from_code` of each code, in order (the way snapshots are read, without a call per card).
+
+    Raises:
+        InvalidMoveError: one of them is not a card.
+    """
+    known = _BY_CODE.get
+    return [known(code) or Card.from_code(code) for code in codes]
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -98,3 +128,8 @@ def new_deck(deck: int = 0) -> list[Card]:
 def new_decks(count: int) -> list[Card]:
     """`count` decks together; every copy stays distinguishable through `Card.deck`."""
     return [card for deck in range(count) for card in new_deck(deck)]
+
+
+for _deck in range(3):  # the copies games use today, so that reading a snapshot finds every card at once
+    for _card in new_deck(_deck):
+        _BY_CODE[_card.code] = _card

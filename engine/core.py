@@ -42,6 +42,25 @@ def is_resign(text: str) -> bool:
     return " ".join(text.lower().split()).rstrip(".!") == RESIGN_NOTATION
 
 
+_SHARED: Final = (int, str, float, type(None), tuple, frozenset)
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    """The instance slots of `cls` and its bases."""
+    return tuple(
+        name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ()) if not name.startswith("__")
+    )
+
+
+def _copied(name: str, value: Any) -> Any:
+    """`value` for a copy of a game: lists (and lists in them) copied, immutable values shared."""
+    if type(value) is list:
+        return [item[:] if type(item) is list else item for item in value]
+    if isinstance(value, _SHARED) or getattr(getattr(value, "__dataclass_params__", None), "frozen", False):
+        return value
+    raise TypeError(f"cannot copy {name}: a {type(value).__name__} is neither a list nor immutable")
+
+
 MoveT = TypeVar("MoveT")  # an engine's own moves, without `Resign`
 EventT = TypeVar("EventT")  # an engine's own events, without the shared ones
 PublicT = TypeVar("PublicT")
@@ -54,6 +73,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
 
     KIND: ClassVar[str]
     TITLE: ClassVar[str]  # the game's name in messages
+    MOVE_COUNT_KEY: ClassVar[str]  # the snapshot key holding `move_count` (see `engine.base.Game`)
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
     SCORES_LABEL: ClassVar[str]  # what `GameOver` calls the scores
@@ -285,6 +305,25 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
             raise NotYourTurnError("You have resigned; your turns are played for you.")
         if seat != self.to_move:
             raise NotYourTurnError("It is not your turn.")
+
+    # ----- copying --------------------------------------------------------------------------------------------
+
+    def copy(self) -> Self:
+        """An independent game in the same state, much cheaper than `from_dict(to_dict())`.
+
+        The state is immutable values (cards, table items, settings, numbers, tuples) held in lists at most two
+        deep; the lists are copied and the values shared, so playing one game never changes the other.
+
+        Raises:
+            TypeError: the state holds a mutable value of another kind (an engine added one: extend this copy).
+        """
+        clone = object.__new__(type(self))
+        for name in _slot_names(type(self)):
+            object.__setattr__(clone, name, _copied(name, object.__getattribute__(self, name)))
+        fields = getattr(self, "__dict__", None)
+        if fields is not None:
+            clone.__dict__.update({name: _copied(name, value) for name, value in fields.items()})
+        return clone
 
     # ----- equality -------------------------------------------------------------------------------------------
 

@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, MoveRecord, PlayerStats
+from db.records import (
+    DueTimer,
+    GameRecord,
+    GameStatus,
+    LeaderboardPage,
+    LeaderboardSort,
+    MoveRecord,
+    PlayerStats,
+    StartUpCheck,
+)
 from engine.base import Outcome
 
 
@@ -61,8 +70,10 @@ class GameStore(Protocol):
         now: datetime,
         deadline: datetime | None = ...,
         narration: Sequence[str] = ...,
+        *,
+        warn_at: datetime | None = ...,
     ) -> GameRecord:
-        """Lobby → running, with the first snapshot."""
+        """Lobby → running, with the first snapshot and the first turn's deadline and warning time."""
         ...
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
@@ -81,16 +92,23 @@ class GameStore(Protocol):
         auto: bool = ...,
         deadline: datetime | None = ...,
         warned: bool = ...,
+        warn_at: datetime | None = ...,
         outcome: Outcome | None = ...,
         narration: Sequence[str] = ...,
     ) -> GameRecord:
-        """Log a move with its snapshot (and the results when it ends the game), version-checked."""
+        """Log a move with its snapshot, next deadline and warning time (and results when it ends), version-checked."""
         ...
 
     async def set_deadline(
-        self, game_id: int, deadline: datetime | None, warned: bool, *, expected_version: int
+        self,
+        game_id: int,
+        deadline: datetime | None,
+        warned: bool,
+        *,
+        expected_version: int,
+        warn_at: datetime | None = ...,
     ) -> None:
-        """Set the turn deadline and its warning flag, version-checked."""
+        """Set the turn deadline, its warning flag and warning time, version-checked."""
         ...
 
     async def update_seat(
@@ -164,6 +182,10 @@ class GameStore(Protocol):
         """Running games whose deadline is at or before `before`."""
         ...
 
+    async def due_timers(self, now: datetime) -> list[DueTimer]:
+        """Running games whose deadline or (not yet warned) warning time has passed, without their snapshots."""
+        ...
+
     async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:
         """A server's games with one of `statuses`."""
         ...
@@ -174,8 +196,20 @@ class GameStore(Protocol):
         """Games played in a channel or thread."""
         ...
 
-    async def load_unfinished(self) -> list[GameRecord]:
-        """Start-up: lobbies and running games, checked against their logs."""
+    async def start_up_check(self) -> StartUpCheck:
+        """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
+        ...
+
+    async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
+        """The game, checked against its whole log first if not yet; without snapshot if still at `held_version`."""
+        ...
+
+    async def unchecked_games(self) -> list[int]:
+        """Running games not yet checked against their whole move log by this process."""
+        ...
+
+    def take_frozen(self) -> list[GameRecord]:
+        """The games a check froze since this was last asked, each once."""
         ...
 
     async def leaderboard(

@@ -19,12 +19,14 @@ from typing import Any
 from ai.base import Strength
 from ai.players import player_for
 from db.errors import StoreError
-from db.records import GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats
+from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
+from service.engine_cache import EngineCache
 from service.errors import RefusedError
 from service.ports import GameStore
+from service.timers import warning_time
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,7 @@ class TableService:
         self.clock = clock
         self.new_seed = new_seed
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serialises actions on one game (held only while someone uses it)."""
@@ -151,12 +154,35 @@ class TableService:
         return await self.store.games_in_guild(guild_id, statuses=statuses)
 
     async def due_games(self, before: datetime) -> list[GameRecord]:
-        """Running games whose turn deadline is at or before `before`."""
+        """Running games whose turn deadline is at or before `before` (each read in full: prefer `due_timers`)."""
         return await self.store.due_games(before)
 
-    async def recover(self) -> list[GameRecord]:
-        """Start-up: lobbies and running games, each running one checked against its move log (frozen if broken)."""
-        return await self.store.load_unfinished()
+    async def due_timers(self, now: datetime) -> list[DueTimer]:
+        """The games whose timer needs the bot at `now`: expired (`is_expired(now)`), else due for the warning.
+
+        Read through an index, without snapshots; act on each with `expire` or `mark_warned` and its version.
+        """
+        return await self.store.due_timers(now)
+
+    async def recover(self) -> StartUpCheck:
+        """Start-up, in a time that does not grow with the games' logs: lobbies and running games, cheaply checked.
+
+        Games whose snapshot and log plainly disagree are repaired or frozen now (`frozen`: say so); every other
+        running game is checked against its whole log the first time an action changes it, or by `check_games`.
+        """
+        return await self.store.start_up_check()
+
+    async def check_games(self) -> list[GameRecord]:
+        """After start-up, in the background: check every running game not yet checked against its whole log.
+
+        One game at a time, under its lock, yielding to other work between games, so play goes on meanwhile.
+        Returns the games frozen by any check since start-up (each once): their players should be told.
+        """
+        for game_id in await self.store.unchecked_games():
+            async with self.lock(game_id):
+                await self.store.checked_game(game_id)
+            await asyncio.sleep(0)
+        return self.store.take_frozen()
 
     async def leaderboard(
         self,
@@ -374,13 +400,15 @@ class TableService:
             users = [record.seats[index].user_id for index in order]
             seated = replace(record, seats=tuple(record.seats[index] for index in order))
             computer_first = game.to_move is not None and users[game.to_move] is None
+            deadline = self._deadline(record, game, computer=computer_first)
             saved = await self.store.start_game(
                 game_id,
                 record.version,
                 users,
                 game.to_dict(),
                 self.clock(),
-                deadline=self._deadline(record, game, computer=computer_first),
+                deadline=deadline,
+                warn_at=warning_time(deadline, record.turn_seconds),
                 narration=[seating_line(seated)],
             )
             return Started(saved, game)
@@ -394,6 +422,7 @@ class TableService:
         async with self.lock(game_id):
             record = await self.get(game_id)
             self._require_host(record, user_id, is_manager, "cancel this game")
+            self.engines.forget(game_id)
             return await self.store.cancel_game(game_id, self.clock())
 
     # Play
@@ -428,12 +457,11 @@ class TableService:
             RefusedError: not the host, or the target has no seat.
         """
         async with self.lock(game_id):
-            record = await self._running(game_id, None)
+            record, game = await self._running_engine(game_id, None)
             self._require_host(record, user_id, is_manager, "remove a player")
             seat = record.seat_of(target_id)
             if seat is None:
                 raise RefusedError("That member is not playing in this game.")
-            game = self.game_of(record)
             lead = f"{self._host_name(record, user_id)} removed {record.seats[seat].name} from the game."
             return await self._apply(record, game, seat, game.resign_move(), auto=True, lead=(lead,))
 
@@ -446,10 +474,10 @@ class TableService:
             RefusedError: not the host.
         """
         async with self.lock(game_id):
-            record = await self._running(game_id, None)
+            record, game = await self._running_engine(game_id, None)
             self._require_host(record, user_id, is_manager, "skip a turn")
             by = by_name or self._host_name(record, user_id)
-            return await self._play_for_absent(record, f"was skipped by {by}")
+            return await self._play_for_absent(record, game, f"was skipped by {by}")
 
     async def expire(self, game_id: int, *, version: int) -> list[MoveResult]:
         """The turn's time ran out: play it for the player; after too many such turns in a row, resign them.
@@ -457,8 +485,8 @@ class TableService:
         `version` is the one the deadline was read with: if anything moved since, nothing happens (StoreError).
         """
         async with self.lock(game_id):
-            record = await self._running(game_id, version)
-            return await self._play_for_absent(record, "ran out of time")
+            record, game = await self._running_engine(game_id, version)
+            return await self._play_for_absent(record, game, "ran out of time")
 
     async def mark_warned(self, game_id: int, *, version: int) -> GameRecord:
         """Record that the player to move was warned of their deadline; returns the game as warned.
@@ -476,8 +504,7 @@ class TableService:
             await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
             return replace(record, warned=True)
 
-    async def _play_for_absent(self, record: GameRecord, reason: str) -> list[MoveResult]:
-        game = self.game_of(record)
+    async def _play_for_absent(self, record: GameRecord, game: AnyGame, reason: str) -> list[MoveResult]:
         seat = game.to_move
         if seat is None:
             raise RefusedError("This game is over.")
@@ -517,8 +544,11 @@ class TableService:
             return fallback
         return choice
 
-    async def _running(self, game_id: int, version: int | None) -> GameRecord:
-        record = await self.get(game_id)
+    async def _running(self, game_id: int, version: int | None, *, held_version: int | None = None) -> GameRecord:
+        # Every action that changes a game comes here: the first one after start-up checks it against its log.
+        record = await self.store.checked_game(game_id, held_version=held_version)
+        if record is None:
+            raise RefusedError("That game no longer exists.")
         if record.status == "lobby":
             raise RefusedError("This game has not started yet.")
         if record.status == "frozen":
@@ -529,17 +559,30 @@ class TableService:
             raise RefusedError("That move is out of date; the table has changed.")
         return record
 
+    async def _running_engine(self, game_id: int, version: int | None) -> tuple[GameRecord, AnyGame]:
+        """The running game and its engine: the cached one if the game is still at its version, else the snapshot's.
+
+        The cached engine leaves the cache here (only this action, under the game's lock, may change it); after a
+        refusal it is simply gone, and the next action restores the game from its snapshot.
+        """
+        held = self.engines.take(game_id)
+        record = await self._running(game_id, version, held_version=None if held is None else held.version)
+        if record.state is None and held is not None and held.version == record.version:
+            return record, held.game
+        return record, self.game_of(record)
+
     async def _load_for(self, game_id: int, user_id: int, version: int | None) -> tuple[GameRecord, AnyGame, int]:
-        record = await self._running(game_id, version)
+        record, game = await self._running_engine(game_id, version)
         seat = record.seat_of(user_id)
         if seat is None:
             raise RefusedError("You are not playing in this game.")
-        return record, self.game_of(record), seat
+        return record, game, seat
 
     async def _apply(
         self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool, lead: Sequence[str] = ()
     ) -> MoveResult:
         events = game.apply(seat, move)
+        deadline = self._deadline(record, game)
         saved = await self.store.save_move(
             record.id,
             record.version,
@@ -548,10 +591,13 @@ class TableService:
             game.to_dict(),
             self.clock(),
             auto=auto,
-            deadline=self._deadline(record, game),
+            deadline=deadline,
+            warn_at=warning_time(deadline, record.turn_seconds),
             outcome=game.outcome(),
             narration=narrate(record, events, lead),
         )
+        if saved.status == "running":  # the next move starts from a copy of this engine (`game` goes to the caller)
+            self.engines.keep(saved.id, saved.version, game.copy())
         return MoveResult(saved, game, events, seat, str(move), auto)
 
     def _deadline(self, record: GameRecord, game: AnyGame, *, computer: bool | None = None) -> datetime | None:

@@ -60,6 +60,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
 
     KIND: ClassVar[str] = "garbage"
     TITLE: ClassVar[str] = "Garbage"
+    MOVE_COUNT_KEY: ClassVar[str] = "moves"
     MIN_PLAYERS: ClassVar[int] = MIN_PLAYERS
     MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
     SCORES_LABEL: ClassVar[str] = "hands won"

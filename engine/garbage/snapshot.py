@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from engine.cards import Card, new_decks
+from engine.cards import Card, cards_from_codes, new_decks
 from engine.core import SCHEMA
 
 if TYPE_CHECKING:
@@ -18,13 +18,11 @@ if TYPE_CHECKING:
     GameT = TypeVar("GameT", bound=GarbageGame)
 
 FULL_DECKS: Final = {count: tuple(new_decks(count)) for count in (1, 2, 3)}
-_CARD_BY_CODE: Final = {card.code: card for card in FULL_DECKS[3]}
 
 
 def card(code: str) -> Card:
-    """The card with this code, the shared instance when there is one (snapshots are read often)."""
-    found = _CARD_BY_CODE.get(code)
-    return found if found is not None else Card.parse(code)
+    """The card with this code, the shared instance (snapshots are read often)."""
+    return Card.from_code(code)
 
 
 def dump(game: GarbageGame) -> dict[str, Any]:
@@ -60,11 +58,11 @@ def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
     game._hands_won = [int(won) for won in data["hands_won"]]
     game._resigned = [int(seat) for seat in data["resigned"]]
     game._game_winner = None if data["game_winner"] is None else int(data["game_winner"])
-    game._spots = [[card(code) for code in spots] for spots in data["layouts"]]
+    game._spots = [cards_from_codes(spots) for spots in data["layouts"]]
     game._up = [[bool(flag) for flag in up] for up in data["face_up"]]
     game._pending = card(data["pending"]) if data["pending"] is not None else None
-    game._stock = [card(code) for code in data["stock"]]
-    game._discard = [card(code) for code in data["discard"]]
+    game._stock = cards_from_codes(data["stock"])
+    game._discard = cards_from_codes(data["discard"])
     return game
 
 
@@ -79,5 +77,6 @@ def check_state(game: GarbageGame) -> None:
         raise ValueError(f"layouts, face_up and hands_won need one entry per seat ({players})")
     cards = [*game._stock, *game._discard, *(card for spots in game._spots for card in spots)]
     cards += [game._pending] if game._pending is not None else []
-    if len(set(cards)) != len(cards) or len(cards) != 52 * game._decks or max(c.deck for c in cards) >= game._decks:
+    codes = {card.code for card in cards}  # a code names one card exactly, and strings hash faster than cards
+    if len(codes) != len(cards) or len(cards) != 52 * game._decks or max(c.deck for c in cards) >= game._decks:
         raise ValueError("Garbage snapshot does not hold every card of its decks exactly once (B2)")

@@ -61,6 +61,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
 
     KIND: ClassVar[str] = "kasino"
     TITLE: ClassVar[str] = "Kasino"
+    MOVE_COUNT_KEY: ClassVar[str] = "move_count"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     SCORES_LABEL: ClassVar[str] = "final totals"

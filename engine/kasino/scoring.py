@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from engine.cards import Card
@@ -29,13 +29,13 @@ class KasinoSettings:
     def __post_init__(self) -> None:
         if not isinstance(self.sweeps, bool):
             raise ValueError("sweeps must be true or false")
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if item.name != "sweeps" and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ValueError(f"{item.name} must be a whole number, not {value!r}")
+        for name in _SETTING_NAMES:
+            value = getattr(self, name)
+            if name != "sweeps" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{name} must be a whole number, not {value!r}")
         if self.target < 1:
             raise ValueError(f"the target must be at least 1 point, not {self.target}")
-        if any(getattr(self, item.name) < 0 for item in fields(self) if item.name not in ("target", "sweeps")):
+        if any(getattr(self, name) < 0 for name in _SETTING_NAMES if name not in ("target", "sweeps")):
             raise ValueError("points in the scoring table cannot be negative")
         points = (self.most_cards, self.most_spades, self.ace, self.little_casino, self.big_casino, self.last_take)
         if not any(points):
@@ -43,7 +43,8 @@ class KasinoSettings:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
-        return asdict(self)
+        # Not `dataclasses.asdict`, which deep-copies every value: a snapshot holds these after every move.
+        return {name: getattr(self, name) for name in _SETTING_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> KasinoSettings:
@@ -53,7 +54,7 @@ class KasinoSettings:
             ValueError: an unknown key or a value out of range.
         """
         data = data or {}
-        unknown = set(data) - {item.name for item in fields(cls)}
+        unknown = set(data) - set(_SETTING_NAMES)
         if unknown:
             raise ValueError(f"unknown Kasino settings: {', '.join(sorted(unknown))}")
         return cls(**data)
@@ -78,12 +79,16 @@ class SeatScore:
 
     def to_dict(self) -> dict[str, int]:
         """JSON-safe form."""
-        return asdict(self)
+        return {name: getattr(self, name) for name in _SCORE_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict[str, int]) -> SeatScore:
         """Inverse of `to_dict`."""
         return cls(**data)
+
+
+_SETTING_NAMES: Final = tuple(item.name for item in fields(KasinoSettings))
+_SCORE_NAMES: Final = tuple(item.name for item in fields(SeatScore))
 
 
 def score_round(

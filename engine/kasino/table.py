@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from engine.cards import SUITS, Card, format_cards
+from engine.cards import SUITS, Card, cards_from_codes, format_cards
 
 ItemKind = Literal["loose", "pile", "build"]
 LOOSE: Final = "loose"
@@ -104,7 +104,7 @@ class TableItem:
             ValueError: the data does not describe a possible table item.
         """
         kind = data["kind"]
-        cards = tuple(Card.parse(code) for code in data["cards"])
+        cards = tuple(cards_from_codes(data["cards"]))
         if kind == BUILD:
             item = cls(BUILD, cards, int(data["value"]), int(data["owner"]), tuple(data["contributors"]),
                        bool(data["doubled"]))  # fmt: skip

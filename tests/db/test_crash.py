@@ -17,12 +17,12 @@ KILLS = 20
 MAX_DELAY = 0.12  # seconds of play after the first acknowledged move before the kill
 
 
-async def run_and_kill(path, seed, delay):
+async def run_and_kill(path, seed, delay, writers=1):
     """Start a child, let it play for `delay` seconds after its first acknowledged move, SIGKILL it.
 
     Returns the acknowledged moves as (game id, seq, seat, move text).
     """
-    child = await spawn(path, seed)
+    child = await spawn(path, seed, writers)
     first = await asyncio.wait_for(child.stdout.readline(), timeout=30)
     if not first:  # the child died on its own before its first move
         _, errors = await child.communicate()
@@ -109,3 +109,17 @@ async def test_acknowledged_moves_survive_sigkill_and_play_continues(tmp_path, c
     finally:
         await store.close()
     assert len({game_id for game_id, *_ in acknowledged}) > 2  # games finished and new ones began
+
+
+async def test_moves_committed_together_survive_sigkill_too(tmp_path):
+    # Six writers at once: their moves share commits (group commit); each acknowledged one must survive a kill.
+    path = tmp_path / "together.db"
+    rng = random.Random(20250302)
+    acknowledged = []
+    newest = 0
+    for run in range(KILLS // 2):
+        acked = await run_and_kill(path, seed=run, delay=rng.uniform(0, MAX_DELAY), writers=6)
+        assert acked, "the child acknowledged no move"
+        acknowledged += acked
+        newest = await check_file(path, acknowledged, acked, newest)
+    assert len({game_id for game_id, *_ in acknowledged}) > 6

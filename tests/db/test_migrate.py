@@ -120,3 +120,30 @@ async def test_open_sets_wal_full_sync_and_foreign_keys(store):
             for name in ("journal_mode", "synchronous", "foreign_keys")
         }
     assert pragmas == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
+
+
+async def test_0005_gives_running_games_their_next_timer(tmp_path):
+    # Version 4: three running games with a 2-minute deadline (one already warned, one 24-hour turn), one untimed.
+    path = tmp_path / "v4.db"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await migrate(conn, target=4)
+        await conn.executemany(
+            """INSERT INTO games (id, kind, guild_id, channel_id, status, host_id, settings, seed, max_seats, state,
+                                  deadline, warned, turn_seconds, created_at, updated_at)
+               VALUES (?, 'kasino', 1, 1, 'running', 1, '{}', '1', 2, '{}', ?, ?, ?, 'x', 'x')""",
+            [
+                (1, "2025-03-01T12:02:00.250000+00:00", 0, 120),
+                (2, "2025-03-01T12:02:00.250000+00:00", 1, 120),
+                (3, "2025-03-02T00:00:00.000000+00:00", 0, 86_400),
+                (4, None, 0, None),
+            ],
+        )
+    await (await Store.open(path)).close()
+    with sqlite3.connect(path) as conn:
+        timers = dict(conn.execute("SELECT id, timer_at FROM games ORDER BY id"))
+    assert timers == {
+        1: "2025-03-01T12:01:30.250000+00:00",  # warned a quarter of the turn before the deadline
+        2: "2025-03-01T12:02:00.250000+00:00",  # already warned: the deadline
+        3: "2025-03-01T23:00:00.000000+00:00",  # at most an hour before
+        4: None,
+    }

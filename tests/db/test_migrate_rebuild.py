@@ -16,38 +16,29 @@ TABLES = ("games", "seats", "moves", "results", "ratings")
 REBUILD = next(migration for migration in load_migrations() if migration.version == 3)
 
 
-def rows_of(path):
-    """Every row of every table, in a fixed order."""
+def columns_of(path):
+    """Each table's columns in the file's schema."""
     with sqlite3.connect(path) as conn:
-        return {table: sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for table in TABLES}
+        return {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in TABLES}
+
+
+def rows_of(path, columns):
+    """Every row of every table (the given columns of each: a later schema may have added some), in a fixed order."""
+    with sqlite3.connect(path) as conn:
+        return {
+            table: sorted(conn.execute(f"SELECT {', '.join(columns[table])} FROM {table}").fetchall(), key=repr)
+            for table in TABLES
+        }
 
 
 async def full_file_at(path, version):
     """A file at schema `version` full of games: lobbies, running games with moves, finished and cancelled ones.
 
-    Today's store fills a file of today's schema; its rows are then copied, column by column, into a file that was
-    migrated only up to `version` (the store's queries need today's columns).
+    They are played through the store on the current schema, then copied into a file migrated only to `version`
+    (the columns that schema has), since the store's statements need the current schema.
     """
-    today = path.with_name("today.db")
-    await _fill(today)
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    try:
-        assert await migrate(conn, target=version) == version
-        await conn.execute("ATTACH DATABASE ? AS today", (str(today),))
-        await conn.execute("DROP TRIGGER log_move")  # the log is copied as it is, not written again
-        for table in TABLES:
-            columns = ", ".join(row[1] for row in await conn.execute_fetchall(f"PRAGMA main.table_info({table})"))
-            await conn.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM today.{table}")
-        trigger = await conn.execute_fetchall("SELECT sql FROM today.sqlite_master WHERE name = 'log_move'")
-        await conn.execute(trigger[0][0])
-        await conn.commit()
-        await conn.execute("DETACH DATABASE today")
-    finally:
-        await conn.close()
-
-
-async def _fill(path):
-    store = await Store.open(path)
+    source = path.with_name(f"source-{path.name}")
+    store = await Store.open(source)
     try:
         rng = random.Random(3)
         for host in (100, 200):
@@ -63,12 +54,21 @@ async def _fill(path):
         await store.cancel_game(cancelled.id, NOW)
     finally:
         await store.close()
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await conn.execute("PRAGMA journal_mode = WAL")
+        assert await migrate(conn, target=version) == version
+        await conn.execute("ATTACH DATABASE ? AS source", (str(source),))
+        for table, columns in columns_of(path).items():
+            names = ", ".join(columns)
+            await conn.execute(f"INSERT INTO main.{table} ({names}) SELECT {names} FROM source.{table}")
+        await conn.execute("DETACH DATABASE source")
 
 
 async def test_rebuilding_games_keeps_every_row_of_every_table(tmp_path):
     path = tmp_path / "bot.db"
     await full_file_at(path, 2)
-    before = rows_of(path)
+    columns = columns_of(path)
+    before = rows_of(path, columns)
     assert all(before[table] for table in TABLES)  # something to lose in every table
 
     store = await Store.open(path)  # migrates 2 -> 3
@@ -78,9 +78,7 @@ async def test_rebuilding_games_keeps_every_row_of_every_table(tmp_path):
         assert len(await store.game_moves(record.id)) == 3
     finally:
         await store.close()
-    # Later migrations add columns at the end: the rows as they were are the prefixes of the rows now.
-    width = {table: len(rows[0]) for table, rows in before.items()}
-    after = {table: [row[: width[table]] for row in rows] for table, rows in rows_of(path).items()}
+    after = rows_of(path, columns)
     assert {table: [row for row in after[table] if row[0] != record.id] for table in ("seats", "moves")} == {
         table: before[table] for table in ("seats", "moves")
     }

@@ -3,6 +3,7 @@
 import pytest
 
 from db.errors import GameNotFoundError, StaleVersionError
+from engine.base import Outcome
 from tests.db.helpers import NOW, later, new_lobby, running_game
 
 
@@ -67,3 +68,80 @@ async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(s
     assert (await store.get_game(game.id)).seats[0].auto_streak == 0
     await store.update_seat(game.id, 0, auto_streak=2, expected_version=game.version + 1)
     assert (await store.get_game(game.id)).seats[0].auto_streak == 2
+
+
+# -- due timers: what the timer loop reads, through an index, without snapshots ---------------------------------
+
+
+async def timed(store, users, deadline, warn_at):
+    game = await running_game(store, users)
+    return await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=deadline, warn_at=warn_at)
+
+
+async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_first(store):
+    warn_soon = await timed(store, (1, 2), deadline=later(120), warn_at=later(90))
+    expire_soon = await timed(store, (3, 4), deadline=later(60), warn_at=None)  # no warning asked for
+    far = await timed(store, (5, 6), deadline=later(3600), warn_at=later(3000))
+    untimed = await running_game(store, (7, 8))
+    assert untimed.deadline is None
+    assert await store.due_timers(later(59)) == []
+    assert [(due.id, due.is_expired(later(60))) for due in await store.due_timers(later(60))] == [
+        (expire_soon.id, True)
+    ]
+    due = await store.due_timers(later(90))
+    assert [(timer.id, timer.version, timer.is_expired(later(90))) for timer in due] == [
+        (expire_soon.id, expire_soon.version, True),
+        (warn_soon.id, warn_soon.version, False),
+    ]
+    assert due[1].deadline == later(120) and not due[1].warned
+    assert far.id not in {timer.id for timer in await store.due_timers(later(2999))}
+
+
+async def test_a_warned_turn_is_due_again_only_at_its_deadline(store):
+    game = await timed(store, (1, 2), deadline=later(120), warn_at=later(90))
+    await store.set_deadline(game.id, later(120), warned=True, expected_version=game.version)
+    assert await store.due_timers(later(119)) == []
+    (due,) = await store.due_timers(later(120))
+    assert (due.id, due.warned, due.is_expired(later(120))) == (game.id, True, True)
+
+
+async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled_game_has_none(store):
+    game = await timed(store, (1, 2), deadline=later(60), warn_at=later(30))
+    moved = await store.save_move(game.id, game.version, 1, "b", {"n": 2}, NOW, deadline=later(600), warn_at=later(500))
+    assert await store.due_timers(later(499)) == []
+    assert [due.id for due in await store.due_timers(later(500))] == [moved.id]
+    await store.cancel_game(moved.id, later(1))
+    other = await timed(store, (3, 4), deadline=later(60), warn_at=later(30))
+    await store.save_move(other.id, other.version, 1, "b", {"n": 2}, NOW, outcome=Outcome((1, 2), (5, 3)))
+    lobby = await store.add_computer((await new_lobby(store, host=9)).id, "medium", NOW)
+    started = await store.start_game(
+        lobby.id, lobby.version, [9, None], {"n": 0}, NOW, deadline=later(60), warn_at=later(45)
+    )
+    assert [due.id for due in await store.due_timers(later(10**6))] == [started.id]
+
+
+def captured_sql(store):
+    """The statements the store runs from now on, on either of its connections."""
+    seen = []
+    for conn in {store._conn, store._reader} - {None}:
+        execute_fetchall = conn.execute_fetchall
+
+        async def wrapped(sql, *args, execute_fetchall=execute_fetchall, **kwargs):
+            seen.append(sql)
+            return await execute_fetchall(sql, *args, **kwargs)
+
+        conn.execute_fetchall = wrapped
+    return seen
+
+
+async def test_the_due_timer_query_is_a_range_scan_of_the_timer_index(store):
+    for number in range(20):
+        await timed(store, (10 + 2 * number, 11 + 2 * number), deadline=later(60 + number), warn_at=later(number))
+    seen = captured_sql(store)
+    await store.due_timers(later(5))
+    (query,) = seen
+    plan = [row[-1] for row in await store._conn.execute_fetchall(f"EXPLAIN QUERY PLAN {query}", (NOW.isoformat(),))]
+    # One search of the index, bounded above by now; its order is the index's (no sorting step).
+    assert len(plan) == 1 and plan[0].startswith("SEARCH games USING INDEX games_by_timer ("), plan
+    assert "timer_at<?" in plan[0], plan
+    assert "state" not in query.split("FROM")[0]  # no snapshot is read

@@ -1,8 +1,10 @@
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import SUITS, Card, format_cards, new_deck, new_decks, parse_cards
+from engine.cards import SUITS, Card, cards_from_codes, format_cards, new_deck, new_decks, parse_cards
 from engine.errors import InvalidMoveError
 
 
@@ -62,3 +64,26 @@ def test_card_code_round_trips(rank, suit, deck):
     card = Card(rank, suit, deck)
     assert Card.parse(card.code) == card
     assert eval(repr(card), {"Card": Card}) == card
+
+
+@given(st.integers(1, 13), st.sampled_from(SUITS), st.integers(0, 5))
+def test_from_code_reads_a_code_back_as_one_shared_card(rank, suit, deck):
+    card = Card(rank, suit, deck)
+    found = Card.from_code(card.code)
+    assert found == card and Card.from_code(card.code) is found
+    assert cards_from_codes([card.code, card.code]) == [card, card]
+
+
+def test_the_cached_code_takes_no_part_in_equality_order_or_hashing():
+    assert [field.name for field in dataclasses.fields(Card) if field.compare] == ["rank", "suit", "deck"]
+    card = Card(10, "♦")
+    assert card == Card.parse("td") and hash(card) == hash(Card.parse("10d"))
+    assert dataclasses.replace(card, rank=9).code == "9♦"
+    assert sorted([Card(3, "♠"), Card(2, "♥")]) == [Card(2, "♥"), Card(3, "♠")]
+
+
+def test_from_code_reads_other_spellings_without_keeping_them():
+    assert Card.from_code("td") == Card(10, "♦")
+    assert Card.from_code("td") is not Card.from_code("td")  # only canonical codes are shared
+    with pytest.raises(InvalidMoveError, match="is not a card"):
+        cards_from_codes(["A♠", "banana"])

@@ -1,0 +1,188 @@
+"""The cache of live engines is an optimisation whose absence changes nothing: stale or evicted entries go unused."""
+
+import random
+
+import aiosqlite
+import pytest
+
+from db.errors import StoreError
+from db.store import Store
+from engine.registry import game_class
+from service.engine_cache import EngineCache
+from service.errors import RefusedError
+from service.tables import LobbyOptions, TableService
+from tests.db.helpers import NOW
+
+USERS = (10, 11, 12)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    opened = await Store.open(tmp_path / "bot.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def restores(monkeypatch):
+    """How many times the service restored an engine from a stored snapshot."""
+    count = [0]
+    game_of = TableService.game_of
+
+    def counting(record):
+        count[0] += 1
+        return game_of(record)
+
+    monkeypatch.setattr(TableService, "game_of", staticmethod(counting))
+    return count
+
+
+async def new_game(service, kind="kasino", players=2):
+    options = LobbyOptions(players, {"start_size": 3} if kind == "garbage" else {})
+    lobby = await service.open_lobby(kind, options, guild_id=1, channel_id=2, host_id=USERS[0], host_name="u10")
+    for user in USERS[1:players]:
+        await service.join(lobby.id, user, f"u{user}")
+    return (await service.start(lobby.id, USERS[0])).record
+
+
+async def stored_game(service, game_id):
+    record = await service.get(game_id)
+    return record, TableService.game_of(record)
+
+
+async def move(service, game_id, rng, *, version=None):
+    """A random legal move of the stored position, played through the service."""
+    record, game = await stored_game(service, game_id)
+    seat = game.to_move
+    return await service.play(
+        game_id, record.seats[seat].user_id, str(rng.choice(game.legal_moves(seat))), version=version
+    )
+
+
+def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept():
+    cache = EngineCache(capacity=2)
+    a, b, c = (game_class("kasino").new(2, seed) for seed in range(3))
+    cache.keep(1, 5, a)
+    cache.keep(2, 7, b)
+    cache.keep(1, 6, a)  # kept again: now the most recent
+    cache.keep(3, 1, c)  # over capacity: game 2 goes
+    assert len(cache) == 2 and cache.take(2) is None
+    held = cache.take(1)
+    assert (held.version, held.game) == (6, a) and cache.take(1) is None
+    empty = EngineCache(capacity=0)
+    empty.keep(1, 1, a)
+    assert len(empty) == 0
+
+
+async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_snapshot(store, restores):
+    service = TableService(store, clock=lambda: NOW)
+    record = await new_game(service)
+    rng = random.Random(1)
+    await move(service, record.id, rng)
+    before = restores[0]
+    for _ in range(5):
+        result = await move(service, record.id, rng)
+    assert restores[0] - before == 5  # only the test's own reads of the stored game
+    assert TableService.game_of(await service.get(record.id)) == result.game
+
+
+async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, restores, tmp_path):
+    service = TableService(store, clock=lambda: NOW)
+    record = await new_game(service)
+    rng = random.Random(2)
+    result = await move(service, record.id, rng)
+    assert service.engines.take(result.record.id) is not None  # cached at this version...
+    service.engines.keep(result.record.id, result.record.version, result.game.copy())
+    # ... when another SQLite client (it does not take the bot's file lock) plays the next move.
+    conn = await aiosqlite.connect(store.path, isolation_level=None)
+    other = Store(conn, store.path)
+    try:
+        theirs = await other.get_game(record.id)
+        game = TableService.game_of(theirs)
+        seat = game.to_move
+        played = game.legal_moves(seat)[0]
+        game.apply(seat, played)
+        await other.save_move(record.id, theirs.version, seat, str(played), game.to_dict(), NOW)
+    finally:
+        await conn.close()
+    restores[0] = 0
+    mine = await move(service, record.id, rng)  # a move of the position after theirs: the stale engine would refuse it
+    assert restores[0] == 2  # the test's read, and the service's: the snapshot, not the stale engine
+    moves = await store.game_moves(record.id)
+    assert [m.move for m in moves][-2:] == [str(played), mine.move]
+    replayed = game_class("kasino").replay(2, record.seed, None, [(m.seat, m.move) for m in moves])
+    assert TableService.game_of(await service.get(record.id)) == replayed == mine.game
+
+
+async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(store, restores):
+    service = TableService(store, clock=lambda: NOW)
+    service.engines = EngineCache(capacity=1)
+    first, second = await new_game(service), await new_game(service)
+    rng = random.Random(3)
+    await move(service, first.id, rng)
+    await move(service, second.id, rng)  # evicts the first game's engine
+    assert service.engines.take(first.id) is None
+    restores[0] = 0
+    result = await move(service, first.id, rng)
+    assert restores[0] == 2
+    assert TableService.game_of(await service.get(first.id)) == result.game
+
+
+async def test_an_engine_changed_by_a_failed_save_is_not_kept(store, monkeypatch):
+    service = TableService(store, clock=lambda: NOW)
+    record = await new_game(service)
+    rng = random.Random(4)
+    await move(service, record.id, rng)
+    stored, game = await stored_game(service, record.id)
+
+    async def failing(*args, **kwargs):
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(store, "save_move", failing)
+    seat = game.to_move
+    with pytest.raises(StoreError):
+        await service.play(record.id, stored.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+    monkeypatch.undo()
+    assert service.engines.take(record.id) is None  # the engine that applied the unsaved move is gone
+    result = await service.play(record.id, stored.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+    assert result.record.version == stored.version + 1
+
+
+async def test_the_engine_handed_out_is_not_the_cached_one(store):
+    service = TableService(store, clock=lambda: NOW)
+    record = await new_game(service)
+    rng = random.Random(5)
+    result = await move(service, record.id, rng)
+    snapshot = result.game.to_dict()
+    game = result.game  # the caller plays on with what it was handed (as a presenter could read it meanwhile)
+    while game.to_move is not None and game.move_count < snapshot[game.MOVE_COUNT_KEY] + 6:
+        game.apply(game.to_move, game.legal_moves(game.to_move)[0])
+    held = service.engines.take(record.id)
+    assert held.version == result.record.version and held.game.to_dict() == snapshot
+
+
+@pytest.mark.parametrize("kind", ["kasino", "garbage"])
+async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path, kind):
+    records = []
+    for capacity in (0, 100):
+        store = await Store.open(tmp_path / f"bot-{capacity}.db")
+        try:
+            service = TableService(store, clock=lambda: NOW, new_seed=lambda: 99)
+            service.engines = EngineCache(capacity)
+            record = await new_game(service, kind, players=3)
+            rng = random.Random(6)
+            played = []
+            for number in range(60):
+                if number == 10:  # a refused click on an older table drops the cached engine
+                    with pytest.raises(RefusedError, match="out of date"):
+                        await move(service, record.id, rng, version=record.version)
+                result = await move(service, record.id, rng)
+                played.append((result.move, result.record.version, result.record.state))
+                if result.finished:
+                    break
+            records.append(played)
+        finally:
+            await store.close()
+    assert records[0] == records[1]

@@ -1,0 +1,81 @@
+"""After a cheap start-up, the service checks each game against its whole log before it first changes it, and all
+of them in the background; a game found broken either way is frozen, refused, and reported once."""
+
+import asyncio
+import json
+import random
+
+import pytest
+
+from db.store import Store
+from service.errors import RefusedError
+from service.tables import FROZEN, TableService
+from tests.db.helpers import later, play_random, real_game
+from tests.db.test_recovery import break_first_move, overwrite_snapshot, played_file
+
+
+async def restarted(path):
+    store = await Store.open(path)
+    service = TableService(store, clock=lambda: later(10_000))
+    return store, service, await service.recover()
+
+
+def first_legal(record, game):
+    seat = game.to_move
+    return record.seats[seat].user_id, str(game.legal_moves(seat)[0])
+
+
+async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(tmp_path):
+    path, record, game = await played_file(tmp_path, "garbage", (1, 2))
+    break_first_move(path, record.id)
+    store, service, found = await restarted(path)
+    try:
+        assert found.running == (record.id,)  # the counts agree: start-up cannot tell
+        user, move = first_legal(record, game)
+        with pytest.raises(RefusedError, match=FROZEN):
+            await service.play(record.id, user, move)
+        assert (await service.get(record.id)).status == "frozen"
+        assert [frozen.id for frozen in await service.check_games()] == [record.id]  # to be told, once
+        assert await service.check_games() == []
+    finally:
+        await store.close()
+
+
+async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(tmp_path):
+    path, record, game = await played_file(tmp_path, "kasino", (1, 2))
+    other = dict(record.state)
+    other["hands"] = list(reversed(other["hands"]))
+    overwrite_snapshot(path, record.id, json.dumps(other))
+    store, service, _ = await restarted(path)
+    try:
+        user, move = first_legal(record, game)
+        with pytest.raises(RefusedError, match="out of date"):
+            await service.play(record.id, user, move, version=record.version)
+        result = await service.play(record.id, user, move)  # typed again: played on the log's position
+        assert result.record.version == record.version + 2 and result.record.move_count == record.move_count + 1
+    finally:
+        await store.close()
+
+
+async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
+    path, broken, _ = await played_file(tmp_path, "garbage", (1, 2))
+    break_first_move(path, broken.id)
+    store = await Store.open(path)
+    try:
+        games = []
+        for seed in range(5):
+            record, game = await real_game(store, "kasino", (10 + seed, 20 + seed), seed=seed)
+            games.append((await play_random(store, record, game, 10, random.Random(seed)), game))
+    finally:
+        await store.close()
+    store, service, found = await restarted(path)
+    try:
+        assert len(found.running) == 6
+        record, game = games[0]
+        user, move = first_legal(record, game)
+        frozen, moved = await asyncio.gather(service.check_games(), service.play(record.id, user, move))
+        assert [game.id for game in frozen] == [broken.id]
+        assert moved.record.move_count == record.move_count + 1
+        assert await store.unchecked_games() == []
+    finally:
+        await store.close()
