@@ -47,6 +47,8 @@ FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
+START_UP_BURST = 20  # games settled at once after a restart; the rest within the budget below
+START_UP_PER_SECOND = 4  # about 3 requests each: a small share of Discord's 50 a second
 CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
 MOVED = "The thread of {title} is gone, so the game goes on here."
 
@@ -174,7 +176,12 @@ class Delivery:
         """Start-up: settle every game Discord is behind on (a crash between saving and showing, a failed call)."""
         if released := await self.bot.service.release_stale_deliveries():
             log.info("released %d delivery leases left by the previous run", released)
-        for record in await self.bot.service.unshown_games():
+        owed = await self.bot.service.unshown_games()
+        if len(owed) > START_UP_BURST:
+            log.info("bringing %d games up to date on Discord, %d a second", len(owed), START_UP_PER_SECOND)
+        for index, record in enumerate(owed):
+            if index >= START_UP_BURST:  # within a budget: other games' moves need requests too
+                await asyncio.sleep(1 / START_UP_PER_SECOND)
             await self.settle(record.id)
 
     def close(self) -> None:
