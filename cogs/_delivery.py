@@ -33,6 +33,7 @@ from cogs._text import legible
 from db.records import GameRecord, SeatRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
+from service.errors import RefusedError
 from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
@@ -143,7 +144,10 @@ class Delivery:
         async with lock:
             try:
                 record = await self.bot.service.claim_delivery(game_id, self.owner, LEASE)
-            except USER_ERRORS:
+            except USER_ERRORS as error:  # the game is gone, or the database is busy: nothing to show now
+                log.warning("game #%d could not be claimed for showing: %s", game_id, error)
+                if not isinstance(error, RefusedError):
+                    self._retry_later(game_id, error)
                 return False
             if record is None:
                 log.info("game #%d is being shown by another worker; trying again later", game_id)
@@ -159,12 +163,17 @@ class Delivery:
                 self._log_failure(record, error)
                 self._retry_later(game_id, error)
             finally:
-                await self.bot.service.release_delivery(
-                    game_id,
-                    self.owner,
-                    shown_version=shown.version if shown else None,
-                    shown_moves=shown.move_count if shown else None,
-                )
+                try:
+                    await self.bot.service.release_delivery(
+                        game_id,
+                        self.owner,
+                        shown_version=shown.version if shown else None,
+                        shown_moves=shown.move_count if shown else None,
+                    )
+                except USER_ERRORS:  # the lease lapses by itself; the watermark is written by the next settle
+                    log.warning("game #%d: its delivery could not be recorded", game_id, exc_info=True)
+                    shown = None
+                    self._retry_later(game_id, None)
             # Whatever Discord did, the game may have changed hands: a computer seat may be next (cogs/computers.py).
             self.bot.dispatch("game_changed", game_id)
             if shown is None:
