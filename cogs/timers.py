@@ -86,8 +86,10 @@ class TimerCog(commands.Cog):
         warning = await self.bot.presenter.game_channel(record).send(
             text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
         )
-        # Removed by the delivery once the turn is played (a move clears the warned flag).
+        # Removed by the delivery once the turn is played (a move clears the warned flag); settling now removes it at
+        # once should the move have landed while the warning was being posted.
         await self.bot.service.note_warning(record.id, warning.id)
+        await self.bot.delivery.settle(record.id)
         channel_id = record.seats[seat].dm_channel_id
         if record.seats[seat].dm_ok and channel_id is not None:
             await self._dm_warning(channel_id, f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left).")
