@@ -21,7 +21,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import aiosqlite
 
@@ -74,7 +74,7 @@ class BareSide:
         self.conn = conn
 
     @classmethod
-    async def open(cls, path: Path) -> BareSide:
+    async def open(cls, path: Path) -> Self:
         conn = await aiosqlite.connect(path)
         await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")

@@ -30,11 +30,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
-
+from bench.bench_db import BareSide
 from bench.running_games import NOW, build_database, positions
 from db.records import GameRecord
-from db.store import SYNCHRONOUS, Store
+from db.store import Store
 from engine.base import AnyGame
 from engine.registry import game_class
 from service.tables import TableService
@@ -179,20 +178,8 @@ async def open_load(folder: Path, count: int, seconds: float) -> None:
     )
 
 
-class Bare:
+class Bare(BareSide):
     """INSERT + COMMIT of the same payload on a plain aiosqlite connection with the store's settings."""
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-
-    @classmethod
-    async def open(cls, path: Path) -> Bare:
-        conn = await aiosqlite.connect(path)
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
-        await conn.execute("CREATE TABLE moves (id INTEGER PRIMARY KEY, seat INTEGER, move TEXT, state TEXT)")
-        await conn.commit()
-        return cls(conn)
 
     async def rate(self, payloads: list[tuple[int, str, str]], seconds: float) -> float:
         done = 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -22,6 +21,7 @@ from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
 from cogs._lookup import bot_of, component_game, engine_as
+from cogs._recent import Recent
 from cogs._text import clip, legible
 from db.records import GameRecord
 from engine.base import AnyGame
@@ -78,21 +78,14 @@ def panel(
     return {"content": legible(hand_text(record, game, seat)), "view": view, "attachments": [picture]}
 
 
-_HAND_PICTURES: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
-HAND_PICTURES_KEPT = 512
+_HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(512)
 
 
 def _hand_png(view: KasinoView) -> bytes:
     # Keyed by what the picture shows (hand, round, turn), so it is drawn once per hand (a few milliseconds).
     public = view.public
     key = (tuple(view.hand), public.round, public.over, public.to_move == view.seat)
-    if key in _HAND_PICTURES:
-        _HAND_PICTURES.move_to_end(key)
-        return _HAND_PICTURES[key]
-    png = _HAND_PICTURES[key] = render_hand(view).png
-    while len(_HAND_PICTURES) > HAND_PICTURES_KEPT:
-        _HAND_PICTURES.popitem(last=False)
-    return png
+    return _HAND_PICTURES.get(key) or _HAND_PICTURES.put(key, render_hand(view).png)
 
 
 async def load_seat(bot: CardBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:

@@ -44,7 +44,7 @@ def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence
         ),
     )
     for seat in view.seats:
-        marker = " ▶" if seat.seat == view.to_move else ""
+        marker = " ▶" if seat.seat == view.to_move and record.status == "running" else ""  # none once cancelled
         resigned = " (resigned)" if seat.resigned else ""
         embed.add_field(
             name=f"{names[seat.seat]}{marker}{resigned}",

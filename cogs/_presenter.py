@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from cogs._recent import Recent
 from cogs._text import clip, legible, legible_embed
 from cogs._timing import deadline_line
 from cogs.lobby import RematchButton
@@ -94,7 +94,7 @@ class Presenter:
         self.uis: dict[str, TableUI] = {}
         # Each kind whose hands are private registers its seat panel here (see cogs._hands).
         self.hand_panels: dict[str, Callable[[GameRecord, AnyGame, int], dict[str, Any]]] = {}
-        self._pictures: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+        self._pictures: Recent[tuple[int, int], bytes] = Recent(PICTURES_KEPT)
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""
@@ -114,12 +114,8 @@ class Presenter:
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
 
     def _last_table(self, record: GameRecord, game: Game) -> discord.Embed:
-        # The game as it stood, without the marker of a turn that will never be played.
-        embed = self.uis[record.kind].render_table(record, game, record.narration).embed
-        for index, field in enumerate(embed.fields):
-            name = (field.name or "").replace(" ▶", "")
-            embed.set_field_at(index, name=name, value=field.value, inline=field.inline)
-        return legible_embed(embed)
+        # The game as it stood (the kinds mark no turn once it is over).
+        return legible_embed(self.uis[record.kind].render_table(record, game, record.narration).embed)
 
     async def render_pictured(self, record: GameRecord, game: Game) -> TableMessage:
         """The table message, with its picture unless the server turned pictures off (or the game was cancelled)."""
@@ -136,18 +132,14 @@ class Presenter:
     async def _picture(self, record: GameRecord, game: Game) -> bytes | None:
         # Drawn once per game version (a version never changes), off the event loop: a render takes 10-30 ms.
         key = (record.id, record.version)
-        if key in self._pictures:
-            self._pictures.move_to_end(key)
-            return self._pictures[key]
+        if (kept := self._pictures.get(key)) is not None:
+            return kept
         try:
             rendered = await asyncio.to_thread(render_table, game.public_view(), seat_names(record))
         except Exception:
             log.exception("could not draw the table of game %s; showing it as text", record.id)
             return None
-        self._pictures[key] = rendered.png
-        while len(self._pictures) > PICTURES_KEPT:
-            self._pictures.popitem(last=False)
-        return rendered.png
+        return self._pictures.put(key, rendered.png)
 
     def result_line(self, record: GameRecord, game: Game) -> str | None:
         """The standings of a finished game in one line."""

@@ -62,7 +62,7 @@ def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequenc
         ),
     )
     for seat in view.seats:
-        marker = " ▶" if seat.seat == view.to_move else ""
+        marker = " ▶" if seat.seat == view.to_move and record.status == "running" else ""  # none once cancelled
         status = " (resigned)" if seat.resigned else ""
         holding = f"\nHolding **{seat.pending}**: choose a face-down spot for it." if seat.pending else ""
         embed.add_field(

@@ -241,10 +241,6 @@ class TableService:
         }
         await self.store.set_messages(game_id, **given)
 
-    async def note_hand_message(self, game_id: int, seat: int, message_id: int) -> None:
-        """Remember the DM message that shows a seat's hand."""
-        await self.store.update_seat(game_id, seat, hand_message_id=message_id)
-
     async def note_dms_closed(self, game_id: int, seat: int) -> None:
         """Remember that a seat's player does not take DMs (their hand is shown on request instead)."""
         await self.store.update_seat(game_id, seat, dm_ok=False)
