@@ -74,8 +74,11 @@ def panel(
         view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
     view.add_item(refresh_button("kasino", record.id))
     seat_view = game.view(seat)
+    content = legible(hand_text(record, game, seat))
+    if record.status == "cancelled":  # the picture would still say "waiting"; the text says the game ended
+        return {"content": content, "view": view, "attachments": []}
     picture = discord.File(io.BytesIO(_hand_png(seat_view)), filename=HAND_PICTURE, description="Your hand")
-    return {"content": legible(hand_text(record, game, seat)), "view": view, "attachments": [picture]}
+    return {"content": content, "view": view, "attachments": [picture]}
 
 
 _HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(512)

@@ -91,7 +91,7 @@ def hand_text(record: GameRecord, game: KasinoGame, seat: int) -> str:
     hand = "  ".join(str(card) for card in sorted(view.hand, key=hand_order)) or "(no cards)"
     place = f"<#{record.thread_id or record.channel_id}>"
     if view.public.over or record.status != "running":
-        ended = "is over" if view.public.over else "has ended"
+        ended = "is over" if view.public.over else "was cancelled" if record.status == "cancelled" else "has ended"
         return f"**Kasino #{record.id}** {ended}: the table and the results are in {place}.\nYour last hand: {hand}"
     if view.public.to_move != seat:
         return "\n".join(

@@ -301,7 +301,8 @@ async def test_cancelling_retires_the_table_the_ping_and_every_dm_menu(simcord_e
     for seat in range(2):
         message = dm_hand_message(member_for(members, record, seat), record, seat)
         assert all(component["type"] != 3 for component in components(message))
-        assert "has ended" in message.content
+        assert "was cancelled" in message.content
+        assert message.attachments == []  # no picture still saying "waiting"
 
 
 async def test_garbage_pings_each_turn_once_and_never_reposts_for_the_same_player(simcord_env, channel, members):
