@@ -176,6 +176,7 @@ class CardBot(commands.AutoShardedBot):
         self.service = TableService(self.store, clock=self.clock, **seeds)
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
+        self.add_listener(self.delivery.note_interaction, "on_interaction")
         # Cheap whatever the number of games: the full check of each game's move log waits until on_ready.
         self._recovered = await self.service.recover()
         for extension in EXTENSIONS:

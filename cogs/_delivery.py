@@ -8,8 +8,11 @@ changes nothing. A move raises the game's version in the statement that saves it
 the work still owed to Discord, and it survives a crash: start-up settles every such game.
 
 Requests are spent where they are free: an edit of the message that was clicked goes through the interaction, and
-so does a ping posted in the channel of the click. A failed Discord call never changes the game and is retried with
-backoff; the player is told their move counted and that the table will catch up.
+so does a ping posted in the channel of a click (the mover's, or the pinged player's own latest one). A failed
+Discord call never changes the game and is retried with backoff; the player is told their move counted and that
+the table will catch up. Only a deleted channel (Unknown Channel) moves or ends a game: missing access or
+permissions (a moderator editing the channel, an outage) is a passing condition, retried one request per step,
+and after half an hour of it the game waits for its next action and its host is told privately.
 """
 
 from __future__ import annotations
@@ -46,12 +49,20 @@ FIRST_RETRY_SECONDS = 5.0
 LONGEST_RETRY_SECONDS = 300.0
 FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15 minutes
 UNKNOWN_CHANNEL = 10003
-UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+PASSING = (MISSING_ACCESS, MISSING_PERMISSIONS)  # refusals that end when a moderator or Discord sets things right
+PAUSE_AFTER = timedelta(minutes=30)  # of passing refusals in a row: stop retrying until the game's next action
+ALONE_QUIET = timedelta(minutes=1)  # a member alone with computers who acted this recently is not pinged
 START_UP_BURST = 20  # games settled at once after a restart; the rest within the budget below
 START_UP_PER_SECOND = 4  # about 3 requests each: a small share of Discord's 50 a second
 CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
 MOVED = "The thread of {title} is gone, so the game goes on here."
+PAUSED = (
+    "I have not been able to show **{title}** in <#{channel_id}> for half an hour: Discord says I am missing access "
+    "or a permission there. The game is saved and waits. Give me back View Channel, Send Messages, Send Messages in "
+    "Threads, Embed Links and Attach Files there; the table catches up at the game's next move or click."
+)
 
 
 @dataclass(slots=True)
@@ -93,8 +104,29 @@ def retry_delay(failures: int, retry_after: float | None, *, jitter: float = 1.0
 
 
 def place_gone(error: discord.HTTPException) -> bool:
-    """Whether an error says the channel itself is gone or out of reach (not just one message)."""
-    return error.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
+    """Whether an error says the channel itself is gone (not just one message, and not only out of reach for now)."""
+    return error.code == UNKNOWN_CHANNEL
+
+
+def is_passing(error: BaseException | None) -> bool:
+    """Whether Discord refused for missing access or permissions: a condition that passes, not a lost place."""
+    return isinstance(error, discord.HTTPException) and error.code in PASSING
+
+
+@dataclass(frozen=True, slots=True)
+class _Click:
+    """A member's interaction and when it arrived (the event loop's clock)."""
+
+    interaction: discord.Interaction
+    at: float
+
+    def can_ping_in(self, channel_id: int, now: float) -> bool:
+        """Whether a followup of it would be a new message in `channel_id` (free, and it notifies)."""
+        return (
+            self.interaction.channel_id == channel_id
+            and self.interaction.response.type == discord.InteractionResponseType.deferred_message_update
+            and now - self.at < FOLLOWUP_LIFETIME.total_seconds()
+        )
 
 
 def panel_digest(panel: dict[str, Any], turn_version: int | None) -> str:
@@ -122,6 +154,15 @@ class Delivery:
         self._failures: dict[int, int] = {}
         self._pings: dict[int, _Ping] = {}
         self._dm_channels: dict[int, int] = {}  # user id → DM channel id, so a new game opens no channel again
+        self._latest: dict[int, _Click] = {}  # user id → their latest interaction, for free pings
+        self._blocked_since: dict[int, float] = {}  # game id → when passing refusals began (the loop's clock)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._paused: set[int] = set()  # games whose retries stopped after PAUSE_AFTER; their next action resumes
+
+    async def note_interaction(self, interaction: discord.Interaction) -> None:
+        """Remember a member's latest interaction (`on_interaction`): a ping in its channel can be its followup."""
+        if interaction.guild_id is not None:
+            self._latest[interaction.user.id] = _Click(interaction, asyncio.get_running_loop().time())
 
     # -- entry points -------------------------------------------------------------------------------------------------
 
@@ -179,6 +220,8 @@ class Delivery:
             if shown is None:
                 return False
             self._failures.pop(game_id, None)
+            self._blocked_since.pop(game_id, None)
+            self._paused.discard(game_id)
             return True
 
     async def settle_all_unshown(self) -> None:
@@ -202,6 +245,8 @@ class Delivery:
     def forget(self, game_id: int) -> None:
         """Drop what is kept in memory for a game."""
         self._pings.pop(game_id, None)
+        self._blocked_since.pop(game_id, None)
+        self._paused.discard(game_id)
         task = self._retries.pop(game_id, None)
         if task is not None:
             task.cancel()
@@ -240,8 +285,10 @@ class Delivery:
         self, record: GameRecord, via: Via | None, fresh: Sequence[MoveResult]
     ) -> GameRecord:
         game = self.bot.service.game_of(record)
-        await self._post_notices(record, game, fresh)
+        # The table first: through a click on it, it is free and cannot fail like the channel's own routes, so the
+        # player who clicked sees the current game even while other posts are refused.
         record = await self._show_table(record, game, via)
+        await self._post_notices(record, game, fresh)
         if game_kind(record.kind).private_hands:
             record = await self._show_panels(record, game, via)
         await self._show_ping(record, game, via)
@@ -251,25 +298,34 @@ class Delivery:
         return record
 
     async def _post_notices(self, record: GameRecord, game: AnyGame, fresh: Sequence[MoveResult]) -> None:
-        """Each move's one-off posts, once: the watermark moves on after each move's posts went out."""
+        """Each move's one-off posts, each exactly once: every post that went out is recorded on its own."""
         if record.shown_moves >= record.move_count:
             return
         for seq, events in await self._events_after(record, fresh):
-            lines = [legible(line) for line in self.bot.presenter.uis[record.kind].notices(record, events)]
-            place = self.bot.presenter.game_channel(record)
-            final = seq == record.move_count and record.status == "finished"
-            result = self.bot.presenter.result_line(record, game) if final else None
+            notices = self._notices(record, game, seq, events)
+            first = record.shown_notices if seq == record.shown_moves + 1 else 0
+            for index in range(first, len(notices)):
+                place, text = notices[index]
+                await place.send(text)
+                last = index + 1 == len(notices)
+                await self.bot.service.note_notices(
+                    record.id, self.owner, moves=seq if last else seq - 1, notices=0 if last else index + 1
+                )
+
+    def _notices(
+        self, record: GameRecord, game: AnyGame, seq: int, events: tuple[Event, ...]
+    ) -> list[tuple[discord.PartialMessageable, str]]:
+        """Move `seq`'s one-off posts in order, with where each goes (derived again alike at every try)."""
+        place = self.bot.presenter.game_channel(record)
+        notices = [(place, legible(line)) for line in self.bot.presenter.uis[record.kind].notices(record, events)]
+        if seq == record.move_count and record.status == "finished":
+            result = self.bot.presenter.result_line(record, game)
             if result is not None:
-                lines.append(legible(result))
-            for line in lines:
-                await place.send(line)
-            if result is not None and record.thread_id is not None:
-                parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                try:
-                    await parent.send(f"{legible(result)} — table: <#{record.thread_id}>")
-                except discord.HTTPException:
-                    log.info("game #%d: the result could not be posted in the parent channel", record.id)
-            await self.bot.service.note_shown_moves(record.id, self.owner, seq)
+                notices.append((place, legible(result)))
+                if record.thread_id is not None:
+                    parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+                    notices.append((parent, f"{legible(result)} — table: <#{record.thread_id}>"))
+        return notices
 
     async def _events_after(
         self, record: GameRecord, fresh: Sequence[MoveResult]
@@ -283,10 +339,12 @@ class Delivery:
 
     async def _show_table(self, record: GameRecord, game: AnyGame, via: Via | None) -> GameRecord:
         table = await self.bot.presenter.render_pictured(record, game)
+        if record.id in self._blocked_since:  # refused already: one request per try, so text only until it passes
+            table = table.without_picture()
         try:
             return await self._put_table(record, table, via)
         except discord.Forbidden as error:
-            if table.picture is None or place_gone(error):
+            if table.picture is None or error.code != MISSING_PERMISSIONS:
                 raise
             # Invited before pictures, the bot may lack Attach Files here: the text table still goes out.
             log.info("game #%d: no permission to attach the table's picture; showing text only", record.id)
@@ -323,9 +381,12 @@ class Delivery:
     async def _show_panels(self, record: GameRecord, game: AnyGame, via: Via | None) -> GameRecord:
         """Every seated player's private panel, by DM: a new message when their turn comes (it notifies them)."""
         changed = False
+        resigned = self._resigned(game)
         for seat in record.seats:
             if seat.user_id is None or not seat.dm_ok:
                 continue
+            if seat.seat in resigned and not is_turn_panel(seat.panel):
+                continue  # nobody plays this seat any more: its panel is not kept up (a live menu is retired once)
             changed |= await self._show_panel(record, game, seat, via)
         return await self.bot.service.get(record.id) if changed else record
 
@@ -369,15 +430,30 @@ class Delivery:
         )
         return True
 
+    @staticmethod
+    def _resigned(game: AnyGame) -> set[int]:
+        return {index for index, seat in enumerate(game.public_view().seats) if seat.resigned}
+
     def _ping_target(self, record: GameRecord, game: AnyGame) -> int | None:
-        """Whom the turn ping notifies: the player to move, unless their turn reaches them by DM (a new panel)."""
+        """Whom the turn ping notifies: the member to move, unless their turn reaches them otherwise.
+
+        Not a computer's seat or one whose player resigned (the bot plays it); not by a ping when the turn
+        reaches them by DM (a new panel); and not a member alone with computers who has just acted, whose turn
+        comes back within seconds of their own move.
+        """
         seat = game.to_move
         if record.status != "running" or seat is None:
             return None
         player = record.seats[seat]
-        if player.user_id is None:
+        resigned = self._resigned(game)
+        if player.user_id is None or seat in resigned:
             return None
         if game_kind(record.kind).private_hands and player.dm_ok:
+            return None
+        alone = all(other.is_computer or other.seat in resigned for other in record.seats if other.seat != seat)
+        latest = self._latest.get(player.user_id)
+        now = asyncio.get_running_loop().time()
+        if alone and latest is not None and now - latest.at < ALONE_QUIET.total_seconds():
             return None
         return player.user_id
 
@@ -394,9 +470,14 @@ class Delivery:
         text = f"<@{target}>, your turn in {game_kind(record.kind).title} #{record.id}."
         mentions = discord.AllowedMentions(users=[discord.Object(target)])
         place = self.bot.presenter.game_channel(record)
-        if via is not None and via.can_follow_up and via.interaction.channel_id == place.id:
-            # A followup of the click: free, and it notifies like any message.
-            sent = await via.interaction.followup.send(text, allowed_mentions=mentions, wait=True)
+        now = asyncio.get_running_loop().time()
+        # A followup of a click in the game's channel (the mover's, else the pinged player's own latest) is free,
+        # and it notifies like any message.
+        clicks = [_Click(via.interaction, now)] if via is not None else []
+        clicks += [latest] if (latest := self._latest.get(target)) is not None else []
+        click = next((each.interaction for each in clicks if each.can_ping_in(place.id, now)), None)
+        if click is not None:
+            sent = await click.followup.send(text, allowed_mentions=mentions, wait=True)
             self._pings[record.id] = _Ping(sent, asyncio.get_running_loop().time())
             message_id = sent.id
         else:
@@ -446,14 +527,40 @@ class Delivery:
             log.exception("game #%d: showing it on Discord failed; retrying later", record.id)
 
     def _retry_later(self, game_id: int, error: Exception | None) -> None:
-        """Settle again after a backoff (doubling, with jitter) or the delay Discord asked for."""
+        """Settle again after a backoff (doubling, with jitter) or the delay Discord asked for.
+
+        Missing access or permissions is retried the same way, one request per try; after PAUSE_AFTER of it the
+        game waits for its next action (a move, a click, a restart) and its host is told privately, once.
+        """
         if game_id in self._retries and not self._retries[game_id].done():
             return
+        if is_passing(error):
+            now = asyncio.get_running_loop().time()
+            since = self._blocked_since.setdefault(game_id, now)
+            if now - since >= PAUSE_AFTER.total_seconds():
+                if game_id not in self._paused:
+                    self._paused.add(game_id)
+                    log.warning("game #%d: no access to its channel for 30 minutes; it waits for an action", game_id)
+                    task = asyncio.get_running_loop().create_task(self._tell_host_paused(game_id))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+                return
         failures = self._failures[game_id] = self._failures.get(game_id, 0) + 1
         retry_after = getattr(error, "retry_after", None)
         asked = float(retry_after) if isinstance(retry_after, int | float) else None
         delay = retry_delay(failures, asked, jitter=random.uniform(1.0, 1.2))
         self._retries[game_id] = asyncio.get_running_loop().create_task(self._retry(game_id, delay))
+
+    async def _tell_host_paused(self, game_id: int) -> None:
+        try:
+            record = await self.bot.service.get(game_id)
+            channel = await self.bot.create_dm(discord.Object(record.host_id))
+            title = f"{game_kind(record.kind).title} #{record.id}"
+            await channel.send(PAUSED.format(title=title, channel_id=record.thread_id or record.channel_id))
+        except USER_ERRORS:
+            log.info("game #%d is gone; its host need not be told that it waits for access", game_id)
+        except discord.HTTPException:
+            log.info("game #%d: its host could not be told that the game waits for access", game_id)
 
     async def _retry(self, game_id: int, delay: float) -> None:
         await asyncio.sleep(delay)

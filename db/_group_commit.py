@@ -38,9 +38,12 @@ class _Queued:
 class GroupCommit:
     """Runs queued writes on `conn` in rounds, each round under `lock` and in one transaction."""
 
-    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, lock: asyncio.Lock, *, on_commit: Callable[[], None] = lambda: None
+    ) -> None:
         self._conn = conn
         self._lock = lock
+        self._on_commit = on_commit  # told of each round that committed (one flush to disk)
         self._queue: list[_Queued] = []
         self._committer: asyncio.Task[None] | None = None
 
@@ -64,6 +67,8 @@ class GroupCommit:
                 round_, self._queue = self._queue[:MAX_ROUND], self._queue[MAX_ROUND:]
                 async with self._lock:
                     outcomes = await (self._alone(round_[0]) if len(round_) == 1 else self._together(round_))
+                if not all(isinstance(outcome, BaseException) for outcome in outcomes):
+                    self._on_commit()
                 for queued, outcome in zip(round_, outcomes, strict=True):
                     if queued.answer.done():  # the writer stopped waiting; its write stands or falls all the same
                         continue

@@ -89,6 +89,7 @@ class GameRecord:
     shown_moves: int = 0
     ping_user_id: int | None = None  # whom the turn ping (`ping_message_id`) notifies
     warning_message_id: int | None = None  # the turn warning in the game's channel, removed once the turn is played
+    shown_notices: int = 0  # one-off posts of move `shown_moves + 1` that already went out
 
     @property
     def shown(self) -> bool:

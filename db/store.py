@@ -18,6 +18,11 @@ Durability: WAL journal with `synchronous=FULL`. A COMMIT returns only after the
   then stays consistent but older). NORMAL would lose the last moves before a power cut; that is why it is not
   used. The cost is one fsync per move (measured by `python -m bench.bench_db`).
 
+Bookkeeping of what Discord shows (delivery leases, message ids, panel digests, the notices posted) is written
+without a flush (`synchronous=NORMAL` for that one commit): in WAL mode such a commit survives the process being
+killed like any other, and only a power loss can take it back, which costs at most one redundant redraw or notice.
+So a move costs one flush to disk however many of these notes its delivery writes (`CommitCounts`).
+
 One process per file: `open` takes an flock on `<file>.lock` (see `db/_opening.py`) and refuses a file another
 process holds, or one that is damaged or cannot be written, with a one-line `StoreError`. Other SQLite clients can
 still write, so every write that depends on what was read names the version it read.
@@ -36,7 +41,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -90,6 +95,7 @@ from engine.registry import KINDS, game_class
 log = logging.getLogger(__name__)
 
 SYNCHRONOUS: Final = "FULL"
+BOOKKEEPING_SYNCHRONOUS: Final = "NORMAL"  # WAL: survives a killed process, not always a power loss
 BUSY_TIMEOUT_MS: Final = 5000
 UNFINISHED: Final[tuple[GameStatus, ...]] = ("lobby", "running")
 # Statuses a game may be cancelled from: a frozen game is cleared by cancelling it.
@@ -109,6 +115,14 @@ class _Unset(enum.Enum):
 UNSET: Final = _Unset.UNSET
 
 
+@dataclass(slots=True)
+class CommitCounts:
+    """Commits made since the store opened: `synchronous` ones wait for a flush to disk, `unflushed` ones do not."""
+
+    synchronous: int = 0
+    unflushed: int = 0
+
+
 class Store:
     """The bot's storage; open it with `await Store.open(path)` and close it with `await store.close()`."""
 
@@ -124,7 +138,9 @@ class Store:
         self._lock = asyncio.Lock()
         self._file_lock = file_lock
         self.path = path
-        self._group = GroupCommit(conn, self._lock)  # ordinary moves, committed together when they arrive together
+        self.commits = CommitCounts()
+        # Ordinary moves, committed together when they arrive together; each round is one synchronous commit.
+        self._group = GroupCommit(conn, self._lock, on_commit=self._count_synchronous)
         self._checked: set[int] = set()  # games whose snapshot this process has checked against the whole log
         self._frozen: list[GameRecord] = []  # games a check froze, until `take_frozen`
 
@@ -199,6 +215,22 @@ class Store:
         """`async with store.transaction() as conn:` one write transaction: BEGIN IMMEDIATE, then COMMIT or ROLLBACK."""
         async with self._lock, self._begin() as conn:
             yield conn
+        self._count_synchronous()
+
+    @asynccontextmanager
+    async def _bookkeeping(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction committed without a flush: for notes whose loss costs only a redraw (see the top)."""
+        async with self._lock:
+            await self._conn.execute(f"PRAGMA synchronous = {BOOKKEEPING_SYNCHRONOUS}")
+            try:
+                async with self._begin() as conn:
+                    yield conn
+            finally:
+                await self._conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+        self.commits.unflushed += 1
+
+    def _count_synchronous(self) -> None:
+        self.commits.synchronous += 1
 
     @asynccontextmanager
     async def _begin(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -465,7 +497,9 @@ class Store:
             ping_user_id=ping_user_id,
             warning_message_id=warning_message_id,
         )
-        async with self.transaction() as conn:
+        # Where the game lives (lobby message, thread) is kept durably; what the table shows now is bookkeeping.
+        placed = lobby_message_id is not UNSET or thread_id is not UNSET
+        async with self.transaction() if placed else self._bookkeeping() as conn:
             if not await update_given(conn, "games", changes, "id = ?", (game_id,)):
                 raise GameNotFoundError(f"there is no game #{game_id}")
 
@@ -497,7 +531,9 @@ class Store:
             dm_channel_id=dm_channel_id,
             panel=panel,
         )
-        async with self.transaction() as conn:
+        # The automatic-turn streak is part of the game; the rest says what Discord shows (see the top).
+        durable = auto_streak is not UNSET or expected_version is not None
+        async with self.transaction() if durable else self._bookkeeping() as conn:
             if expected_version is not None and (await fetch_game(conn, game_id)).version != expected_version:
                 raise StaleVersionError()
             if not await update_given(conn, "seats", changes, "game_id = ? AND seat = ?", (game_id, seat)):
@@ -845,7 +881,7 @@ class Store:
 
         The lease lets several workers (or processes) share one database without showing a change twice.
         """
-        async with self.transaction() as conn:
+        async with self._bookkeeping() as conn:
             cursor = await conn.execute(
                 """UPDATE games SET delivery_owner = ?, delivery_until = ?
                    WHERE id = ? AND (delivery_owner IS NULL OR delivery_owner = ? OR delivery_until < ?)""",
@@ -859,21 +895,29 @@ class Store:
         self, game_id: int, owner: str, *, shown_version: int | None = None, shown_moves: int | None = None
     ) -> None:
         """End `owner`'s lease; with `shown_version`/`shown_moves`, record that Discord caught up that far."""
-        async with self.transaction() as conn:
+        async with self._bookkeeping() as conn:
+            # SET reads the old values, so `shown_notices` restarts only when `shown_moves` moves on.
             await conn.execute(
                 """UPDATE games SET delivery_owner = NULL, delivery_until = NULL,
-                                    shown_version = max(shown_version, coalesce(?, 0)),
-                                    shown_moves = max(shown_moves, coalesce(?, 0))
-                   WHERE id = ? AND delivery_owner = ?""",
+                                    shown_version = max(shown_version, coalesce(?1, 0)),
+                                    shown_notices = CASE WHEN coalesce(?2, 0) > shown_moves THEN 0
+                                                         ELSE shown_notices END,
+                                    shown_moves = max(shown_moves, coalesce(?2, 0))
+                   WHERE id = ?3 AND delivery_owner = ?4""",
                 (shown_version, shown_moves, game_id, owner),
             )
 
-    async def note_shown_moves(self, game_id: int, owner: str, moves: int) -> None:
-        """Record that the one-off posts of the first `moves` moves went out (under `owner`'s lease)."""
-        async with self.transaction() as conn:
+    async def note_notices(self, game_id: int, owner: str, *, moves: int, notices: int = 0) -> None:
+        """Record (under `owner`'s lease) that the posts of the first `moves` moves went out, and `notices` of the next.
+
+        Never goes back: a note behind what is recorded changes nothing.
+        """
+        async with self._bookkeeping() as conn:
             await conn.execute(
-                "UPDATE games SET shown_moves = max(shown_moves, ?) WHERE id = ? AND delivery_owner = ?",
-                (moves, game_id, owner),
+                """UPDATE games SET shown_moves = ?1, shown_notices = ?2
+                   WHERE id = ?3 AND delivery_owner = ?4
+                     AND (shown_moves < ?1 OR (shown_moves = ?1 AND shown_notices < ?2))""",
+                (moves, notices, game_id, owner),
             )
 
     async def release_all_deliveries(self) -> int:
@@ -882,7 +926,7 @@ class Store:
         Only for start-up: this process holds the database's file lock, so a lease still on record belongs to a
         process that died while delivering.
         """
-        async with self.transaction() as conn:
+        async with self._bookkeeping() as conn:
             cursor = await conn.execute(
                 "UPDATE games SET delivery_owner = NULL, delivery_until = NULL WHERE delivery_owner IS NOT NULL"
             )
@@ -901,7 +945,7 @@ class Store:
         Raises:
             GameNotFoundError.
         """
-        async with self.transaction() as conn:
+        async with self._bookkeeping() as conn:
             await conn.execute(
                 """UPDATE games SET thread_id = NULL, table_message_id = NULL, ping_message_id = NULL,
                                     ping_user_id = NULL, warning_message_id = NULL, shown_version = 0

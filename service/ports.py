@@ -150,8 +150,8 @@ class GameStore(Protocol):
         """End a delivery lease, recording how far Discord caught up."""
         ...
 
-    async def note_shown_moves(self, game_id: int, owner: str, moves: int) -> None:
-        """Record that the one-off posts of the first `moves` moves went out."""
+    async def note_notices(self, game_id: int, owner: str, *, moves: int, notices: int = 0) -> None:
+        """The posts of the first `moves` moves went out, and `notices` of the next one's (under `owner`'s lease)."""
         ...
 
     async def release_all_deliveries(self) -> int:

@@ -274,9 +274,9 @@ class TableService:
         """End a delivery lease; with the figures, Discord caught up that far."""
         await self.store.release_delivery(game_id, owner, shown_version=shown_version, shown_moves=shown_moves)
 
-    async def note_shown_moves(self, game_id: int, owner: str, moves: int) -> None:
-        """The one-off posts of the first `moves` moves went out."""
-        await self.store.note_shown_moves(game_id, owner, moves)
+    async def note_notices(self, game_id: int, owner: str, *, moves: int, notices: int = 0) -> None:
+        """The one-off posts of the first `moves` moves went out, and the first `notices` of the next move's."""
+        await self.store.note_notices(game_id, owner, moves=moves, notices=notices)
 
     async def unshown_games(self) -> list[GameRecord]:
         """Started games that Discord is behind on (after a crash, or a Discord failure)."""

@@ -125,7 +125,9 @@ async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_r
         for entry in simcord_env.http_requests
         if entry.method == "POST" and entry.json and "your turn" in (entry.json.get("content") or "")
     ]
-    assert pings and all(alice.mention in ping for ping in pings)  # computers are never pinged
+    # Computers are never pinged, and neither is a member alone with computers: their turn comes back within seconds
+    # of their own move (issue 22).
+    assert pings == []
     assert not [m for m in thread.history() if "your turn" in m.content]  # and the last ping went with the game
     assert f"Garbage #{game_id} is over." in channel.last_message.content
     assert "Computer (easy)" in public_texts(channel.guild) and "Computer (hard)" in public_texts(channel.guild)

@@ -53,7 +53,8 @@ async def test_without_attach_files_the_table_goes_out_as_text(simcord_env, chan
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new", seats=2)
     await bob.click(opened.response, label="Join")
-    simcord_env.inject_error("POST", "/channels/*/messages", status=403, times=1)
+    no_attach = {"status": 403, "code": 50013, "message": "Missing Permissions"}
+    simcord_env.inject_error("POST", "/channels/*/messages", **no_attach, times=1)
     started = await alice.click(opened.response, label="Start")
     assert started.acknowledged
     game_id = int(opened.response.content.split("#", 1)[1].split(" ", 1)[0])
