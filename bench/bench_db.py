@@ -2,6 +2,11 @@
 
 Run from the repo root: `python -m bench.bench_db [rounds] [moves_per_round]`.
 
+Then it plays a whole Kasino and a whole Garbage game through the bot in SimCord (`bench.bench_requests`' plain
+two-player cases) and prints the synchronous commits (each a flush to disk) made while their moves were played,
+per move: `commits per move: kasino 1.00, garbage 1.00 (synchronous)`. The delivery's bookkeeping commits without
+a flush (see `db/store.py`), so the move itself is the one flush; moves saved together by group commit count once.
+
 Both sides write to their own file in one temporary folder with the same settings (WAL and the store's
 `synchronous` level) and the same payload: the snapshots and move texts of a real random 4-player Kasino game.
 The store's figure is everything a move costs the bot: version check, snapshot update, move-log append, the game
@@ -130,6 +135,20 @@ async def main(rounds: int = 15, per_round: int = 200) -> None:
         spread = f"rounds {min(rates):.0f}-{max(rates):.0f}"
         print(f"{label:22} {median:7.0f} moves/s  ({1e6 / median:5.0f} µs/move; {spread})")
     print(f"{'ratio store/bare':22} {statistics.median(ratios):7.2f}  (median of per-round ratios; target >= 0.70)")
+    await print_commits_per_move()
+
+
+async def print_commits_per_move() -> None:
+    """Synchronous commits per move of whole games played through the bot (SimCord)."""
+    from bench.bench_requests import CASES, play_case  # SimCord and the whole bot: only for this line
+
+    figures = []
+    with tempfile.TemporaryDirectory() as folder:
+        for kind in ("kasino", "garbage"):
+            case = next(case for case in CASES if case.kind == kind and case.players == 2 and not case.label)
+            played = await play_case(case, 1, Path(folder))
+            figures.append(f"{kind} {played.synchronous_commits / played.moves:.2f}")
+    print(f"commits per move: {', '.join(figures)} (synchronous)")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,18 @@
 """Discord requests per move, counted the way Discord's global rate limit counts them.
 
 Plays whole seeded games through SimCord (the real bot, the real discord.py, a real SQLite file) the way players
-do: Kasino moves from the DM menus (to 16 points), Garbage decisions from the table's buttons (layouts of 3 spots,
-to keep the run short; a turn costs the same at any size). Every REST request the bot makes
-is recorded; interaction callbacks and followups (`/interactions/…`, `/webhooks/…`) do not count against the
-global limit of about 50 requests per second per bot token, everything else does.
+do: Kasino moves from the DM menus (to 16 points) or, for a player whose DMs are closed, from **Show my hand** on
+the table; Garbage decisions from the table's buttons (layouts of 3 spots, to keep the run short; a turn costs the
+same at any size). Every REST request the bot makes is recorded; interaction callbacks and followups
+(`/interactions/…`, `/webhooks/…`) do not count against the global limit of about 50 requests per second per bot
+token, everything else does.
 
-    python -m bench.bench_requests [--games N]
+    python -m bench.bench_requests [--games N] [--routes]
 
-prints, for each case, `kasino 2p: 2.31 counted requests per move (8.12 in all)`.
+prints, for each case, `kasino 2p: 2.31 counted requests per move (8.12 in all)`. The cases after the first four
+are real play: half the players with DMs closed, members with computers, and a player whose every turn times out
+(the automatic-turn limit at its maximum, the warnings included; a move counts whether a member or the timer made
+it). The same games count the store's synchronous commits per move (`bench.bench_db` prints them).
 """
 
 from __future__ import annotations
@@ -19,18 +23,69 @@ import itertools
 import random
 import tempfile
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcord
 
 from bot import create_bot
-from tests.cogs.helpers import open_and_start
+from cogs._timing import TIMER_PRESETS
+from cogs.lobby import AFK_LIMIT_MAX
+from tests.cogs.helpers import custom_ids, game_thread, is_enabled, member_for, open_and_start, table_message
+from tests.cogs.test_computers import solo_lobby
 from tests.cogs.test_garbage_flow import play_turn_by_buttons
 from tests.cogs.test_kasino_flow import play_turn
 
 FREE_PREFIXES = ("/interactions/", "/webhooks/")
-CASES = (("kasino", 2), ("kasino", 4), ("garbage", 2), ("garbage", 6))
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One way of playing: `closed` members have their DMs closed, `computers` seats are the bot's own players, and
+    with `timed_out` the first member lets every turn run out."""
+
+    kind: str
+    players: int
+    label: str = ""
+    closed: int = 0
+    computers: int = 0
+    timed_out: bool = False
+
+    @property
+    def title(self) -> str:
+        return f"{self.kind} {self.players}p" + (f", {self.label}" if self.label else "")
+
+
+CASES = (
+    Case("kasino", 2),
+    Case("kasino", 4),
+    Case("garbage", 2),
+    Case("garbage", 6),
+    Case("kasino", 2, "half DMs closed", closed=1),
+    Case("kasino", 4, "half DMs closed", closed=2),
+    Case("garbage", 4, "two computers", computers=2),
+    Case("kasino", 2, "turns timed out", timed_out=True),
+)
+
+
+@dataclass
+class Played:
+    """What whole games of a case cost."""
+
+    moves: int = 0
+    counted: int = 0
+    requests: int = 0
+    synchronous_commits: int = 0
+    routes: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Played) -> None:
+        self.moves += other.moves
+        self.counted += other.counted
+        self.requests += other.requests
+        self.synchronous_commits += other.synchronous_commits
+        self.routes += other.routes
 
 
 def counted(path: str) -> bool:
@@ -38,39 +93,91 @@ def counted(path: str) -> bool:
     return not path.startswith(FREE_PREFIXES)
 
 
-async def play_one(kind: str, players: int, seed: int, folder: Path) -> tuple[int, int, int, Counter[str]]:
-    """One whole game; returns (moves, counted requests, all requests, counted requests by route)."""
+async def play_one(case: Case, seed: int, folder: Path) -> Played:
+    """One whole game of `case`, from its start to its end."""
     seeds = itertools.count(seed)
-    bot = create_bot(folder / f"{kind}-{players}-{seed}.db", new_seed=lambda: next(seeds), shard_count=1)
+    bot = create_bot(folder / f"{case.title}-{seed}.db".replace(" ", "_"), new_seed=lambda: next(seeds), shard_count=1)
     try:
         async with simcord.run(bot) as env:
             guild = env.create_guild("Cards")
             channel = guild.create_text_channel("games")
-            members = [guild.add_member(env.create_user(name)) for name in NAMES[:players]]
-            options = {"seats": players} if kind == "kasino" else {"seats": players, "size": 3}
-            start = len(env.http_requests)  # the whole game: lobby, start, every move, the end
-            _, game_id = await open_and_start(channel, members[0], members[1:], f"{kind} new", **options)
+            members = [guild.add_member(env.create_user(name)) for name in NAMES[: case.players - case.computers]]
+            closed = {member.id for member in members[len(members) - case.closed :]} if case.closed else set()
+            for member in members:
+                if member.id in closed:
+                    env.inject_error("POST", f"/channels/{member.user.dm_channel.id}/messages", **CLOSED, times=None)
+            game_id = await _start(env, case, channel, members)
             rng = random.Random(seed)
-            moves = 0
-            while True:
-                if kind == "kasino":
-                    record = await play_turn(env, channel, members, game_id, rng, "dm")
-                else:
-                    record = await play_turn_by_buttons(env, channel, members, game_id, rng)
-                moves += 1
-                if record.status == "finished":
-                    break
+            start = len(env.http_requests)
+            commits = bot.store.commits.synchronous
+            first = (await bot.store.get_game(game_id)).move_count  # a computer may have moved already
+            moves = await _play(env, case, channel, members, game_id, rng, closed) - first
             requests = env.http_requests[start:]
-            by_route = Counter(
-                f"{entry.method} {_route(entry.path)}" for entry in requests if counted(entry.path)
-            )
-            return moves, sum(by_route.values()), len(requests), by_route
+            by_route = Counter(f"{entry.method} {_route(entry.path)}" for entry in requests if counted(entry.path))
+            return Played(moves, sum(by_route.values()), len(requests), bot.store.commits.synchronous - commits,
+                          by_route)  # fmt: skip
     finally:
         await bot.close()
 
 
+async def _start(env, case: Case, channel, members) -> int:  # noqa: ANN001 - SimCord handles
+    options: dict[str, object] = {"seats": case.players}
+    if case.kind == "garbage":
+        options["size"] = 3
+    if case.timed_out:
+        options.update(timer="2m", afk=AFK_LIMIT_MAX)
+    if case.computers:
+        opened, game_id = await solo_lobby(channel, members[0], f"{case.kind} new", ["medium"] * case.computers,
+                                           **options)  # fmt: skip
+        for member in members[1:]:
+            await member.click(opened.response, label="Join")
+        await members[0].click(opened.response, label="Start")
+        await env.advance_time(0)
+        return game_id
+    _, game_id = await open_and_start(channel, members[0], members[1:], f"{case.kind} new", **options)
+    return game_id
+
+
+async def _play(env, case, channel, members, game_id, rng, closed) -> int:  # noqa: ANN001 - SimCord handles
+    """Play to the end; returns the game's number of moves."""
+    steps = 0
+    idle = members[0].id if case.timed_out else None
+    while True:
+        record = await env.bot.store.get_game(game_id)
+        if record.status == "finished":
+            return record.move_count
+        game = env.bot.service.game_of(record)
+        player = member_for(members, record, game.to_move) if not record.seats[game.to_move].is_computer else None
+        if player is None:
+            await env.advance_time(2)  # a computer's turn: it moves by itself
+        elif player.id == idle:
+            await env.advance_time(TIMER_PRESETS["2m"] + 1)  # the warning, then the automatic move
+        elif case.kind == "kasino":
+            await play_turn(env, channel, members, game_id, rng, "panel" if player.id in closed else "dm")
+        elif case.computers:
+            await _click_table(env, channel, player, game_id, rng)  # computers may answer within the same step
+        else:
+            await play_turn_by_buttons(env, channel, members, game_id, rng)
+        steps += 1
+        if steps > 5000:
+            raise AssertionError("the game did not end")
+
+
+async def _click_table(env, channel, player, game_id, rng) -> None:  # noqa: ANN001 - SimCord handles
+    table = table_message(game_thread(channel, game_id), game_id)
+    await player.click(table, custom_id=rng.choice([cid for cid in custom_ids(table) if is_enabled(table, cid)]))
+
+
 def _route(path: str) -> str:
     return "/".join("{id}" if part.isdigit() else part for part in path.split("/"))
+
+
+async def play_case(case: Case, games: int, folder: Path) -> Played:
+    """`games` seeded games of `case`, added up."""
+    total = Played()
+    for game in range(games):
+        total.add(await play_one(case, 1000 + game, folder))
+    return total
 
 
 async def main() -> None:
@@ -78,22 +185,19 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games per case (default 1)")
     parser.add_argument("--routes", action="store_true", help="also print counted requests by route")
+    parser.add_argument("--only", default="", help="only the cases whose title contains this")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        for kind, players in CASES:
-            moves = counted_total = all_total = 0
-            routes: Counter[str] = Counter()
-            for game in range(args.games):
-                m, c, a, r = await play_one(kind, players, 1000 + game, Path(folder))
-                moves, counted_total, all_total = moves + m, counted_total + c, all_total + a
-                routes += r
+        for case in (case for case in CASES if args.only in case.title):
+            played = await play_case(case, args.games, Path(folder))
             print(
-                f"{kind} {players}p: {counted_total / moves:.2f} counted requests per move "
-                f"({all_total / moves:.2f} in all)"
+                f"{case.title}: {played.counted / played.moves:.2f} counted requests per move "
+                f"({played.requests / played.moves:.2f} in all)",
+                flush=True,
             )
             if args.routes:
-                for route, count in routes.most_common():
-                    print(f"    {count / moves:5.2f}  {route}")
+                for route, count in played.routes.most_common():
+                    print(f"    {count / played.moves:5.2f}  {route}")
 
 
 if __name__ == "__main__":

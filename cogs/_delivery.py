@@ -290,7 +290,7 @@ class Delivery:
         record = await self._show_table(record, game, via)
         await self._post_notices(record, game, fresh)
         if game_kind(record.kind).private_hands:
-            record = await self._show_panels(record, game, via)
+            record = await self._show_panels(record, game, via, fresh)
         await self._show_ping(record, game, via)
         await self._clear_warning(record)
         if record.status != "running":
@@ -378,15 +378,25 @@ class Delivery:
         await self.bot.service.note_messages(record.id, table_message_id=message.id)
         return await self.bot.service.get(record.id)
 
-    async def _show_panels(self, record: GameRecord, game: AnyGame, via: Via | None) -> GameRecord:
-        """Every seated player's private panel, by DM: a new message when their turn comes (it notifies them)."""
+    async def _show_panels(
+        self, record: GameRecord, game: AnyGame, via: Via | None, fresh: Sequence[MoveResult]
+    ) -> GameRecord:
+        """Every seated player's private panel, by DM: a new message when their turn comes (it notifies them).
+
+        Not kept up: the panel of a seat nobody plays any more (resigned; a live menu is retired once), and the
+        panel of a player whose turn the timer just played: they are away, their next turn brings a new panel, and
+        a pick on the old one is refused and answered with the current panel.
+        """
         changed = False
         resigned = self._resigned(game)
+        timed_out = {result.seat for result in fresh if result.auto}
         for seat in record.seats:
             if seat.user_id is None or not seat.dm_ok:
                 continue
             if seat.seat in resigned and not is_turn_panel(seat.panel):
-                continue  # nobody plays this seat any more: its panel is not kept up (a live menu is retired once)
+                continue
+            if seat.seat in timed_out and game.to_move != seat.seat and seat.seat not in resigned:
+                continue
             changed |= await self._show_panel(record, game, seat, via)
         return await self.bot.service.get(record.id) if changed else record
 

@@ -71,17 +71,23 @@ class TimerCog(commands.Cog):
             await self.bot.delivery.settle(record.id, fresh=results)
 
     async def warn(self, due: GameRecord | DueTimer) -> None:
-        """Tell the player their time runs short: in the game's channel, and by DM where DMs work."""
+        """Tell the player their time runs short where their turn reached them: by DM, else in the game's channel."""
         record = await self.bot.service.mark_warned(due.id, version=due.version)
         seat = self.bot.service.game_of(record).to_move
         if seat is None or record.deadline is None:
             return
-        user_id = record.seats[seat].user_id
-        if user_id is None:
+        player = record.seats[seat]
+        if player.user_id is None:
             return
         stamp = int(record.deadline.timestamp())
         left = in_words(max(0, int((record.deadline - self.bot.clock()).total_seconds())))
         title = f"{game_kind(record.kind).title} #{record.id}"
+        if game_kind(record.kind).private_hands and player.dm_ok and player.dm_channel_id is not None:
+            # Their turn came as a DM panel, so the warning goes there too: one request, and the thread stays quiet.
+            text = f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left)."
+            await self._dm_warning(player.dm_channel_id, text)
+            return
+        user_id = player.user_id
         text = f"⏳ <@{user_id}>, your turn in {title} ends <t:{stamp}:R> (about {left} left)."
         warning = await self.bot.presenter.game_channel(record).send(
             text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
@@ -90,9 +96,6 @@ class TimerCog(commands.Cog):
         # once should the move have landed while the warning was being posted.
         await self.bot.service.note_warning(record.id, warning.id)
         await self.bot.delivery.settle(record.id)
-        channel_id = record.seats[seat].dm_channel_id
-        if record.seats[seat].dm_ok and channel_id is not None:
-            await self._dm_warning(channel_id, f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left).")
 
     async def _dm_warning(self, channel_id: int, text: str) -> None:
         try:

@@ -36,6 +36,16 @@ class DatabaseUnwritableError(DatabaseUnusableError):
     """The file or its folder cannot be written: read-only file or file system, permission denied, disk full."""
 
 
+class StorageUnavailableError(StoreError):
+    """A write failed because the disk is full or cannot be written; nothing was saved. The message is for players."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The bot could not save that: its storage is full or cannot be written right now. Nothing changed; "
+            "try again in a moment (if it keeps happening, tell whoever runs the bot)."
+        )
+
+
 class MigrationError(StoreError):
     """A schema migration would have broken the data (dangling foreign keys); it was rolled back."""
 

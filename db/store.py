@@ -39,7 +39,7 @@ import enum
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -63,6 +63,7 @@ from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error
 from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
 from db.errors import (
     AlreadySeatedError,
+    DatabaseCorruptError,
     GameAlreadyOverError,
     GameNotFoundError,
     GameNotRunningError,
@@ -72,6 +73,7 @@ from db.errors import (
     NotSeatedError,
     SchemaTooNewError,
     StaleVersionError,
+    StorageUnavailableError,
     StoreError,
 )
 from db.migrate import migrate
@@ -212,21 +214,39 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """`async with store.transaction() as conn:` one write transaction: BEGIN IMMEDIATE, then COMMIT or ROLLBACK."""
-        async with self._lock, self._begin() as conn:
-            yield conn
+        """`async with store.transaction() as conn:` one write transaction: BEGIN IMMEDIATE, then COMMIT or ROLLBACK.
+
+        Raises:
+            StorageUnavailableError: the disk is full or cannot be written; nothing was saved.
+        """
+        with self._storage_errors():
+            async with self._lock, self._begin() as conn:
+                yield conn
         self._count_synchronous()
+
+    @contextlib.contextmanager
+    def _storage_errors(self) -> Iterator[None]:
+        """A write the disk refused becomes a refusal players can read; the log says what the admin should do."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            reason = from_sqlite_error(self.path, error)
+            if reason is None or isinstance(reason, DatabaseCorruptError):
+                raise
+            log.warning("a write was refused: %s", reason)
+            raise StorageUnavailableError() from error
 
     @asynccontextmanager
     async def _bookkeeping(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction committed without a flush: for notes whose loss costs only a redraw (see the top)."""
-        async with self._lock:
-            await self._conn.execute(f"PRAGMA synchronous = {BOOKKEEPING_SYNCHRONOUS}")
-            try:
-                async with self._begin() as conn:
-                    yield conn
-            finally:
-                await self._conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+        with self._storage_errors():
+            async with self._lock:
+                await self._conn.execute(f"PRAGMA synchronous = {BOOKKEEPING_SYNCHRONOUS}")
+                try:
+                    async with self._begin() as conn:
+                        yield conn
+                finally:
+                    await self._conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
         self.commits.unflushed += 1
 
     def _count_synchronous(self) -> None:
@@ -641,7 +661,8 @@ class Store:
                     await _refuse_move(conn, game_id, expected_version, seat)
                 return game_from_row(next(iter(rows)), known_state=state)
 
-            saved: GameRecord = await self._group.run(write)
+            with self._storage_errors():
+                saved: GameRecord = await self._group.run(write)
             return saved
         async with self.transaction() as conn:
             rows = await conn.execute_fetchall(statement, parameters)

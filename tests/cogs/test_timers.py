@@ -34,8 +34,8 @@ async def test_warning_then_an_automatic_move_at_the_deadline(simcord_env, chann
     await simcord_env.advance_time(85)
     assert not any("ends <t:" in m.content for m in thread.history() if not m.embeds)
     await simcord_env.advance_time(10)  # 95 s: inside the last quarter of the turn
-    warnings = [m for m in thread.history() if m.content.startswith("⏳")]
-    assert len(warnings) == 1 and slow.mention in warnings[0].content
+    # Their turn reached them by DM, so the warning does too (issue 22: one request, a quiet thread).
+    assert not [m for m in thread.history() if m.content.startswith("⏳")]
     assert slow.user.dm_channel.last_message.content.startswith("⏳ Your turn in Kasino")
     assert (await simcord_env.bot.store.get_game(game_id)).version == record.version
     await simcord_env.advance_time(30)  # past the deadline
