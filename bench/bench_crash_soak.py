@@ -1,8 +1,10 @@
 """Crash soak: SIGKILL a writer playing real games through `db/` again and again; no acknowledged move may be lost.
 
-Run from the repository root: python -m bench.bench_crash_soak [--kills 200] [--seed 1] [--keep PATH]
+Run from the repository root: python -m bench.bench_crash_soak [--kills 200] [--seed 1] [--writers 4] [--keep PATH]
 
-Each round starts `bench.crash_child` on one database file and kills it with SIGKILL: mostly at a random moment
+Each round starts `bench.crash_child` on one database file, with several writers at once (so their moves share
+commits: group commit), each move followed by the delivery's bookkeeping (committed without a flush), and kills it
+with SIGKILL: mostly at a random moment
 after its first acknowledged move, sometimes at a random moment of its start-up (while it opens, checks and
 migrates the file). After every kill the file is opened again (which also proves the dead writer's lock went with
 it) and checked: every move the child acknowledged is in the log, every game it may have touched has a snapshot
@@ -29,9 +31,9 @@ DURING_START_UP = 0.8  # seconds after spawning, at most, for kills that may lan
 START_UP_SHARE = 0.15  # the share of kills timed from the spawn instead
 
 
-async def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[tuple[int, int, int, str]]:
+async def run_and_kill(path: Path, seed: int, rng: random.Random, writers: int) -> list[tuple[int, int, int, str]]:
     """One child, killed with SIGKILL; returns the moves it acknowledged as (game id, seq, seat, move text)."""
-    child = await spawn(path, seed)
+    child = await spawn(path, seed, writers)
     assert child.stdout is not None
     if rng.random() < START_UP_SHARE:
         await asyncio.sleep(rng.uniform(0, DURING_START_UP))
@@ -97,7 +99,7 @@ async def check(path: Path, acknowledged: Acknowledged, touched: set[int], newes
         await store.close()
 
 
-async def soak(path: Path, kills: int, seed: int) -> int:
+async def soak(path: Path, kills: int, seed: int, writers: int) -> int:
     """Kill and check `kills` times; prints the figures and returns the exit status."""
     rng = random.Random(seed)
     acknowledged: Acknowledged = {}
@@ -105,13 +107,13 @@ async def soak(path: Path, kills: int, seed: int) -> int:
     problems: list[str] = []
     newest = 0
     for run in range(kills):
-        acked = await run_and_kill(path, seed * 100_003 + run, rng)
+        acked = await run_and_kill(path, seed * 100_003 + run, rng, writers)
         for game_id, seq, seat, move in acked:
             acknowledged.setdefault(game_id, {})[seq] = (seat, move)
         total += len(acked)
         lost, found, newest = await check(path, acknowledged, {ack[0] for ack in acked}, newest)
         problems += [f"after kill {run + 1}: {problem}" for problem in found]
-    print(f"kills: {kills}, acknowledged moves: {total}, lost: {lost}")
+    print(f"kills: {kills}, writers: {writers}, acknowledged moves: {total}, lost: {lost}")
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if lost or problems else 0
@@ -122,14 +124,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=200, help="how many times to SIGKILL the writer (200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the kill timing and of the games (1)")
+    parser.add_argument("--writers", type=int, default=4, help="writers playing at once in each child (4)")
     parser.add_argument("--keep", type=Path, help="database file to use and keep (must not exist yet)")
     options = parser.parse_args()
     if options.keep is not None:
         if options.keep.exists():
             parser.error(f"{options.keep} exists already; the soak starts from an empty file")
-        return asyncio.run(soak(options.keep, options.kills, options.seed))
+        return asyncio.run(soak(options.keep, options.kills, options.seed, options.writers))
     with tempfile.TemporaryDirectory(prefix="crash-soak-") as folder:
-        return asyncio.run(soak(Path(folder) / "soak.db", options.kills, options.seed))
+        return asyncio.run(soak(Path(folder) / "soak.db", options.kills, options.seed, options.writers))
 
 
 if __name__ == "__main__":

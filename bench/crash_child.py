@@ -84,7 +84,19 @@ async def play(store: Store, rng: random.Random, resumed: list[tuple[GameRecord,
         )
         sys.stdout.write(f"{record.id} {record.move_count} {seat} {move}\n")
         sys.stdout.flush()
+        await deliver(store, record)
         tables[kind] = await new_game(store, kind, rng) if record.status == "finished" else (record, game)
+
+
+async def deliver(store: Store, record: GameRecord) -> None:
+    """What the bot's delivery writes after a move, committed without a flush between the moves' synchronous ones."""
+    owner = "crash-child"
+    now = EPOCH + timedelta(seconds=record.move_count)
+    if await store.claim_delivery(record.id, owner, now + timedelta(minutes=2), now) is None:
+        return
+    await store.note_notices(record.id, owner, moves=record.move_count - 1, notices=1)
+    await store.set_messages(record.id, table_message_id=record.move_count, ping_message_id=None)
+    await store.release_delivery(record.id, owner, shown_version=record.version, shown_moves=record.move_count)
 
 
 if __name__ == "__main__":
