@@ -1,5 +1,6 @@
 """Suite-wide checks, and fixtures shared by the storage and start-up tests."""
 
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -65,12 +66,18 @@ def holder(tmp_path):
 @pytest.fixture
 def small_tmpfs(tmp_path):
     """A real 256 KiB tmpfs mounted at tmp_path/mnt (needs root and a kernel that allows it, else the test skips)."""
-    mount_point = tmp_path / "mnt"
+    with mounted_tmpfs(tmp_path / "mnt", "256k") as mount_point:
+        yield mount_point
+
+
+@contextlib.contextmanager
+def mounted_tmpfs(mount_point, size):
+    """A real tmpfs of `size` (mount's notation) at `mount_point`; skips the test where it cannot be mounted."""
     mount_point.mkdir()
     if shutil.which("mount") is None:
         pytest.skip("no mount command here")
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount_point)], capture_output=True, check=False
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)], capture_output=True, check=False
     )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
@@ -78,5 +85,3 @@ def small_tmpfs(tmp_path):
         yield mount_point
     finally:
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-

@@ -6,8 +6,6 @@ table that is behind redraws it through the click; a full disk that is freed get
 
 import logging
 import random
-import shutil
-import subprocess
 
 import pytest
 
@@ -25,6 +23,7 @@ from tests.cogs.helpers import (
 )
 from tests.cogs.test_kasino_flow import play_turn
 from tests.cogs.test_projection import assert_table_shows_the_stored_game, moves_logged, stored
+from tests.conftest import mounted_tmpfs
 
 MISSING_ACCESS = {"status": 403, "code": 50001, "message": "Missing Access"}
 UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
@@ -155,19 +154,8 @@ async def test_a_later_notice_failing_after_the_first_succeeded_sends_no_duplica
 @pytest.fixture
 def roomy_tmpfs(tmp_path):
     """A real 16 MiB tmpfs at tmp_path/mnt, to fill and free (needs root, else the test skips)."""
-    mount_point = tmp_path / "mnt"
-    mount_point.mkdir()
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command here")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount_point)], capture_output=True, check=False
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
-    try:
+    with mounted_tmpfs(tmp_path / "mnt", "16m") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 @pytest.fixture
