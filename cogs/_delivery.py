@@ -5,7 +5,7 @@ each move (a round's scores, a won hand, the result), the living table, the turn
 private panel, and no stale turn warning. `Delivery.settle` compares that with what the record says is on Discord
 (message ids, whom the ping notifies, a digest per panel) and makes only the calls that differ; running it twice
 changes nothing. A move raises the game's version in the statement that saves it, so "shown_version < version" is
-the work still owed to Discord, and it survives a crash: start-up settles every such game.
+the work still owed to Discord, and it survives a crash: start-up settles every such game (`cogs._catch_up`).
 
 Requests are spent where they are free: an edit of the message that was clicked goes through the interaction, and
 so does a ping posted in the channel of the click. A failed Discord call never changes the game and is retried with
@@ -48,8 +48,6 @@ FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
-START_UP_BURST = 20  # games settled at once after a restart; the rest within the budget below
-START_UP_PER_SECOND = 4  # about 3 requests each: a small share of Discord's 50 a second
 CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
 MOVED = "The thread of {title} is gone, so the game goes on here."
 
@@ -180,18 +178,6 @@ class Delivery:
                 return False
             self._failures.pop(game_id, None)
             return True
-
-    async def settle_all_unshown(self) -> None:
-        """Start-up: settle every game Discord is behind on (a crash between saving and showing, a failed call)."""
-        if released := await self.bot.service.release_stale_deliveries():
-            log.info("released %d delivery leases left by the previous run", released)
-        owed = await self.bot.service.unshown_games()
-        if len(owed) > START_UP_BURST:
-            log.info("bringing %d games up to date on Discord, %d a second", len(owed), START_UP_PER_SECOND)
-        for index, record in enumerate(owed):
-            if index >= START_UP_BURST:  # within a budget: other games' moves need requests too
-                await asyncio.sleep(1 / START_UP_PER_SECOND)
-            await self.settle(record.id)
 
     def close(self) -> None:
         """Stop the pending retries (the bot is shutting down; start-up settles what is still owed)."""

@@ -902,6 +902,21 @@ class Store:
                 conn, "shown_version < version AND status IN ('running', 'finished', 'cancelled')", ()
             )
 
+    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
+        """A page of the started games Discord is behind on: at most `limit` ids above `after`, in order.
+
+        Keyset paging through the partial index `games_unshown`: each page costs the same however many games are
+        owed, and no record is loaded.
+        """
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
+                """SELECT id FROM games
+                   WHERE shown_version < version AND status IN ('running', 'finished', 'cancelled') AND id > ?
+                   ORDER BY id LIMIT ?""",
+                (after, limit),
+            )
+        return [game_id for (game_id,) in rows]
+
     async def move_to_channel(self, game_id: int) -> GameRecord:
         """The game's thread is gone: play on in its channel, where everything is to be shown anew.
 
