@@ -28,7 +28,7 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs._budget import RequestBudget
-from cogs._catch_up import catch_up_on_start
+from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
 from cogs._presenter import Presenter
@@ -171,6 +171,7 @@ class CardBot(commands.AutoShardedBot):
         self._disconnected: set[int] = set()
         self._checking: asyncio.Task[None] | None = None
         self._catching_up: asyncio.Task[None] | None = None
+        self.caught_up: CatchUp | None = None  # what the start-up catch-up did, once it is done
         # The requests counted against Discord's global limit (its clock is replaceable before start-up).
         self.budget = RequestBudget()
 
@@ -224,7 +225,7 @@ class CardBot(commands.AutoShardedBot):
 
     async def _catch_up(self) -> None:
         try:
-            await catch_up_on_start(self)
+            self.caught_up = await catch_up_on_start(self)
         except Exception:  # the games not settled yet are settled when next played
             log.exception("Bringing Discord up to date after start-up stopped.")
 
