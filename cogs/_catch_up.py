@@ -58,14 +58,16 @@ async def catch_up(
     done = Errand()  # the requests of the settles finished so far
     finished = 0
 
+    largest = 0  # the most requests one finished settle made: what each settle under way may still make
+
     def cost() -> float:
-        measured = done.requests / finished if finished else FIRST_COST
-        return min(float(target), max(1.0, measured))
+        return min(float(target), max(1.0, float(largest) if finished else FIRST_COST))
 
     def reap(task: asyncio.Task[None]) -> None:
-        nonlocal finished
+        nonlocal finished, largest
         errand = running.pop(task)
         done.requests += errand.requests
+        largest = max(largest, errand.requests)
         finished += 1
 
     async def one(game_id: int, errand: Errand) -> None:
@@ -82,9 +84,9 @@ async def catch_up(
             allowed = target - each - reserved  # counted requests that may be in the last second now
             if len(running) < most_at_once and budget.used() <= allowed:
                 return
-            if len(running) >= most_at_once or allowed < 0:
-                await asyncio.wait(list(running), return_when=asyncio.FIRST_COMPLETED)  # settles under way hold it
-            else:
+            if running:  # a settle under way finishes soon, and frees its share
+                await asyncio.wait(list(running), return_when=asyncio.FIRST_COMPLETED)
+            else:  # the last second's requests must age out of the window first
                 await budget.sleep(max(0.001, budget.seconds_until_at_most(math.floor(allowed))))
 
     after = 0

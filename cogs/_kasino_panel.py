@@ -7,7 +7,6 @@ version it was drawn for), so the panel keeps working after a restart and a stal
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from cogs._delivery import settle_and_tell
+from cogs._drawing import drawn
 from cogs._errors import acknowledge, guarded
 from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
@@ -110,11 +110,11 @@ async def draw_hand_pictures(record: GameRecord, game: AnyGame, seats: Iterable[
     if not missing:
         return
     try:
-        drawn = await asyncio.to_thread(lambda: [(key, render_hand(view).png) for key, view in missing])
+        pictures = await drawn(lambda: [(key, render_hand(view).png) for key, view in missing])
     except Exception:  # the panel draws it again, or goes without it
         log.exception("could not draw the hands of game %s", record.id)
         return
-    for key, png in drawn:
+    for key, png in pictures:
         _HAND_PICTURES.put(key, png)
 
 

@@ -6,7 +6,6 @@ a player's private view never passes through this module. `cogs._delivery` puts 
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from cogs._drawing import drawn
 from cogs._recent import Recent
 from cogs._text import clip, legible, legible_embed
 from cogs._timing import deadline_line
@@ -155,7 +155,7 @@ class Presenter:
         if (kept := self._pictures.get(key)) is not None:
             return kept
         try:
-            rendered = await asyncio.to_thread(render_table, game.public_view(), seat_names(record))
+            rendered = await drawn(render_table, game.public_view(), seat_names(record))
         except Exception:
             log.exception("could not draw the table of game %s; showing it as text", record.id)
             return None
