@@ -27,6 +27,8 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
+from cogs._budget import RequestBudget
+from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
 from cogs._presenter import Presenter
@@ -168,9 +170,14 @@ class CardBot(commands.AutoShardedBot):
         self._was_ready = False
         self._disconnected: set[int] = set()
         self._checking: asyncio.Task[None] | None = None
+        self._catching_up: asyncio.Task[None] | None = None
+        self.caught_up: CatchUp | None = None  # what the start-up catch-up did, once it is done
+        # The requests counted against Discord's global limit (its clock is replaceable before start-up).
+        self.budget = RequestBudget()
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
+        self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
         self.store = self._given_store or await Store.open(self.database_path)
         seeds = {"new_seed": self.new_seed} if self.new_seed else {}
         self.service = TableService(self.store, clock=self.clock, **seeds)
@@ -208,9 +215,20 @@ class CardBot(commands.AutoShardedBot):
         )
         for record in recovered.frozen:
             await self.presenter.show_frozen(record)
-        await self.delivery.settle_all_unshown()
-        # Then every running game's whole move log, in the background while play goes on.
+        # In the background while play goes on: what Discord missed (paged, within what play leaves of the request
+        # budget), and every running game's whole move log.
+        self._catching_up = asyncio.create_task(self._catch_up())
         self._checking = asyncio.create_task(self._check_games())
+
+    async def start_up_done(self) -> None:
+        """Wait until the background work of start-up (the catch-up and the check of every log) has finished."""
+        await asyncio.gather(*(task for task in (self._catching_up, self._checking) if task is not None))
+
+    async def _catch_up(self) -> None:
+        try:
+            self.caught_up = await catch_up_on_start(self)
+        except Exception:  # the games not settled yet are settled when next played
+            log.exception("Bringing Discord up to date after start-up stopped.")
 
     async def _check_games(self) -> None:
         try:
@@ -245,8 +263,9 @@ class CardBot(commands.AutoShardedBot):
         delivery = getattr(self, "delivery", None)
         if delivery is not None:
             delivery.close()
-        if self._checking is not None:
-            self._checking.cancel()
+        for task in (self._catching_up, self._checking):
+            if task is not None:
+                task.cancel()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None and store is not self._given_store:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import signal
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,25 @@ TICK_SECONDS: Final = 1.0
 NO_PREVIEW: Final = (
     "The playground needs SimCord's preview: run `.venv/bin/pip install \"simcord[preview]==3.2.1\"` and try again."
 )
+PORT_IN_USE: Final = "playground: port {port} is in use; choose another with --port N"
+NO_PORT: Final = "playground: cannot listen on port {port} ({reason}); choose another with --port N"
+EXIT_NO_PREVIEW: Final = 2
+EXIT_NO_PORT: Final = 3
+
+
+class PortError(Exception):
+    """The page's port cannot be listened on; the message is one line for the person starting the playground."""
+
+
+def port_error(port: int, error: BaseException) -> PortError | None:
+    """The one-line reason when `error` (SimCord's, caused by the OS's) says the port cannot be bound; else None."""
+    cause = error if isinstance(error, OSError) else error.__cause__
+    if not isinstance(cause, OSError):
+        return None
+    if cause.errno == errno.EADDRINUSE:
+        return PortError(PORT_IN_USE.format(port=port))
+    reason = (cause.strerror or type(cause).__name__).lower()
+    return PortError(NO_PORT.format(port=port, reason=reason))
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
@@ -90,6 +110,9 @@ async def serve(
     """Run the playground until `stop` is set; the page's address goes to stdout (and to `ready`, for tests).
 
     `wall_clock=False` leaves SimCord's clock to the caller (a test that drives the actors itself).
+
+    Raises:
+        PortError: the port cannot be listened on (another program has it, or it is not ours to use).
     """
     import simcord
 
@@ -97,29 +120,37 @@ async def serve(
 
     bot = create_bot(database, shard_count=1)
     try:
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot) as env, contextlib.AsyncExitStack() as stack:
             playground = Playground(env)
-            async with env.preview(
-                playground.channel, viewers=playground.members, layout="channel", port=port
-            ) as preview:
-                sys.stdout.write(f"Playground ready: open {preview.url} in your browser (Ctrl-C stops it).\n")
-                sys.stdout.flush()
-                if ready is not None:
-                    await ready.put((preview.url, playground))
-                if wall_clock:
-                    await follow_wall_clock(env, stop)
-                else:
-                    await stop.wait()
+            try:
+                preview = await stack.enter_async_context(
+                    env.preview(playground.channel, viewers=playground.members, layout="channel", port=port)
+                )
+            except (simcord.SetupError, OSError) as error:
+                if (reason := port_error(port, error)) is not None:
+                    raise reason from None
+                raise
+            sys.stdout.write(f"Playground ready: open {preview.url} in your browser (Ctrl-C stops it).\n")
+            sys.stdout.flush()
+            if ready is not None:
+                await ready.put((preview.url, playground))
+            if wall_clock:
+                await follow_wall_clock(env, stop)
+            else:
+                await stop.wait()
     finally:
         await bot.close()
 
 
 def main(argv: Sequence[str]) -> int:
-    """`python bot.py --playground [--port N] [--database PATH]`; the exit status is 0 when stopped by Ctrl-C."""
+    """`python bot.py --playground [--port N] [--database PATH]`; the exit status is 0 when stopped by Ctrl-C.
+
+    Else one line on stderr says why: 2 without SimCord's preview, 3 when the port cannot be listened on.
+    """
     options = parse(argv)
     if not preview_available():
         sys.stderr.write(NO_PREVIEW + "\n")
-        return 2
+        return EXIT_NO_PREVIEW
 
     async def run() -> None:
         stop = asyncio.Event()
@@ -128,6 +159,10 @@ def main(argv: Sequence[str]) -> int:
             loop.add_signal_handler(signum, stop.set)
         await serve(options.database, options.port, stop)
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except PortError as error:
+        sys.stderr.write(f"{error}\n")
+        return EXIT_NO_PORT
     sys.stdout.write("Playground stopped.\n")
     return 0

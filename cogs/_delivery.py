@@ -5,7 +5,7 @@ each move (a round's scores, a won hand, the result), the living table, the turn
 private panel, and no stale turn warning. `Delivery.settle` compares that with what the record says is on Discord
 (message ids, whom the ping notifies, a digest per panel) and makes only the calls that differ; running it twice
 changes nothing. A move raises the game's version in the statement that saves it, so "shown_version < version" is
-the work still owed to Discord, and it survives a crash: start-up settles every such game.
+the work still owed to Discord, and it survives a crash: start-up settles every such game (`cogs._catch_up`).
 
 Requests are spent where they are free: an edit of the message that was clicked goes through the interaction, and
 so does a ping posted in the channel of a click (the mover's, or the pinged player's own latest one). A failed
@@ -54,8 +54,6 @@ MISSING_PERMISSIONS = 50013
 PASSING = (MISSING_ACCESS, MISSING_PERMISSIONS)  # refusals that end when a moderator or Discord sets things right
 PAUSE_AFTER = timedelta(minutes=30)  # of passing refusals in a row: stop retrying until the game's next action
 ALONE_QUIET = timedelta(minutes=1)  # a member alone with computers who acted this recently is not pinged
-START_UP_BURST = 20  # games settled at once after a restart; the rest within the budget below
-START_UP_PER_SECOND = 4  # about 3 requests each: a small share of Discord's 50 a second
 CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
 MOVED = "The thread of {title} is gone, so the game goes on here."
 PAUSED = (
@@ -223,18 +221,6 @@ class Delivery:
             self._blocked_since.pop(game_id, None)
             self._paused.discard(game_id)
             return True
-
-    async def settle_all_unshown(self) -> None:
-        """Start-up: settle every game Discord is behind on (a crash between saving and showing, a failed call)."""
-        if released := await self.bot.service.release_stale_deliveries():
-            log.info("released %d delivery leases left by the previous run", released)
-        owed = await self.bot.service.unshown_games()
-        if len(owed) > START_UP_BURST:
-            log.info("bringing %d games up to date on Discord, %d a second", len(owed), START_UP_PER_SECOND)
-        for index, record in enumerate(owed):
-            if index >= START_UP_BURST:  # within a budget: other games' moves need requests too
-                await asyncio.sleep(1 / START_UP_PER_SECOND)
-            await self.settle(record.id)
 
     def close(self) -> None:
         """Stop the pending retries (the bot is shutting down; start-up settles what is still owed)."""

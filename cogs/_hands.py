@@ -42,8 +42,8 @@ def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
     return fresh
 
 
-def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]:
-    """The caller's own panel in this game.
+async def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]:
+    """The caller's own panel in this game (its picture drawn off the event loop).
 
     Raises:
         RefusedError: the caller has no seat in it.
@@ -51,7 +51,7 @@ def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]
     seat = record.seat_of(user_id)
     if seat is None:
         raise RefusedError(NOT_A_PLAYER)
-    return bot.presenter.hand_panels[record.kind](record, bot.service.game_of(record), seat)
+    return await bot.presenter.hand_panel(record, bot.service.game_of(record), seat)
 
 
 HAND_TEMPLATE = any_kind_template("(?P<action>hand|refresh)")
@@ -89,7 +89,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         else:
             await acknowledge(interaction)
         record = await component_game(bot, interaction, self.game_id, self.kind)
-        panel = seat_panel(bot, record, interaction.user.id)
+        panel = await seat_panel(bot, record, interaction.user.id)
         if self.action == "hand":
             await interaction.followup.send(**as_new_message(panel), ephemeral=True)
         else:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
 from cogs._delivery import settle_and_tell
+from cogs._drawing import drawn
 from cogs._errors import acknowledge, guarded
 from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
@@ -84,11 +85,45 @@ def panel(
 _HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(512)
 
 
-def _hand_png(view: KasinoView) -> bytes:
-    # Keyed by what the picture shows (hand, round, turn), so it is drawn once per hand (a few milliseconds).
+def _hand_key(view: KasinoView) -> tuple[object, ...]:
+    # What the picture shows (hand, round, turn): it is drawn once per hand.
     public = view.public
-    key = (tuple(view.hand), public.round, public.over, public.to_move == view.seat)
+    return (tuple(view.hand), public.round, public.over, public.to_move == view.seat)
+
+
+def _hand_png(view: KasinoView) -> bytes:
+    # Normally drawn already, off the event loop, by `draw_hand_pictures`; else drawn here (a few milliseconds).
+    key = _hand_key(view)
     return _HAND_PICTURES.get(key) or _HAND_PICTURES.put(key, render_hand(view).png)
+
+
+async def draw_hand_pictures(record: GameRecord, game: AnyGame, seats: Iterable[int]) -> None:
+    """Draw, in a worker thread, the hand pictures these seats' panels show and that are not drawn yet.
+
+    `panel` then finds them drawn, so building a panel never draws on the event loop (a hand takes about 4 ms).
+    """
+    if record.status == "cancelled":
+        return  # a cancelled game's panel has no picture
+    kasino = engine_as(game, KasinoGame)
+    views = {_hand_key(view): view for view in (kasino.view(seat) for seat in seats)}
+    missing = [(key, view) for key, view in views.items() if _HAND_PICTURES.get(key) is None]
+    if not missing:
+        return
+    try:
+        pictures = await drawn(lambda: [(key, render_hand(view).png) for key, view in missing])
+    except Exception:  # the panel draws it again, or goes without it
+        log.exception("could not draw the hands of game %s", record.id)
+        return
+    for key, png in pictures:
+        _HAND_PICTURES.put(key, png)
+
+
+async def drawn_panel(
+    record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0
+) -> dict[str, Any]:
+    """`panel`, with its picture drawn off the event loop first."""
+    await draw_hand_pictures(record, game, (seat,))
+    return panel(record, game, seat, card=card, offset=offset)
 
 
 async def load_seat(bot: CardBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
@@ -143,10 +178,10 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
         await acknowledge(interaction)
         record, game, seat = await load_seat(bot_of(interaction), interaction, self.game_id)
         if record.version != self.version:
-            await interaction.edit_original_response(**panel(record, game, seat))
+            await interaction.edit_original_response(**await drawn_panel(record, game, seat))
             await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
             return
-        await interaction.edit_original_response(**panel(record, game, seat, card=self.card))
+        await interaction.edit_original_response(**await drawn_panel(record, game, seat, card=self.card))
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_template("kasino", "move")):
@@ -197,7 +232,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_templa
         if choice.startswith("more:"):
             card, offset = _page_choice(choice)
             record, game, seat = await load_seat(bot, interaction, self.game_id)
-            await interaction.edit_original_response(**panel(record, game, seat, card=card, offset=offset))
+            await interaction.edit_original_response(**await drawn_panel(record, game, seat, card=card, offset=offset))
             return
         await play_from_panel(bot, interaction, self.game_id, choice, self.version)
 
@@ -220,7 +255,7 @@ async def play_from_panel(
     if interaction.message is not None and interaction.message.id != seat_record.hand_message_id:
         record = await bot.service.get(game_id)
         game = engine_as(bot.service.game_of(record), KasinoGame)
-        await interaction.edit_original_response(**panel(record, game, result.seat))
+        await interaction.edit_original_response(**await drawn_panel(record, game, result.seat))
 
 
 async def _redraw(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
@@ -228,7 +263,7 @@ async def _redraw(bot: CardBot, interaction: discord.Interaction, game_id: int) 
     try:
         record, game, seat = await load_seat(bot, interaction, game_id)
         if record.status == "running":
-            await interaction.edit_original_response(**panel(record, game, seat))
+            await interaction.edit_original_response(**await drawn_panel(record, game, seat))
     except USER_ERRORS:
         log.debug("the panel of game %s cannot be redrawn", game_id)
     except discord.HTTPException:

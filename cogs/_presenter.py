@@ -6,15 +6,15 @@ a player's private view never passes through this module. `cogs._delivery` puts 
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from cogs._drawing import drawn
 from cogs._recent import Recent
 from cogs._text import clip, legible, legible_embed
 from cogs._timing import deadline_line
@@ -92,8 +92,10 @@ class Presenter:
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.uis: dict[str, TableUI] = {}
-        # Each kind whose hands are private registers its seat panel here (see cogs._hands).
+        # Each kind whose hands are private registers its seat panel here (see cogs._hands), and what draws the
+        # panels' pictures off the event loop beforehand (so that building a panel draws nothing).
         self.hand_panels: dict[str, Callable[[GameRecord, AnyGame, int], dict[str, Any]]] = {}
+        self.hand_pictures: dict[str, Callable[[GameRecord, AnyGame, Iterable[int]], Awaitable[None]]] = {}
         self._pictures: Recent[tuple[int, int], bytes] = Recent(PICTURES_KEPT)
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
@@ -117,8 +119,26 @@ class Presenter:
         # The game as it stood (the kinds mark no turn once it is over).
         return legible_embed(self.uis[record.kind].render_table(record, game, record.narration).embed)
 
-    async def render_pictured(self, record: GameRecord, game: Game) -> TableMessage:
-        """The table message, with its picture unless the server turned pictures off (or the game was cancelled)."""
+    async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
+        """A seat's private panel, its picture drawn off the event loop."""
+        await self.draw_hands(record, game, (seat,))
+        return self.hand_panels[record.kind](record, game, seat)
+
+    async def draw_hands(self, record: GameRecord, game: AnyGame, seats: Iterable[int]) -> None:
+        """Draw off the event loop the hand pictures of these seats' panels (kept for the panels to use)."""
+        draw = self.hand_pictures.get(record.kind)
+        if draw is not None:
+            await draw(record, game, seats)
+
+    async def render_pictured(self, record: GameRecord, game: AnyGame) -> TableMessage:
+        """The table message, with its picture unless the server turned pictures off (or the game was cancelled).
+
+        The hand pictures of the panels the delivery shows next (seated players with open DMs) are drawn here too,
+        off the event loop like the table's.
+        """
+        await self.draw_hands(
+            record, game, (seat.seat for seat in record.seats if seat.user_id is not None and seat.dm_ok)
+        )
         table = self.render(record, game)
         if record.status == "cancelled" or not await self.bot.service.pictures_on(record.guild_id):
             return table
@@ -135,7 +155,7 @@ class Presenter:
         if (kept := self._pictures.get(key)) is not None:
             return kept
         try:
-            rendered = await asyncio.to_thread(render_table, game.public_view(), seat_names(record))
+            rendered = await drawn(render_table, game.public_view(), seat_names(record))
         except Exception:
             log.exception("could not draw the table of game %s; showing it as text", record.id)
             return None

@@ -13,7 +13,7 @@ from discord.ext import commands
 from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, refusals_answered
 from cogs._hands import as_new_message, seat_panel, show_hand_button
-from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, kasino_hand_panel
+from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kasino_hand_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
@@ -111,7 +111,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         async with refusals_answered(interaction):
             await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await my_running_game(self.bot, interaction, "kasino")
-            panel = as_new_message(seat_panel(self.bot, record, interaction.user.id))
+            panel = as_new_message(await seat_panel(self.bot, record, interaction.user.id))
             await interaction.followup.send(**panel, ephemeral=True)
 
 
@@ -119,5 +119,6 @@ async def setup(bot: CardBot) -> None:
     """Add the cog, the Kasino table UI and the panel's persistent components."""
     bot.presenter.uis["kasino"] = KasinoUI(bot)
     bot.presenter.hand_panels["kasino"] = kasino_hand_panel
+    bot.presenter.hand_pictures["kasino"] = draw_hand_pictures
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(KasinoCog(bot))

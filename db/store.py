@@ -52,7 +52,9 @@ from db import recovery, stats
 from db._codec import (
     GAME_COLUMNS,
     GAME_COLUMNS_NO_STATE,
+    MOVE_COLUMNS,
     game_from_row,
+    move_from_row,
     optional_time_to_text,
     text_to_time,
     time_to_text,
@@ -840,29 +842,34 @@ class Store:
             if game.status != "running":
                 self._checked.add(game.id)
                 return game
-            moves = await fetch_moves(self._conn, game.id)
-            if len(moves) != game.move_count:  # a move landed between the two reads
+            rows = list(
+                await self._conn.execute_fetchall(
+                    f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game.id,)
+                )
+            )
+            if len(rows) != game.move_count:  # a move landed between the two reads
                 game = await fetch_game(self._conn, game.id, tolerate_bad_state=True)
                 continue
-            try:
-                replayed = recovery.replay(game.kind, len(game.seats), game.seed, game.settings, moves)
-            except Exception as error:  # any failure to replay the log means the game cannot go on
-                frozen = await self._freeze(game, error)
+            # Reading the log's rows and replaying it is pure computation (up to a tenth of a second for a long log):
+            # a worker thread does it, so the event loop goes on meanwhile. The connections stay with this task, which
+            # holds the lock: the thread gets only the rows.
+            check = await asyncio.to_thread(_replayed_check, game, rows)
+            if isinstance(check, Exception):  # any failure to replay the log means the game cannot go on
+                frozen = await self._freeze(game, check)
                 if frozen is not None:
                     self._checked.add(game.id)
                     return frozen
+            elif check.problem is None:
+                self._checked.add(game.id)
+                return game
             else:
-                check = recovery.check_snapshot(replayed, game.state)
-                if check.problem is None:
-                    self._checked.add(game.id)
-                    return game
                 repaired = await self._write_back(game, check.state)
                 if repaired is not None:
                     log.warning(
                         "game #%d: %s; restored the state replayed from its %d logged moves",
                         game.id,
                         check.problem,
-                        len(moves),
+                        len(rows),
                     )
                     self._checked.add(game.id)
                     return repaired
@@ -959,6 +966,21 @@ class Store:
             return await fetch_games(
                 conn, "shown_version < version AND status IN ('running', 'finished', 'cancelled')", ()
             )
+
+    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
+        """A page of the started games Discord is behind on: at most `limit` ids above `after`, in order.
+
+        Keyset paging through the partial index `games_unshown`: each page costs the same however many games are
+        owed, and no record is loaded.
+        """
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
+                """SELECT id FROM games
+                   WHERE shown_version < version AND status IN ('running', 'finished', 'cancelled') AND id > ?
+                   ORDER BY id LIMIT ?""",
+                (after, limit),
+            )
+        return [game_id for (game_id,) in rows]
 
     async def move_to_channel(self, game_id: int) -> GameRecord:
         """The game's thread is gone: play on in its channel, where everything is to be shown anew.
@@ -1058,6 +1080,19 @@ async def _probe_write(conn: aiosqlite.Connection, version: int) -> None:
         await conn.execute(f"PRAGMA user_version = {version}")
     finally:
         await conn.execute("ROLLBACK")
+
+
+def _replayed_check(game: GameRecord, rows: Sequence[Sequence[Any]]) -> recovery.SnapshotCheck | Exception:
+    """The verdict on a game's snapshot against the replay of its log (rows of `MOVE_COLUMNS`), or the replay's error.
+
+    Runs in a worker thread: it touches no connection.
+    """
+    try:
+        moves = [move_from_row(row) for row in rows]
+        replayed = recovery.replay(game.kind, len(game.seats), game.seed, game.settings, moves)
+    except Exception as error:  # returned, not raised: the caller freezes the game
+        return error
+    return recovery.check_snapshot(replayed, game.state)
 
 
 def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None) -> str | None:

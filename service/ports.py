@@ -158,8 +158,8 @@ class GameStore(Protocol):
         """Void every delivery lease (start-up, while holding the database's file lock)."""
         ...
 
-    async def unshown_games(self) -> list[GameRecord]:
-        """Started games that Discord is behind on."""
+    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
+        """A page of the started games Discord is behind on: at most `limit` ids above `after`, in order."""
         ...
 
     async def move_to_channel(self, game_id: int) -> GameRecord:

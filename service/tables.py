@@ -278,9 +278,12 @@ class TableService:
         """The one-off posts of the first `moves` moves went out, and the first `notices` of the next move's."""
         await self.store.note_notices(game_id, owner, moves=moves, notices=notices)
 
-    async def unshown_games(self) -> list[GameRecord]:
-        """Started games that Discord is behind on (after a crash, or a Discord failure)."""
-        return await self.store.unshown_games()
+    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
+        """A page of the started games Discord is behind on (after a crash, or a Discord failure).
+
+        At most `limit` ids above `after`, in order.
+        """
+        return await self.store.unshown_game_ids(after, limit)
 
     async def release_stale_deliveries(self) -> int:
         """Start-up: leases left by a process that died while delivering no longer hold anything up."""

@@ -3,6 +3,7 @@
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -105,3 +106,25 @@ def test_without_the_preview_extra_the_playground_says_so_in_one_line(monkeypatc
     monkeypatch.setattr(playground, "preview_available", lambda: False)
     assert playground.main([]) == 2
     assert capsys.readouterr().err.strip() == playground.NO_PREVIEW
+
+
+def test_a_port_in_use_is_named_in_one_line_with_a_non_zero_status(tmp_path):
+    import playground
+
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DISCORD")}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, str(BOT), "--playground", "--port", str(port), "--database", str(tmp_path / "p.db")],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == playground.EXIT_NO_PORT != 0
+    assert done.stderr.splitlines() == [f"playground: port {port} is in use; choose another with --port N"]
+    assert done.stdout == ""

@@ -1,10 +1,13 @@
 """Issue 6: Kasino through the bot — DM hands with menus, Show my hand, /kasino play — and no hand card in public."""
 
 import random
+import threading
 
 import discord
 import pytest
 
+import cogs._kasino_panel
+from cogs._recent import Recent
 from cogs._text import TEXT_STYLE, legible
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import (
@@ -268,3 +271,23 @@ async def test_hand_panels_are_only_visible_to_their_owner(simcord_env, channel,
     seen_by_bob = texts_visible_to(bob, channel.guild)
     assert not any(card in seen_by_bob for card in alice_cards)
     assert all(card in texts_visible_to(alice, channel.guild) for card in alice_cards)
+
+
+async def test_hand_pictures_are_drawn_off_the_event_loop(simcord_env, channel, members, monkeypatch):
+    drawn_in = []
+    draw = cogs._kasino_panel.render_hand
+
+    def recording(view):
+        drawn_in.append(threading.current_thread())
+        return draw(view)
+
+    monkeypatch.setattr(cogs._kasino_panel, "render_hand", recording)
+    monkeypatch.setattr(cogs._kasino_panel, "_HAND_PICTURES", Recent(512))  # nothing drawn by earlier tests
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    rng = random.Random(3)
+    for how in ("dm", "panel", "slash", "dm", "panel", "dm"):  # DM panels, Show my hand, typed moves
+        await play_turn(simcord_env, channel, members, game_id, rng, how)
+    await alice.slash(game_thread(channel, game_id), "kasino hand")
+    assert len(drawn_in) >= 6  # hands changed: each new one was drawn
+    assert threading.main_thread() not in drawn_in

@@ -8,6 +8,7 @@ asked for through `checked_game`, or when `unchecked_games` are checked in the b
 
 import json
 import logging
+import threading
 from dataclasses import replace
 
 import pytest
@@ -162,3 +163,26 @@ async def test_a_caller_holding_the_current_version_gets_the_game_without_its_sn
     light = await store.checked_game(started.id, held_version=started.version)
     assert light.state is None and light == replace(started, state=None)
     assert await store.checked_game(started.id, held_version=started.version - 1) == started
+
+
+async def test_the_full_check_replays_logs_in_a_worker_thread_and_still_freezes(tmp_path, monkeypatch, caplog):
+    threads = []
+    replay = recovery.replay
+
+    def recording(kind, players, seed, settings, moves):
+        threads.append(threading.current_thread())
+        return replay(kind, players, seed, settings, moves)
+
+    monkeypatch.setattr(recovery, "replay", recording)
+    path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
+    break_first_move(path, record.id)
+    store = await opened(path)
+    try:
+        await store.start_up_check()
+        with caplog.at_level(logging.ERROR, logger="db.store"):
+            frozen = await store.checked_game(record.id)
+        assert frozen is not None and frozen.status == "frozen"
+        assert [game.id for game in store.take_frozen()] == [record.id]
+        assert threads and threading.main_thread() not in threads  # the event loop went on meanwhile
+    finally:
+        await store.close()

@@ -1,0 +1,106 @@
+"""Issue 22: start-up settles what Discord missed in pages, within what play leaves of the request budget."""
+
+import asyncio
+
+import cogs._catch_up
+from cogs._budget import RequestBudget, counts
+from cogs._catch_up import catch_up
+from db.store import Store
+from tests.cogs.helpers import open_and_start
+
+
+class VirtualTime:
+    """A clock that moves only when the catch-up waits for its budget."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def clock(self):
+        return self.now
+
+    async def sleep(self, seconds):
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def busiest_second(stamps):
+    return max(sum(1 for other in stamps if stamp - 1 < other <= stamp) for stamp in stamps)
+
+
+async def test_catch_up_reads_pages_and_spends_only_what_play_leaves_under_the_target():
+    time = VirtualTime()
+    budget = RequestBudget(clock=time.clock, sleep=time.sleep)
+    stamps, pages, settled = [], [], []
+    owed = list(range(1, 101))
+
+    async def page(after, limit):
+        pages.append((after, limit))
+        return [game_id for game_id in owed if game_id > after][:limit]
+
+    async def settle(game_id):
+        for _ in range(3):  # a table edit, a panel, a ping
+            budget.note()
+            stamps.append(time.now)
+            await asyncio.sleep(0)
+        settled.append(game_id)
+
+    for _ in range(30):  # play spent 30 requests just now: 10 are left under the target this second
+        budget.note()
+        stamps.append(0.0)
+    done = await catch_up(page, settle, budget, target=40, page=16)
+    assert sorted(settled) == owed and done.settled == 100 and done.requests == 300
+    assert pages[0] == (0, 16) and all(limit == 16 for _, limit in pages) and len(pages) == 8  # 7 pages and the end
+    assert sum(1 for stamp in stamps[30:] if stamp < 1) <= 10
+    assert busiest_second(stamps) <= 40
+    assert 330 / 40 - 1 <= done.seconds <= 330 / 40 * 1.25 + 1  # near the budget, never past it
+
+
+def test_only_requests_outside_interactions_count():
+    from discord.http import Route
+
+    assert counts(Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1, message_id=2))
+    assert counts(Route("POST", "/users/@me/channels"))
+    assert not counts(Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback",
+                            interaction_id=1, interaction_token="t"))  # fmt: skip
+    assert not counts(Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                            webhook_id=1, webhook_token="t"))  # fmt: skip
+
+
+async def test_the_budget_counts_the_bots_own_requests_and_not_the_interactions(simcord_env, channel, members):
+    alice, bob = members[:2]
+    bot = simcord_env.bot
+    before, logged = bot.budget.total, len(simcord_env.http_requests)
+    await open_and_start(channel, alice, [bob], "garbage new", seats=2)
+    made = simcord_env.http_requests[logged:]
+    counted = [entry for entry in made if not entry.path.startswith(("/interactions/", "/webhooks/"))]
+    assert len(made) > len(counted) > 0  # both kinds were made
+    assert bot.budget.total - before == len(counted)
+
+
+async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
+    simcord_env, make_bot, channel, members, monkeypatch
+):
+    alice, bob = members[:2]
+    games = [(await open_and_start(channel, alice, [bob], "garbage new", seats=2))[1] for _ in range(5)]
+    service = simcord_env.bot.service
+    for game_id in games:  # a move saved in each, then the process stops before anything is shown
+        record, game = await service.load(game_id)
+        seat = game.to_move
+        await service.play(game_id, record.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+    assert [r.id for r in await simcord_env.bot.store.unshown_games()] == games
+    pages = []
+    paged = Store.unshown_game_ids
+
+    async def recording(store, after, limit):
+        found = await paged(store, after, limit)
+        pages.append((after, limit, found))
+        return found
+
+    monkeypatch.setattr(Store, "unshown_game_ids", recording)
+    monkeypatch.setattr(cogs._catch_up, "PAGE", 2)
+    await simcord_env.bot.store.close()
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.bot.start_up_done()
+    assert await simcord_env.bot.store.unshown_games() == []
+    assert [(after, limit) for after, limit, _ in pages] == [(0, 2), (games[1], 2), (games[3], 2), (games[4], 2)]
+    assert [found for _, _, found in pages] == [games[:2], games[2:4], games[4:], []]
