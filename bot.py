@@ -326,7 +326,7 @@ def retry_delays(rng: random.Random | None = None) -> Callable[[], float]:
 
     def next_delay() -> float:
         nonlocal attempt
-        base = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2**attempt)
+        base = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2.0**attempt)
         attempt += 1
         return base * (1 + rng.uniform(0, 0.2))
 

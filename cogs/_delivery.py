@@ -97,7 +97,7 @@ def retry_delay(failures: int, retry_after: float | None, *, jitter: float = 1.0
 
     Never sooner than Discord asked (`retry_after` of a rate limit).
     """
-    delay = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1)) * jitter
+    delay = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2.0 ** (failures - 1)) * jitter
     return max(delay, retry_after) if retry_after is not None and retry_after > 0 else delay
 
 

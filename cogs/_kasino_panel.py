@@ -152,7 +152,7 @@ def _page_choice(choice: str) -> tuple[Card | None, int]:
     return card, int(match["offset"])
 
 
-class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_template("kasino", "card", CARD_ARG)):
+class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_template("kasino", "card", CARD_ARG)):
     """First step when there are more than 25 moves: pick the hand card, then its move."""
 
     def __init__(self, game_id: int, version: int, card: Card) -> None:
@@ -184,10 +184,10 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button], template=game_templa
         await interaction.edit_original_response(**await drawn_panel(record, game, seat, card=self.card))
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=game_template("kasino", "move")):
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_template("kasino", "move")):
     """The menu of legal moves; its value is the move's notation, so the engine checks it again on arrival."""
 
-    def __init__(self, game_id: int, version: int, select: discord.ui.Select | None = None) -> None:
+    def __init__(self, game_id: int, version: int, select: discord.ui.Select[Any] | None = None) -> None:
         super().__init__(select or discord.ui.Select(custom_id=component_id("kasino", game_id, version, "move")))
         self.game_id, self.version = game_id, version
 

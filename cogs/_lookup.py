@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from db.records import GameRecord
-from engine.base import Game
+from engine.base import AnyGame
 from engine.registry import GAME_KINDS, game_kind
 from service.errors import RefusedError
 
@@ -49,7 +49,7 @@ def channel_id_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
-def engine_as(game: Game, cls: type[EngineT]) -> EngineT:
+def engine_as(game: AnyGame, cls: type[EngineT]) -> EngineT:
     """The engine as the kind a control or command expects.
 
     Raises:

@@ -20,7 +20,7 @@ from cogs._text import clip, legible, legible_embed
 from cogs._timing import deadline_line
 from cogs.lobby import RematchButton
 from db.records import GameRecord
-from engine.base import AnyGame, Event, Game
+from engine.base import AnyGame, Event
 from engine.registry import game_kind
 from render import render_table
 
@@ -70,7 +70,7 @@ class TableMessage:
 class TableUI(Protocol):
     """What each game kind supplies to the presenter."""
 
-    def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
         """The table message for the public view of `game`."""
         ...
 
@@ -102,7 +102,7 @@ class Presenter:
         """Where the game is played: its thread, or the channel when it has none."""
         return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
 
-    def render(self, record: GameRecord, game: Game) -> TableMessage:
+    def render(self, record: GameRecord, game: AnyGame) -> TableMessage:
         """The table message for this version of the game."""
         title = f"{game_kind(record.kind).title} #{record.id}"
         if record.status == "cancelled":
@@ -115,7 +115,7 @@ class Presenter:
             view.add_item(RematchButton(record.kind, record.id))
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
 
-    def _last_table(self, record: GameRecord, game: Game) -> discord.Embed:
+    def _last_table(self, record: GameRecord, game: AnyGame) -> discord.Embed:
         # The game as it stood (the kinds mark no turn once it is over).
         return legible_embed(self.uis[record.kind].render_table(record, game, record.narration).embed)
 
@@ -149,7 +149,7 @@ class Presenter:
         embed.set_image(url=f"attachment://{PICTURE_NAME}")
         return replace(table, embed=embed, picture=picture)
 
-    async def _picture(self, record: GameRecord, game: Game) -> bytes | None:
+    async def _picture(self, record: GameRecord, game: AnyGame) -> bytes | None:
         # Drawn once per game version (a version never changes), off the event loop: a render takes 10-30 ms.
         key = (record.id, record.version)
         if (kept := self._pictures.get(key)) is not None:
@@ -161,7 +161,7 @@ class Presenter:
             return None
         return self._pictures.put(key, rendered.png)
 
-    def result_line(self, record: GameRecord, game: Game) -> str | None:
+    def result_line(self, record: GameRecord, game: AnyGame) -> str | None:
         """The standings of a finished game in one line."""
         outcome = game.outcome()
         if outcome is None:

@@ -23,7 +23,7 @@ from cogs._presenter import TableMessage
 from cogs._text import clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
-from engine.base import Event, Game
+from engine.base import AnyGame, Event
 from engine.cards import Card
 from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
@@ -94,7 +94,7 @@ def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
 
 
 class TurnButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=game_template("garbage", r"(?P<action>stock|discard|jack)", r"10|[1-9]", optional=True),
 ):
     """Draw from stock, take the discard, or put a Jack on a spot; the version refuses clicks on an old table."""
@@ -153,7 +153,7 @@ class GarbageUI:
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
 
-    def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
         """The living table with the turn's buttons."""
         garbage = engine_as(game, GarbageGame)
         content, embed = public_table(record, garbage.public_view(), narration)

@@ -21,7 +21,7 @@ from cogs._presenter import TableMessage
 from cogs._text import QUOTE_LIMIT, clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
-from engine.base import Event, Game
+from engine.base import AnyGame, Event
 from engine.kasino import KasinoGame
 from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
@@ -44,7 +44,7 @@ class KasinoUI:
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
 
-    def render_table(self, record: GameRecord, game: Game, narration: Sequence[str]) -> TableMessage:
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
         """The living table, from the public view only."""
         game = engine_as(game, KasinoGame)
         content, embed = public_table(record, game.public_view(), narration)

@@ -79,7 +79,7 @@ def leaderboard_view(kind: str, sort_code: str, board: LeaderboardPage) -> disco
     return view
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=LEADERBOARD_TEMPLATE):
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADERBOARD_TEMPLATE):
     """Turns a leaderboard page; the custom id holds game, sort, page and whether computers show (restart-proof)."""
 
     def __init__(

@@ -42,7 +42,7 @@ STRENGTHS = {
 }
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
     """One of the four lobby buttons; the custom id carries the game, so it works after a restart."""
 
     def __init__(self, kind: str, game_id: int, action: str, *, disabled: bool = False) -> None:
@@ -80,10 +80,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         await interaction.edit_original_response(**lobby_message(bot, record))
 
 
-class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=LOBBY_COMPUTER_TEMPLATE):
+class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_COMPUTER_TEMPLATE):
     """The host's menus in the lobby: seat a computer player of a strength (`cpuadd`), or take one out (`cpudrop`)."""
 
-    def __init__(self, kind: str, game_id: int, action: str, select: discord.ui.Select | None = None) -> None:
+    def __init__(self, kind: str, game_id: int, action: str, select: discord.ui.Select[Any] | None = None) -> None:
         super().__init__(select or discord.ui.Select(custom_id=component_id(kind, game_id, 0, action)))
         self.kind, self.game_id, self.action = kind, game_id, action
 
@@ -292,7 +292,7 @@ async def _refuse_second_game_in_channel(bot: CardBot, interaction: discord.Inte
         )
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
     """On a finished game's table: a new lobby with the same options; the old players are invited to join."""
 
     def __init__(self, kind: str, game_id: int) -> None:
