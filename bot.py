@@ -31,6 +31,7 @@ from cogs._budget import RequestBudget
 from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
+from cogs._host import GameBot
 from cogs._presenter import Presenter
 from db.errors import (
     DatabaseCorruptError,
@@ -125,7 +126,7 @@ class Settings:
         )
 
 
-class CardBot(commands.AutoShardedBot):
+class CardBot(GameBot):
     """The bot: owns the store, the table service and the clock; the cogs reach them through it.
 
     Sharded from the start (Discord requires shards past 2,500 servers); with one shard it behaves as a plain bot.
@@ -404,7 +405,7 @@ def main() -> int:
     if sys.argv[1:2] == ["--playground"]:
         import playground  # only here: it needs SimCord, which a production bot does not
 
-        return playground.main(sys.argv[2:])
+        return playground.main(sys.argv[2:], create_bot)
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     try:
         settings = Settings.from_env(os.environ)

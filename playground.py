@@ -18,9 +18,13 @@ import contextlib
 import errno
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
+
+import discord
+
+MakeBot = Callable[..., discord.Client]  # bot.create_bot: (database, shard_count=...) -> the bot
 
 DEFAULT_DATABASE: Final = Path("data/playground.db")
 DEFAULT_PORT: Final = 8765
@@ -100,6 +104,7 @@ class Playground:
 
 
 async def serve(
+    make_bot: MakeBot,
     database: Path,
     port: int,
     stop: asyncio.Event,
@@ -109,16 +114,15 @@ async def serve(
 ) -> None:
     """Run the playground until `stop` is set; the page's address goes to stdout (and to `ready`, for tests).
 
-    `wall_clock=False` leaves SimCord's clock to the caller (a test that drives the actors itself).
+    `make_bot(database, shard_count=1)` is `bot.create_bot`, handed in by `bot.py` so this module need not import
+    the bot that starts it. `wall_clock=False` leaves SimCord's clock to the caller (a test that drives the actors).
 
     Raises:
         PortError: the port cannot be listened on (another program has it, or it is not ours to use).
     """
     import simcord
 
-    from bot import create_bot
-
-    bot = create_bot(database, shard_count=1)
+    bot = make_bot(database, shard_count=1)
     try:
         async with simcord.run(bot) as env, contextlib.AsyncExitStack() as stack:
             playground = Playground(env)
@@ -142,7 +146,7 @@ async def serve(
         await bot.close()
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], make_bot: MakeBot) -> int:
     """`python bot.py --playground [--port N] [--database PATH]`; the exit status is 0 when stopped by Ctrl-C.
 
     Else one line on stderr says why: 2 without SimCord's preview, 3 when the port cannot be listened on.
@@ -157,7 +161,7 @@ def main(argv: Sequence[str]) -> int:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
-        await serve(options.database, options.port, stop)
+        await serve(make_bot, options.database, options.port, stop)
 
     try:
         asyncio.run(run())

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 from cogs._budget import ERRAND, Errand, RequestBudget
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ async def catch_up(
     return CatchUp(finished, budget.clock() - started, done.requests)
 
 
-async def catch_up_on_start(bot: CardBot) -> CatchUp:
+async def catch_up_on_start(bot: GameBot) -> CatchUp:
     """Start-up: void the previous run's delivery leases, then settle every game Discord is behind on."""
     if released := await bot.service.release_stale_deliveries():
         log.info("released %d delivery leases left by the previous run", released)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._hands import DMS_CLOSED, as_new_message
-from cogs._presenter import TableMessage
+from cogs._table import TableMessage
 from cogs._text import legible
 from db.records import GameRecord, SeatRecord
 from engine.base import AnyGame, Event
@@ -40,7 +40,7 @@ from service.errors import RefusedError
 from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def is_turn_panel(digest: str | None) -> bool:
 class Delivery:
     """Settles each game on Discord; one delivery per game at a time (an in-process lock and a database lease)."""
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.owner = f"bot-{secrets.token_hex(4)}"
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -565,7 +565,7 @@ class Delivery:
 
 
 async def settle_and_tell(
-    bot: CardBot, interaction: discord.Interaction, results: Sequence[MoveResult], *, done: str | None = None
+    bot: GameBot, interaction: discord.Interaction, results: Sequence[MoveResult], *, done: str | None = None
 ) -> bool:
     """After a saved change: show it on Discord, then tell the player what happened (only them).
 

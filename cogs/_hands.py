@@ -22,7 +22,7 @@ from engine.base import AnyGame
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
     return fresh
 
 
-async def seat_panel(bot: CardBot, record: GameRecord, user_id: int) -> dict[str, Any]:
+async def seat_panel(bot: GameBot, record: GameRecord, user_id: int) -> dict[str, Any]:
     """The caller's own panel in this game (its picture drawn off the event loop).
 
     Raises:

@@ -36,7 +36,7 @@ from service.errors import RefusedError
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ async def drawn_panel(
     return panel(record, game, seat, card=card, offset=offset)
 
 
-async def load_seat(bot: CardBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
+async def load_seat(bot: GameBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
     """The Kasino game a panel component names, and the clicker's seat in it.
 
     Raises:
@@ -238,7 +238,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
 
 
 async def play_from_panel(
-    bot: CardBot, interaction: discord.Interaction, game_id: int, move: str, version: int | None
+    bot: GameBot, interaction: discord.Interaction, game_id: int, move: str, version: int | None
 ) -> None:
     """Apply a move picked on a panel (already acknowledged), show it everywhere, and redraw the panel it came from.
 
@@ -258,7 +258,7 @@ async def play_from_panel(
         await interaction.edit_original_response(**await drawn_panel(record, game, result.seat))
 
 
-async def _redraw(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
+async def _redraw(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
     # A refused pick was made on an old menu: show the current one in its place.
     try:
         record, game, seat = await load_seat(bot, interaction, game_id)

@@ -13,7 +13,7 @@ from engine.registry import GAME_KINDS, game_kind
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 
 EngineT = TypeVar("EngineT")
@@ -22,9 +22,9 @@ NOT_IN_A_SERVER = "Games are played in a server channel, not in direct messages.
 WRONG_GAME = "That control belongs to a different game."
 
 
-def bot_of(interaction: discord.Interaction) -> CardBot:
-    """The bot an interaction reached (discord.py types it as a plain `Client`; here it is always a `CardBot`)."""
-    return cast("CardBot", interaction.client)
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    """The bot an interaction reached (discord.py types it as a plain `Client`; here it is always a `GameBot`)."""
+    return cast("GameBot", interaction.client)
 
 
 def guild_id_of(interaction: discord.Interaction) -> int:
@@ -60,7 +60,7 @@ def engine_as(game: AnyGame, cls: type[EngineT]) -> EngineT:
     return game
 
 
-async def component_game(bot: CardBot, interaction: discord.Interaction, game_id: int, kind: str) -> GameRecord:
+async def component_game(bot: GameBot, interaction: discord.Interaction, game_id: int, kind: str) -> GameRecord:
     """The game a component's custom id names, checked against the component's kind and the clicker's server.
 
     Discord only sends back the components the bot made, so these checks guard against forged ids (defence in
@@ -77,7 +77,7 @@ async def component_game(bot: CardBot, interaction: discord.Interaction, game_id
     return record
 
 
-async def find_game(bot: CardBot, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
+async def find_game(bot: GameBot, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
     """The game a command is about: the one given by number, else the one in this thread or channel.
 
     Raises:
@@ -99,7 +99,7 @@ async def find_game(bot: CardBot, interaction: discord.Interaction, game_id: int
     raise RefusedError(f"Several games are here ({numbers}); add `game:` with the number you mean.")
 
 
-async def my_running_game(bot: CardBot, interaction: discord.Interaction, kind: str) -> GameRecord:
+async def my_running_game(bot: GameBot, interaction: discord.Interaction, kind: str) -> GameRecord:
     """The caller's running game of `kind`: the one in this thread or channel, else their only one in this server.
 
     Raises:

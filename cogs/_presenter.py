@@ -6,79 +6,29 @@ a player's private view never passes through this module. `cogs._delivery` puts 
 
 from __future__ import annotations
 
-import io
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs._drawing import drawn
 from cogs._recent import Recent
-from cogs._text import clip, legible, legible_embed
+from cogs._table import PICTURE_NAME, TableMessage, TableUI
+from cogs._text import legible, legible_embed
 from cogs._timing import deadline_line
-from cogs.lobby import RematchButton
 from db.records import GameRecord
-from engine.base import AnyGame, Event
+from engine.base import AnyGame
 from engine.registry import game_kind
 from render import render_table
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures
 
 log = logging.getLogger(__name__)
 
-PICTURE_NAME = "table.png"
-DESCRIPTION_LIMIT = 1024  # characters in an attachment's description (its alt text)
 PICTURES_KEPT = 256  # rendered tables kept in memory, newest first
-
-
-@dataclass(frozen=True, slots=True)
-class TableMessage:
-    """What the living table shows: text, one embed, the buttons for the player to move, maybe a picture."""
-
-    content: str
-    embed: discord.Embed
-    view: discord.ui.View | None = None
-    picture: bytes | None = None
-
-    def files(self) -> list[discord.File]:
-        """The picture as an attachment whose description holds the whole table as text (screen readers)."""
-        if self.picture is None:
-            return []
-        return [
-            discord.File(
-                io.BytesIO(self.picture), filename=PICTURE_NAME, description=clip(self.text(), DESCRIPTION_LIMIT)
-            )
-        ]
-
-    def without_picture(self) -> TableMessage:
-        """The same table as text only."""
-        embed = self.embed.copy()
-        embed.set_image(url=None)
-        return replace(self, embed=embed, picture=None)
-
-    def text(self) -> str:
-        """The table as plain lines: the content, then the embed's title, description and fields."""
-        data = self.embed.to_dict()
-        lines = [self.content, data.get("title", ""), data.get("description", "")]
-        lines += [f"{field['name']}: {field['value']}" for field in data.get("fields", [])]
-        return "\n".join(line for line in lines if line).replace("**", "")
-
-
-class TableUI(Protocol):
-    """What each game kind supplies to the presenter."""
-
-    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
-        """The table message for the public view of `game`."""
-        ...
-
-    rules: str  # the rules as players read them in `/rules`
-
-    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
-        """One-off public posts for one move's events (a round's scores, a won hand), posted once each, in order."""
-        ...
 
 
 def seat_names(record: GameRecord) -> list[str]:
@@ -89,13 +39,15 @@ def seat_names(record: GameRecord) -> list[str]:
 class Presenter:
     """Draws what Discord shows of a game, from the stored game alone (`cogs._delivery` puts it on Discord)."""
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.uis: dict[str, TableUI] = {}
         # Each kind whose hands are private registers its seat panel here (see cogs._hands), and what draws the
         # panels' pictures off the event loop beforehand (so that building a panel draws nothing).
-        self.hand_panels: dict[str, Callable[[GameRecord, AnyGame, int], dict[str, Any]]] = {}
-        self.hand_pictures: dict[str, Callable[[GameRecord, AnyGame, Iterable[int]], Awaitable[None]]] = {}
+        self.hand_panels: dict[str, HandPanel] = {}
+        self.hand_pictures: dict[str, HandPictures] = {}
+        # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
+        self.finished_items: list[FinishedItem] = []
         self._pictures: Recent[tuple[int, int], bytes] = Recent(PICTURES_KEPT)
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
@@ -112,7 +64,8 @@ class Presenter:
         view = table.view
         if record.status == "finished":
             view = discord.ui.View(timeout=None)
-            view.add_item(RematchButton(record.kind, record.id))
+            for item in self.finished_items:
+                view.add_item(item(record))
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
 
     def _last_table(self, record: GameRecord, game: AnyGame) -> discord.Embed:

@@ -24,7 +24,7 @@ from service.computers import ComputerPlayers
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ RETRIES: Final = 3
 class ComputerCog(commands.Cog):
     """Plays the computer seats' turns of every running game."""
 
-    def __init__(self, bot: CardBot, pause: float | None = None) -> None:
+    def __init__(self, bot: GameBot, pause: float | None = None) -> None:
         self.bot = bot
         self.players = ComputerPlayers(bot.service)
         self.pause = _timing.COMPUTER_PAUSE_SECONDS if pause is None else pause
@@ -119,6 +119,6 @@ class ComputerCog(commands.Cog):
             await self.bot.delivery.settle(game_id, fresh=[result])
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Add the cog that moves for computer seats."""
     await bot.add_cog(ComputerCog(bot))

@@ -18,7 +18,7 @@ from db.records import GameRecord
 from engine.registry import GAME_KINDS, game_kind
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ class GamesCog(commands.Cog):
         name="game", description="Manage a game: cancel, resign, skip a turn, remove a player.", guild_only=True
     )
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @game.command(name="cancel")
@@ -145,7 +145,7 @@ class GamesCog(commands.Cog):
             log.info("lobby message of game %s could not be edited", record.id)
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Add the cog, and the private-hand buttons every kind with private hands shares."""
     bot.add_dynamic_items(*HAND_ITEMS)
     await bot.add_cog(GamesCog(bot))

@@ -19,7 +19,7 @@ from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
-from cogs._presenter import TableMessage
+from cogs._table import TableMessage
 from cogs._text import clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
@@ -32,7 +32,7 @@ from engine.garbage.views import GarbagePublicView, SeatView
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 FIELD_LIMIT = 1024
 SOURCE_CHOICES = [
@@ -150,7 +150,7 @@ class GarbageUI:
 
     rules = GARBAGE_RULES
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
@@ -169,7 +169,7 @@ class GarbageUI:
 class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tagline):
     """Garbage's slash commands (the same decisions as the table's buttons, for keyboard users)."""
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.app_command.add_command(new_lobby_command(KIND))  # type: ignore[union-attr]  # a GroupCog has one
 
@@ -194,7 +194,7 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
             await settle_and_tell(self.bot, interaction, [result], done=f"Done: {' '.join(result.narration)}")
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Add the cog, the Garbage table UI and the table's persistent buttons."""
     bot.presenter.uis["garbage"] = GarbageUI(bot)
     bot.add_dynamic_items(TurnButton)

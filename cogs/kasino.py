@@ -17,7 +17,7 @@ from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, ka
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
-from cogs._presenter import TableMessage
+from cogs._table import TableMessage
 from cogs._text import QUOTE_LIMIT, clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
@@ -28,7 +28,7 @@ from engine.kasino.kind import KIND
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class KasinoUI:
 
     rules = KASINO_RULES
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
@@ -63,7 +63,7 @@ class KasinoUI:
 class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tagline):
     """Kasino's slash commands."""
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.app_command.add_command(new_lobby_command(KIND))  # type: ignore[union-attr]  # a GroupCog has one
 
@@ -115,7 +115,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             await interaction.followup.send(**panel, ephemeral=True)
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Add the cog, the Kasino table UI and the panel's persistent components."""
     bot.presenter.uis["kasino"] = KasinoUI(bot)
     bot.presenter.hand_panels["kasino"] = kasino_hand_panel

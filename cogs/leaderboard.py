@@ -17,7 +17,7 @@ from engine.registry import game_kind
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 PER_PAGE = 10
 LAST_PAGE = 10_000  # a page number from a custom id is never taken past this
@@ -120,7 +120,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADER
 
 
 async def fetch_board(
-    bot: CardBot, guild_id: int, kind: str, sort_code: str, page: int, computers: bool = True
+    bot: GameBot, guild_id: int, kind: str, sort_code: str, page: int, computers: bool = True
 ) -> LeaderboardPage:
     """One page, clamped to the pages that exist (the board may have shrunk since the button was sent)."""
     board = await bot.service.leaderboard(
@@ -155,7 +155,7 @@ def _kind_field(stats: KindStats) -> str:
 class LeaderboardCog(commands.Cog):
     """Leaderboards and player stats."""
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="leaderboard")
@@ -200,7 +200,7 @@ class LeaderboardCog(commands.Cog):
         await interaction.followup.send(embed=embed, ephemeral=True)
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Add the cog and its persistent page buttons."""
     bot.add_dynamic_items(PageButton)
     await bot.add_cog(LeaderboardCog(bot))

@@ -22,7 +22,7 @@ from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ def lobby_view(record: GameRecord) -> discord.ui.View:
     return view
 
 
-def lobby_message(bot: CardBot, record: GameRecord) -> dict[str, Any]:
+def lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:
     """The lobby message's content and buttons for the record's status."""
     title = f"{game_kind(record.kind).title} #{record.id}"
     players = ", ".join(seat.name for seat in record.seats) or "nobody yet"
@@ -227,7 +227,7 @@ async def open_lobby(interaction: discord.Interaction, kind: str, options: Lobby
     return record
 
 
-async def start_game(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
+async def start_game(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
     """Start: find the game a home (its own thread if allowed), post the table, ping the first player."""
     thread_possible = _can_open_thread(interaction)
     if not thread_possible and not isinstance(interaction.channel, discord.Thread):
@@ -277,7 +277,7 @@ async def _open_thread(message: discord.Message, record: GameRecord) -> int | No
     return thread.id
 
 
-async def _refuse_second_game_in_channel(bot: CardBot, interaction: discord.Interaction, game_id: int) -> None:
+async def _refuse_second_game_in_channel(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
     running = [
         game
         for game in await bot.service.games_in_channel(channel_id_of(interaction))
@@ -339,6 +339,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         )
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Register the lobby buttons and menus and the rematch button (persistent: no cog state needed)."""
     bot.add_dynamic_items(LobbyButton, ComputerSelect, RematchButton)
+    bot.presenter.finished_items.append(lambda record: RematchButton(record.kind, record.id))

@@ -19,7 +19,7 @@ from engine.registry import game_kind
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from bot import CardBot
+    from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ TICK_SECONDS = 5
 class TimerCog(commands.Cog):
     """The loop that keeps timed games moving."""
 
-    def __init__(self, bot: CardBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -104,6 +104,6 @@ class TimerCog(commands.Cog):
             log.info("could not DM the timer warning in DM channel %s", channel_id)
 
 
-async def setup(bot: CardBot) -> None:
+async def setup(bot: GameBot) -> None:
     """Add the timer loop."""
     await bot.add_cog(TimerCog(bot))

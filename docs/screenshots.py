@@ -50,7 +50,8 @@ async def playground_scene() -> None:
 
     stop, ready = asyncio.Event(), asyncio.Queue()
     with tempfile.TemporaryDirectory() as folder:
-        running = asyncio.create_task(serve(Path(folder) / "playground.db", 0, stop, ready, wall_clock=False))
+        database = Path(folder) / "playground.db"
+        running = asyncio.create_task(serve(create_bot, database, 0, stop, ready, wall_clock=False))
         url, playground = await ready.get()
         you, kari = playground.members[:2]
         opened = await you.slash(playground.channel, "kasino new", seats=2)

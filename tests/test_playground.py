@@ -12,6 +12,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bot import create_bot
 from playground import serve
 from tests.cogs.helpers import custom_ids, is_enabled, table_message
 from tests.startup_helpers import unused_port
@@ -21,7 +22,8 @@ BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actors(tmp_path):
     stop, ready = asyncio.Event(), asyncio.Queue()
-    running = asyncio.create_task(serve(tmp_path / "playground.db", unused_port(), stop, ready, wall_clock=False))
+    database = tmp_path / "playground.db"
+    running = asyncio.create_task(serve(create_bot, database, unused_port(), stop, ready, wall_clock=False))
     try:
         url, playground = await asyncio.wait_for(ready.get(), timeout=60)
         assert url.startswith("http://127.0.0.1:")
@@ -104,7 +106,7 @@ def test_without_the_preview_extra_the_playground_says_so_in_one_line(monkeypatc
     import playground
 
     monkeypatch.setattr(playground, "preview_available", lambda: False)
-    assert playground.main([]) == 2
+    assert playground.main([], create_bot) == 2
     assert capsys.readouterr().err.strip() == playground.NO_PREVIEW
 
 

@@ -1,0 +1,78 @@
+"""What the cogs need of the bot, as types: discord.py's bot with the game's parts; `bot.py` builds the real one.
+
+Cogs name `GameBot` and never `bot.GameBot`, so no cog imports the module that loads the cogs, and they reach the
+presenter and the delivery through the small protocols below rather than through each other's classes. A cog
+that adds something to what every table shows (the Rematch button of `cogs.lobby`) registers it with the presenter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+import discord
+from discord.ext import commands
+
+from cogs._budget import RequestBudget
+from cogs._table import TableMessage, TableUI
+from db.records import GameRecord
+from engine.base import AnyGame
+from service.tables import MoveResult, TableService
+
+HandPanel = Callable[[GameRecord, AnyGame, int], dict[str, Any]]
+HandPictures = Callable[[GameRecord, AnyGame, Iterable[int]], Awaitable[None]]
+FinishedItem = Callable[[GameRecord], discord.ui.Item[Any]]
+
+
+class Presents(Protocol):
+    """The presenter (`cogs._presenter.Presenter`): draws what Discord shows of a game from the stored game."""
+
+    uis: dict[str, TableUI]
+    hand_panels: dict[str, HandPanel]
+    hand_pictures: dict[str, HandPictures]
+    finished_items: list[FinishedItem]
+
+    def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
+        """Where the game is played: its thread, or the channel when it has none."""
+        ...
+
+    def render(self, record: GameRecord, game: AnyGame) -> TableMessage:
+        """The table message for this version of the game (text only)."""
+        ...
+
+    async def render_pictured(self, record: GameRecord, game: AnyGame) -> TableMessage:
+        """The table message with its picture, where the server shows pictures."""
+        ...
+
+    async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
+        """A seat's private panel, its picture drawn off the event loop."""
+        ...
+
+    def result_line(self, record: GameRecord, game: AnyGame) -> str | None:
+        """The standings of a finished game in one line."""
+        ...
+
+    async def show_frozen(self, record: GameRecord) -> None:
+        """Say that a game could not be restored and was stopped."""
+        ...
+
+
+class Delivers(Protocol):
+    """The delivery (`cogs._delivery.Delivery`): brings Discord in line with the stored game."""
+
+    async def settle(
+        self, game_id: int, *, interaction: discord.Interaction | None = None, fresh: Sequence[MoveResult] = ()
+    ) -> bool:
+        """Show the stored game on Discord; True when Discord shows the current version entirely."""
+        ...
+
+
+class GameBot(commands.AutoShardedBot):
+    """The bot as the cogs see it: discord.py's bot, the table service, the presenter, the delivery and the clock."""
+
+    service: TableService
+    presenter: Presents
+    delivery: Delivers
+    budget: RequestBudget
+    clock: Callable[[], datetime]

@@ -1,0 +1,64 @@
+"""What the living table message shows, and what each game kind supplies to draw it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import discord
+
+from cogs._text import clip
+from db.records import GameRecord
+from engine.base import AnyGame, Event
+
+PICTURE_NAME = "table.png"
+DESCRIPTION_LIMIT = 1024  # characters in an attachment's description (its alt text)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage:
+    """What the living table shows: text, one embed, the buttons for the player to move, maybe a picture."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+    picture: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        """The picture as an attachment whose description holds the whole table as text (screen readers)."""
+        if self.picture is None:
+            return []
+        return [
+            discord.File(
+                io.BytesIO(self.picture), filename=PICTURE_NAME, description=clip(self.text(), DESCRIPTION_LIMIT)
+            )
+        ]
+
+    def without_picture(self) -> TableMessage:
+        """The same table as text only."""
+        embed = self.embed.copy()
+        embed.set_image(url=None)
+        return replace(self, embed=embed, picture=None)
+
+    def text(self) -> str:
+        """The table as plain lines: the content, then the embed's title, description and fields."""
+        data = self.embed.to_dict()
+        lines = [self.content, data.get("title", ""), data.get("description", "")]
+        lines += [f"{field['name']}: {field['value']}" for field in data.get("fields", [])]
+        return "\n".join(line for line in lines if line).replace("**", "")
+
+
+class TableUI(Protocol):
+    """What each game kind supplies to the presenter."""
+
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
+        """The table message for the public view of `game`."""
+        ...
+
+    rules: str  # the rules as players read them in `/rules`
+
+    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
+        """One-off public posts for one move's events (a round's scores, a won hand), posted once each, in order."""
+        ...
