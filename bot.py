@@ -27,6 +27,7 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
+from cogs._backoff import retry_delay
 from cogs._budget import RequestBudget
 from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
@@ -79,8 +80,6 @@ DATABASE_EXIT_STATUSES: Final[tuple[tuple[type[StoreError], int], ...]] = (
 
 # What "Discord cannot be reached" looks like at login: no DNS, refused or timed-out connections, Discord's 5xx.
 UNREACHABLE: Final = (aiohttp.ClientError, OSError, TimeoutError, discord.DiscordServerError)
-FIRST_RETRY_SECONDS: Final = 5.0
-LONGEST_RETRY_SECONDS: Final = 300.0
 
 
 class ConfigError(Exception):
@@ -327,9 +326,8 @@ def retry_delays(rng: random.Random | None = None) -> Callable[[], float]:
 
     def next_delay() -> float:
         nonlocal attempt
-        base = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2.0**attempt)
         attempt += 1
-        return base * (1 + rng.uniform(0, 0.2))
+        return retry_delay(attempt, jitter=1 + rng.uniform(0, 0.2))
 
     return next_delay
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs._backoff import retry_delay
 from cogs._hands import DMS_CLOSED, as_new_message
 from cogs._table import TableMessage
 from cogs._text import legible
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=2)  # long enough for one delivery, short enough that a crashed worker's lease lapses
-FIRST_RETRY_SECONDS = 5.0
-LONGEST_RETRY_SECONDS = 300.0
 FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15 minutes
 UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
@@ -90,15 +89,6 @@ class Via:
 class _Ping:
     message: discord.WebhookMessage
     sent_at: float
-
-
-def retry_delay(failures: int, retry_after: float | None, *, jitter: float = 1.0) -> float:
-    """Seconds before the next try: doubling from 5 s up to 5 minutes (times `jitter`).
-
-    Never sooner than Discord asked (`retry_after` of a rate limit).
-    """
-    delay = min(LONGEST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2.0 ** (failures - 1)) * jitter
-    return max(delay, retry_after) if retry_after is not None and retry_after > 0 else delay
 
 
 def place_gone(error: discord.HTTPException) -> bool:

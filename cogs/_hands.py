@@ -9,24 +9,21 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
 from cogs._errors import acknowledge, guarded
-from cogs._ids import CODE_KINDS, any_kind_template, component_id, number
+from cogs._ids import any_kind_template, component_id, number
 from cogs._lookup import bot_of, component_game
 from db.records import GameRecord
-from engine.base import AnyGame
+from engine.registry import kind_by_code
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
-
-SeatPanel = Callable[[GameRecord, AnyGame, int], dict[str, Any]]
 
 NOT_A_PLAYER = "You are not playing in this game; everything public is on the table message."
 DMS_CLOSED = (
@@ -78,7 +75,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]), match["action"])
+        return cls(kind_by_code(match["kind"]).name, number(match["game_id"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -9,14 +9,11 @@ against its template and Discord's 100-character limit).
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.registry import GAME_KINDS
+from engine.registry import GAME_KINDS, game_kind
 
 ASCII_SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
-KIND_CODES = {kind.name: kind.code for kind in GAME_KINDS}
-CODE_KINDS = {kind.code: kind.name for kind in GAME_KINDS}
-_CODE = "[" + "".join(sorted(CODE_KINDS)) + "]"
+_CODE = "[" + "".join(sorted(kind.code for kind in GAME_KINDS)) + "]"
 
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 LARGEST_NUMBER = 2**63 - 1  # SQLite's INTEGER; every game id, version and page fits
 LONGEST_NUMBER = len(str(LARGEST_NUMBER))
 _PREFIX = rf"(?P<kind>{_CODE}):(?P<game_id>[0-9]+):(?P<version>[0-9]+)"
@@ -31,7 +28,7 @@ LEADERBOARD_TEMPLATE = rf"lb:(?P<kind>{_CODE}):(?P<sort>rating|wins|winrate):(?P
 
 def game_template(kind: str, action: str, arg: str | None = None, *, optional: bool = False) -> str:
     """The template of one game component; `arg` is the regex of its argument (a card, a spot), if any."""
-    base = rf"{KIND_CODES[kind]}:(?P<game_id>[0-9]+):(?P<version>[0-9]+):{action}"
+    base = rf"{game_kind(kind).code}:(?P<game_id>[0-9]+):(?P<version>[0-9]+):{action}"
     if arg is None:
         return base
     return base + (rf"(?::(?P<arg>{arg}))?" if optional else rf":(?P<arg>{arg})")
@@ -44,13 +41,13 @@ def any_kind_template(action: str) -> str:
 
 def component_id(kind: str, game_id: int, version: int, action: str, arg: str | None = None) -> str:
     """The custom id of one game or lobby component."""
-    base = f"{KIND_CODES[kind]}:{game_id}:{version}:{action}"
+    base = f"{game_kind(kind).code}:{game_id}:{version}:{action}"
     return f"{base}:{arg}" if arg is not None else base
 
 
 def leaderboard_id(kind: str, sort: str, page: int, *, computers: bool = True) -> str:
     """The custom id of a leaderboard page button."""
-    return f"lb:{KIND_CODES[kind]}:{sort}:{page}" + ("" if computers else ":h")
+    return f"lb:{game_kind(kind).code}:{sort}:{page}" + ("" if computers else ":h")
 
 
 def number(text: str) -> int:

@@ -11,12 +11,12 @@ import discord
 from discord import app_commands
 
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._ids import CODE_KINDS, LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
+from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
 from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.kinds import GameKind
-from engine.registry import game_kind
+from engine.registry import game_kind, kind_by_code
 from service.computers import ComputerPlayers
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
@@ -59,7 +59,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind=CODE_KINDS[match["kind"]], game_id=number(match["game_id"]), action=match["action"])
+        return cls(kind=kind_by_code(match["kind"]).name, game_id=number(match["game_id"]), action=match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -117,7 +117,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
     ) -> Self:
         """Rebuild the menu from its custom id, keeping the chosen value."""
         select = item if isinstance(item, discord.ui.Select) else None
-        return cls(CODE_KINDS[match["kind"]], number(match["game_id"]), match["action"], select)
+        return cls(kind_by_code(match["kind"]).name, number(match["game_id"]), match["action"], select)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -310,7 +310,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind=CODE_KINDS[match["kind"]], game_id=number(match["game_id"]))
+        return cls(kind=kind_by_code(match["kind"]).name, game_id=number(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

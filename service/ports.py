@@ -178,10 +178,6 @@ class GameStore(Protocol):
         """The game with this id, or None."""
         ...
 
-    async def due_games(self, before: datetime) -> list[GameRecord]:
-        """Running games whose deadline is at or before `before`."""
-        ...
-
     async def due_timers(self, now: datetime) -> list[DueTimer]:
         """Running games whose deadline or (not yet warned) warning time has passed, without their snapshots."""
         ...

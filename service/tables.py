@@ -153,10 +153,6 @@ class TableService:
         """The server's games with one of `statuses`, oldest first."""
         return await self.store.games_in_guild(guild_id, statuses=statuses)
 
-    async def due_games(self, before: datetime) -> list[GameRecord]:
-        """Running games whose turn deadline is at or before `before` (each read in full: prefer `due_timers`)."""
-        return await self.store.due_games(before)
-
     async def due_timers(self, now: datetime) -> list[DueTimer]:
         """The games whose timer needs the bot at `now`: expired (`is_expired(now)`), else due for the warning.
 

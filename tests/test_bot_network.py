@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from bot import FIRST_RETRY_SECONDS, LONGEST_RETRY_SECONDS, retry_delays
+from bot import retry_delays
+from cogs._backoff import FIRST_RETRY_SECONDS, LONGEST_RETRY_SECONDS
 from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 

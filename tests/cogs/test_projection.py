@@ -11,7 +11,8 @@ import random
 
 import discord
 
-from cogs._delivery import CATCH_UP, retry_delay
+from cogs._backoff import retry_delay
+from cogs._delivery import CATCH_UP
 from cogs._errors import APOLOGY
 from cogs._text import legible
 from engine.garbage import GarbageGame
