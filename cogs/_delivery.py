@@ -53,6 +53,7 @@ MISSING_PERMISSIONS = 50013
 PASSING = (MISSING_ACCESS, MISSING_PERMISSIONS)  # refusals that end when a moderator or Discord sets things right
 PAUSE_AFTER = timedelta(minutes=30)  # of passing refusals in a row: stop retrying until the game's next action
 ALONE_QUIET = timedelta(minutes=1)  # a member alone with computers who acted this recently is not pinged
+LATEST_KEPT = 2000  # members' latest clicks kept before the expired ones are dropped
 CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
 MOVED = "The thread of {title} is gone, so the game goes on here."
 PAUSED = (
@@ -149,8 +150,13 @@ class Delivery:
 
     async def note_interaction(self, interaction: discord.Interaction) -> None:
         """Remember a member's latest interaction (`on_interaction`): a ping in its channel can be its followup."""
-        if interaction.guild_id is not None:
-            self._latest[interaction.user.id] = _Click(interaction, asyncio.get_running_loop().time())
+        if interaction.guild_id is None:
+            return
+        now = asyncio.get_running_loop().time()
+        self._latest[interaction.user.id] = _Click(interaction, now)
+        if len(self._latest) > LATEST_KEPT:  # now and then, forget the clicks whose followups no longer work
+            lifetime = FOLLOWUP_LIFETIME.total_seconds()
+            self._latest = {user: click for user, click in self._latest.items() if now - click.at < lifetime}
 
     # -- entry points -------------------------------------------------------------------------------------------------
 
