@@ -144,6 +144,7 @@ class Delivery:
         self._pings: dict[int, _Ping] = {}
         self._dm_channels: dict[int, int] = {}  # user id → DM channel id, so a new game opens no channel again
         self._latest: dict[int, _Click] = {}  # user id → their latest interaction, for free pings
+        self._latest_limit = LATEST_KEPT
         self._blocked_since: dict[int, float] = {}  # game id → when passing refusals began (the loop's clock)
         self._tasks: set[asyncio.Task[None]] = set()
         self._paused: set[int] = set()  # games whose retries stopped after PAUSE_AFTER; their next action resumes
@@ -154,9 +155,10 @@ class Delivery:
             return
         now = asyncio.get_running_loop().time()
         self._latest[interaction.user.id] = _Click(interaction, now)
-        if len(self._latest) > LATEST_KEPT:  # now and then, forget the clicks whose followups no longer work
+        if len(self._latest) > self._latest_limit:  # now and then, forget the clicks whose followups no longer work
             lifetime = FOLLOWUP_LIFETIME.total_seconds()
             self._latest = {user: click for user, click in self._latest.items() if now - click.at < lifetime}
+            self._latest_limit = max(LATEST_KEPT, 2 * len(self._latest))  # so the sweep costs O(1) a click
 
     # -- entry points -------------------------------------------------------------------------------------------------
 
