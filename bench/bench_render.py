@@ -20,7 +20,8 @@ from PIL import Image
 
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
-from render import Rendered, render_hand, render_table
+from render import Rendered, render_table
+from render.kasino_hand import render_hand
 
 NAMES = ("Kari", "Ola Nordmann", "Siri", "Per-Henrik", "Ingrid", "Lars")
 

@@ -31,7 +31,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.moves import CardMove, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
-from render import render_hand
+from render.kasino_hand import render_hand
 from service.errors import RefusedError
 from service.tables import USER_ERRORS
 

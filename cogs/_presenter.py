@@ -21,7 +21,7 @@ from cogs._timing import deadline_line
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.registry import game_kind
-from render import render_table
+from render import has_table_picture, render_table
 
 if TYPE_CHECKING:
     from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures
@@ -107,6 +107,8 @@ class Presenter:
         key = (record.id, record.version)
         if (kept := self._pictures.get(key)) is not None:
             return kept
+        if not has_table_picture(game_kind(record.kind)):
+            return None  # a kind may show its table as text only
         try:
             rendered = await drawn(render_table, game.public_view(), seat_names(record))
         except Exception:

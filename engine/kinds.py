@@ -39,6 +39,10 @@ class GameKind:
     tagline: str  # the slash command group's description
     options: tuple[LobbyOption, ...]
     settings_line: Callable[[Any], str]  # the lobby's options in one sentence, from the engine's settings object
+    # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
+    # view and the players' names (resolved by `render`, so the engine imports no drawing code).
+    public_view: type[Any] | None = None
+    table_picture: str | None = None
 
     def describe_settings(self, settings: Mapping[str, Any] | None) -> str:
         """The lobby's chosen options in one sentence ("Playing to 16 points.")."""

@@ -1,4 +1,7 @@
-"""Pictures of the games: the public table of each game and a Kasino player's own hand, as PNG.
+"""Pictures of the games, as PNG: each kind's public table (its `table_picture`) and private hands.
+
+A kind's drawing code lives in its own modules (`render/kasino.py`, `render/kasino_hand.py`); this module only
+finds the drawer of a view through the registry.
 
 Pure drawing: this package imports only the standard library, Pillow and `engine`, and reads nothing but
 the views it is given (`public_view()` for a table, `view(seat)` for a hand), so a picture can never show
@@ -12,27 +15,46 @@ more than that view holds. Fonts ship in `render/fonts/`; nothing is fetched at 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from engine.garbage.views import GarbagePublicView
-from engine.kasino.views import KasinoPublicView
-from render.garbage import render_garbage_table
-from render.hand import render_hand
-from render.kasino import render_kasino_table
+from engine.base import PublicView
+from engine.kinds import GameKind
+from engine.registry import GAME_KINDS
 from render.layout import Box, Drawn, Rendered
 
-__all__ = ["Box", "Drawn", "Rendered", "render_garbage_table", "render_hand", "render_kasino_table", "render_table"]
+__all__ = ["Box", "Drawn", "Rendered", "has_table_picture", "render_table"]
+
+TableDrawer = Callable[[Any, Sequence[str]], Rendered]
 
 
-def render_table(view: KasinoPublicView | GarbagePublicView, names: Sequence[str]) -> Rendered:
-    """The public table of either game; `names` are the players' display names by seat.
+def has_table_picture(kind: GameKind) -> bool:
+    """Whether the kind draws its table as a picture (a kind may offer text only)."""
+    return kind.public_view is not None and kind.table_picture is not None
+
+
+def render_table(view: PublicView, names: Sequence[str]) -> Rendered:
+    """The public table of any kind that draws one; `names` are the players' display names by seat.
 
     Raises:
-        TypeError: `view` is not a public view (a seat's private view is refused, so no hand can leak).
+        TypeError: `view` is not a public view of a kind with a picture (a seat's private view is refused, so no
+            hand can leak).
         ValueError: `names` does not give one name per seat.
     """
-    if isinstance(view, KasinoPublicView):
-        return render_kasino_table(view, names)
-    if isinstance(view, GarbagePublicView):
-        return render_garbage_table(view, names)
-    raise TypeError(f"render_table takes a game's public_view(), not {type(view).__name__}")
+    for kind in GAME_KINDS:
+        view_type = kind.public_view
+        if view_type is not None and kind.table_picture is not None and isinstance(view, view_type):
+            return _drawer(kind.name)(view, names)
+    raise TypeError(f"render_table takes the public_view() of a kind with a picture, not {type(view).__name__}")
+
+
+@functools.cache
+def _drawer(kind_name: str) -> TableDrawer:
+    """The kind's "module:function" table drawer, imported once."""
+    kind = next(kind for kind in GAME_KINDS if kind.name == kind_name)
+    assert kind.table_picture is not None
+    module, _, function = kind.table_picture.partition(":")
+    drawer: TableDrawer = getattr(importlib.import_module(module), function)
+    return drawer

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.garbage.game import GarbageGame
 from engine.garbage.moves import MAX_SPOT
 from engine.garbage.rules import MAX_PLAYERS, MIN_PLAYERS, GarbageSettings
+from engine.garbage.views import GarbagePublicView
 from engine.kinds import GameKind, LobbyOption
 
 
@@ -26,4 +27,6 @@ KIND = GameKind(
     tagline="Play Garbage (Trash), 2 to 6 players.",
     options=(LobbyOption("size", "start_size", "Starting layout size, 1–10 (default 10)", 1, MAX_SPOT, MAX_SPOT),),
     settings_line=_settings_line,
+    public_view=GarbagePublicView,
+    table_picture="render.garbage:render_garbage_table",
 )

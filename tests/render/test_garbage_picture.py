@@ -11,7 +11,8 @@ from bench.bench_render import garbage_game
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from engine.garbage.views import GarbagePublicView, SeatView
-from render import render_garbage_table, render_table
+from render import render_table
+from render.garbage import render_garbage_table
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, backs, faces
 
 NAMES = ["Kari", "Ola", "Siri", "Per", "Ingrid", "Lars"]

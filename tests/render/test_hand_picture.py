@@ -7,7 +7,7 @@ import pytest
 from engine.cards import Card
 from engine.kasino import KasinoGame
 from engine.kasino.views import KasinoPublicView, KasinoView, SeatSummary
-from render import render_hand
+from render.kasino_hand import render_hand
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, faces
 
 

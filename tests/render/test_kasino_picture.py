@@ -14,7 +14,8 @@ from engine.cards import Card
 from engine.kasino import KasinoGame
 from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
-from render import render_kasino_table, render_table
+from render import render_table
+from render.kasino import render_kasino_table
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, backs, faces
 
 NAMES = ["Kari", "Ola", "Siri", "Per"]
