@@ -276,6 +276,10 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
         """What `seat` may see: the public view plus their own private information and legal moves."""
         ...
 
+    def hidden_cards(self, seat: int | None = None) -> frozenset[Any]:
+        """The cards `seat` may not see now (None: anyone, as a spectator); no view of theirs may hold one."""
+        ...
+
 
 # Either engine, where the caller does not care which (the registry, the store, the service).
 AnyGame = Game[Any, Any, Any, Any, Any]

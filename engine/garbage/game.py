@@ -219,6 +219,16 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
             return f"Take {self._discard[-1]} from the discard pile"
         return move.words[0].upper() + move.words[1:]
 
+    def hidden_cards(self, seat: int | None = None) -> frozenset[Card]:
+        """G11: every face-down card (its owner's too, so `seat` changes nothing) and the stock."""
+        face_down = (
+            card
+            for spots, up in zip(self._spots, self._up, strict=True)
+            for card, shown in zip(spots, up, strict=True)
+            if not shown
+        )
+        return frozenset((*face_down, *self._stock))
+
     def public_view(self) -> GarbagePublicView:
         """G11: everything face up and nothing else: no face-down card, no stock order."""
         seats = tuple(

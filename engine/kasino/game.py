@@ -198,6 +198,11 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
 
     # ------------------------------------------------------------------------------------------ views
 
+    def hidden_cards(self, seat: int | None = None) -> frozenset[Card]:
+        """K16: every hand but `seat`'s own, and the stock."""
+        hands = (card for other, hand in enumerate(self._hands) if other != seat for card in hand)
+        return frozenset((*hands, *self._stock))
+
     def public_view(self) -> KasinoPublicView:
         """What anyone may see (K16): no hand card, no stock order."""
         seats = tuple(
