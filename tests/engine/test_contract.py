@@ -67,10 +67,7 @@ def play_random(kind: GameKind, seed: int, resign_chance: float = 0.002) -> tupl
         if len(log) % 7 == 0:
             check_position(kind, game, rng)
         seat = game.to_move
-        if rng.random() < resign_chance:
-            move = game.resign_move()
-        else:
-            move = rng.choice(game.legal_moves(seat))
+        move = game.resign_move() if rng.random() < resign_chance else rng.choice(game.legal_moves(seat))
         game.apply(seat, move)
         log.append((seat, str(move)))
     return game, log, players
