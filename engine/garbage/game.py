@@ -189,7 +189,9 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
 
     @classmethod
     def _load(cls, data: Mapping[str, Any]) -> Self:
-        return snapshot.load(cls, data)
+        game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+        snapshot.load(game, data)
+        return game
 
     def _check_state(self) -> None:
         snapshot.check_state(self)

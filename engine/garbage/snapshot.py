@@ -1,21 +1,18 @@
 """A Garbage game as JSON-safe primitives, and the check that a restored state holds every card once (B2).
 
-These functions are the game's own serialization, kept apart from its flow; they read and write
-`GarbageGame`'s private fields. Card lists run bottom to top (the last card is the top).
+These functions are the game's own serialization, kept apart from its flow; they read and write the private
+fields of `GarbageGame`, which they know by the protocol `GarbageFields` (so this module does not import the game).
+Card lists run bottom to top (the last card is the top).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, ClassVar, Final, Protocol
 
 from engine.cards import Card, cards_from_codes, new_decks
 from engine.core import SCHEMA
-
-if TYPE_CHECKING:
-    from engine.garbage.game import GarbageGame
-
-    GameT = TypeVar("GameT", bound=GarbageGame)
+from engine.garbage.rules import GarbageSettings
 
 FULL_DECKS: Final = {count: tuple(new_decks(count)) for count in (1, 2, 3)}
 
@@ -25,7 +22,29 @@ def card(code: str) -> Card:
     return Card.from_code(code)
 
 
-def dump(game: GarbageGame) -> dict[str, Any]:
+class GarbageFields(Protocol):
+    """The state of a Garbage game, as `GarbageGame` keeps it."""
+
+    KIND: ClassVar[str]
+    _players: int
+    _seed: int
+    _settings: GarbageSettings
+    _decks: int
+    _hand: int
+    _shuffles: int
+    _moves: int
+    _to_move: int | None
+    _hands_won: list[int]
+    _resigned: list[int]
+    _game_winner: int | None
+    _spots: list[list[Card]]
+    _up: list[list[bool]]
+    _pending: Card | None
+    _stock: list[Card]
+    _discard: list[Card]
+
+
+def dump(game: GarbageFields) -> dict[str, Any]:
     """The whole state, with `"schema": 1` and `"kind": "garbage"`."""
     return {
         "schema": SCHEMA,
@@ -48,9 +67,11 @@ def dump(game: GarbageGame) -> dict[str, Any]:
     }
 
 
-def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
-    """The game `dump` wrote (its header already checked); KeyError, TypeError or ValueError on a malformed one."""
-    game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+def load(game: GarbageFields, data: Mapping[str, Any]) -> None:
+    """Fill `game`, made empty for `data`'s players, seed and settings, with the rest of what `dump` wrote.
+
+    Raises KeyError, TypeError or ValueError on a malformed snapshot (its header is already checked).
+    """
     game._hand = int(data["hand"])
     game._shuffles = int(data["shuffles"])
     game._moves = int(data["moves"])
@@ -63,10 +84,9 @@ def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
     game._pending = card(data["pending"]) if data["pending"] is not None else None
     game._stock = cards_from_codes(data["stock"])
     game._discard = cards_from_codes(data["discard"])
-    return game
 
 
-def check_state(game: GarbageGame) -> None:
+def check_state(game: GarbageFields) -> None:
     """Refuse a state that breaks B2, or whose per-seat lists do not match the seats.
 
     Raises:

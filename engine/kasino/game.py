@@ -239,7 +239,9 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
 
     @classmethod
     def _load(cls, data: Mapping[str, Any]) -> Self:
-        return snapshot.load(cls, data)
+        game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+        snapshot.load(game, data)
+        return game
 
     def _check_state(self) -> None:
         snapshot.check_state(self)

@@ -1,29 +1,48 @@
 """A Kasino game as JSON-safe primitives (cards as `Card.code`), and the checks that a state is one play could reach.
 
-These functions are the game's own serialization, kept apart from its flow; they read and write
-`KasinoGame`'s private fields.
+These functions are the game's own serialization, kept apart from its flow; they read and write the private
+fields of `KasinoGame`, which they know by the protocol `KasinoFields` (so this module does not import the game).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, ClassVar, Final, Protocol
 
 from engine.cards import Card, cards_from_codes, new_deck
 from engine.core import SCHEMA
-from engine.kasino.scoring import SeatScore
+from engine.kasino.scoring import KasinoSettings, SeatScore
 from engine.kasino.table import TableItem
-
-if TYPE_CHECKING:
-    from engine.kasino.game import KasinoGame
-
-    GameT = TypeVar("GameT", bound=KasinoGame)
 
 DECK: Final = frozenset(new_deck())
 _DECK_CODES: Final = frozenset(card.code for card in DECK)
 
 
-def dump(game: KasinoGame) -> dict[str, Any]:
+class KasinoFields(Protocol):
+    """The state of a Kasino game, as `KasinoGame` keeps it."""
+
+    KIND: ClassVar[str]
+    _players: int
+    _seed: int
+    _settings: KasinoSettings
+    _round: int
+    _dealer: int
+    _to_move: int | None
+    _hands: list[list[Card]]
+    _stock: list[Card]
+    _table: list[TableItem]
+    _captured: list[list[Card]]
+    _set_aside: list[Card]
+    _sweeps: list[int]
+    _totals: list[int]
+    _last_taker: int | None
+    _resigned: list[int]
+    _moves: int
+    _over: bool
+    _last_round: tuple[SeatScore, ...] | None
+
+
+def dump(game: KasinoFields) -> dict[str, Any]:
     """The whole state, with `"schema": 1` and `"kind": "kasino"`."""
     return {
         "schema": SCHEMA,
@@ -49,9 +68,11 @@ def dump(game: KasinoGame) -> dict[str, Any]:
     }
 
 
-def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
-    """The game `dump` wrote (its header already checked); KeyError, TypeError or ValueError on a malformed one."""
-    game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+def load(game: KasinoFields, data: Mapping[str, Any]) -> None:
+    """Fill `game`, made empty for `data`'s players, seed and settings, with the rest of what `dump` wrote.
+
+    Raises KeyError, TypeError or ValueError on a malformed snapshot (its header is already checked).
+    """
     game._round = int(data["round"])
     game._dealer = int(data["dealer"])
     game._to_move = None if data["to_move"] is None else int(data["to_move"])
@@ -68,10 +89,9 @@ def load(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
     game._over = bool(data["over"])
     last = data["last_round"]
     game._last_round = None if last is None else tuple(SeatScore.from_dict(score) for score in last)
-    return game
 
 
-def all_cards(game: KasinoGame) -> list[Card]:
+def all_cards(game: KasinoFields) -> list[Card]:
     """Every card of the game, wherever it is (B2: each of the 52 exactly once)."""
     return [
         *(card for hand in game._hands for card in hand),
@@ -82,7 +102,7 @@ def all_cards(game: KasinoGame) -> list[Card]:
     ]
 
 
-def check_state(game: KasinoGame) -> None:
+def check_state(game: KasinoFields) -> None:
     """Refuse a state the rules could not reach: B2 conservation, seats in range, one build per owner.
 
     Raises:
