@@ -135,3 +135,52 @@ def test_the_service_depends_on_the_store_protocol_not_the_sqlite_store():
         for path in sorted((ROOT / "service").rglob("*.py"))
     }
     assert {path: bad for path, bad in offenders.items() if bad} == {}
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each first-party module's imports of other first-party modules, `TYPE_CHECKING` ones included."""
+    files = [ROOT / "bot.py", ROOT / "playground.py"]
+    files += [
+        path for folder in ("engine", "db", "service", "cogs", "ai", "render") for path in (ROOT / folder).rglob("*.py")
+    ]
+    names = {".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path for path in files}
+    graph = {}
+    for name, path in names.items():
+        graph[name] = {
+            target
+            for module in imported_modules(path)
+            for target in (module, module.rpartition(".")[0])
+            if target in names and target != name and not name.startswith(f"{target}.")
+        }
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle, as the modules along it; empty when there is none."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state and (found := visit(target)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_no_import_cycle_between_modules_not_even_for_type_checking():
+    assert find_cycle(module_graph()) == []
+
+
+def test_the_cycle_check_can_fail():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
