@@ -150,6 +150,9 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
     """The common surface of both engines, generic in what differs: moves, events, views and settings."""
 
     KIND: ClassVar[str]
+    TITLE: ClassVar[str]
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
     # The key under which `to_dict` stores `move_count`: start-up reads it in SQL, without restoring the game, to
     # match each snapshot with the length of its move log.
     MOVE_COUNT_KEY: ClassVar[str]

@@ -29,11 +29,8 @@ class GameKind:
     """
 
     name: str
-    title: str
     code: str  # one lowercase letter, unique among kinds: custom ids carry it
     engine: type[AnyGame]
-    min_seats: int
-    max_seats: int
     score_unit: str  # what the placings were decided by, for result lines ("points", "hands won")
     private_hands: bool  # whether each player holds cards only they may see (DM panels, Show my hand)
     tagline: str  # the slash command group's description
@@ -43,6 +40,21 @@ class GameKind:
     # view and the players' names (resolved by `render`, so the engine imports no drawing code).
     public_view: type[Any] | None = None
     table_picture: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The game's name as players read it (the engine's)."""
+        return self.engine.TITLE
+
+    @property
+    def min_seats(self) -> int:
+        """The fewest players a game may start with (the engine's)."""
+        return self.engine.MIN_PLAYERS
+
+    @property
+    def max_seats(self) -> int:
+        """The most players a game may have (the engine's)."""
+        return self.engine.MAX_PLAYERS
 
     def describe_settings(self, settings: Mapping[str, Any] | None) -> str:
         """The lobby's chosen options in one sentence ("Playing to 16 points.")."""

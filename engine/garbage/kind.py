@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.garbage.game import GarbageGame
 from engine.garbage.moves import MAX_SPOT
-from engine.garbage.rules import MAX_PLAYERS, MIN_PLAYERS, GarbageSettings
+from engine.garbage.rules import GarbageSettings
 from engine.garbage.views import GarbagePublicView
 from engine.kinds import GameKind, LobbyOption
 
@@ -17,11 +17,8 @@ def _settings_line(settings: GarbageSettings) -> str:
 
 KIND = GameKind(
     name="garbage",
-    title="Garbage",
     code="g",
     engine=GarbageGame,
-    min_seats=MIN_PLAYERS,
-    max_seats=MAX_PLAYERS,
     score_unit="hands won",
     private_hands=False,  # G3, G11: face-down spots are hidden from everyone, their owner too
     tagline="Play Garbage (Trash), 2 to 6 players.",

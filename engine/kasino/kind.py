@@ -14,11 +14,8 @@ def _settings_line(settings: KasinoSettings) -> str:
 
 KIND = GameKind(
     name="kasino",
-    title="Kasino",
     code="k",
     engine=KasinoGame,
-    min_seats=2,
-    max_seats=4,
     score_unit="points",
     private_hands=True,
     tagline="Play Kasino, the Norwegian fishing game.",
