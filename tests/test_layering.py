@@ -10,7 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
     "engine": {"discord", "aiosqlite", "sqlite3", "db", "cogs", "service", "bot"},
     "db": {"discord", "cogs", "service", "bot"},
-    "service": {"discord", "cogs", "bot"},
+    "service": {"discord", "cogs", "bot", "render"},
+    "ai": {"discord", "aiosqlite", "sqlite3", "db", "cogs", "service", "bot", "render"},
+    "render": {"discord", "aiosqlite", "sqlite3", "db", "cogs", "service", "bot", "ai"},
 }
 
 
