@@ -179,8 +179,7 @@ class CardBot(GameBot):
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
         self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
         self.store = self._given_store or await Store.open(self.database_path)
-        seeds = {"new_seed": self.new_seed} if self.new_seed else {}
-        self.service = TableService(self.store, clock=self.clock, **seeds)
+        self.service = TableService(self.store, clock=self.clock, new_seed=self.new_seed)
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
         self.add_listener(self.delivery.note_interaction, "on_interaction")

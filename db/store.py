@@ -562,6 +562,33 @@ class Store:
                 await fetch_game(conn, game_id)  # raises GameNotFoundError first when the game is missing
                 raise NotSeatedError(f"game #{game_id} has no seat {seat}")
 
+    async def set_auto_streak(self, game_id: int, seat: int, streak: int, *, expected_version: int) -> None:
+        """Set a seat's count of automatic turns in a row, if the game is still at `expected_version` (durable).
+
+        Raises:
+            GameNotFoundError, NotSeatedError, StaleVersionError.
+        """
+        await self.update_seat(game_id, seat, auto_streak=streak, expected_version=expected_version)
+
+    async def note_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        dm_ok: bool | _Unset = UNSET,
+        hand_message_id: int | _Unset | None = UNSET,
+        dm_channel_id: int | _Unset | None = UNSET,
+        panel: str | _Unset | None = UNSET,
+    ) -> None:
+        """Record how a seat's player is reached (DMs, DM channel, panel message and digest); bookkeeping.
+
+        Raises:
+            GameNotFoundError, NotSeatedError.
+        """
+        await self.update_seat(
+            game_id, seat, dm_ok=dm_ok, hand_message_id=hand_message_id, dm_channel_id=dm_channel_id, panel=panel
+        )
+
     async def set_deadline(
         self,
         game_id: int,

@@ -1,6 +1,8 @@
-"""What the table service needs from storage: the `GameStore` protocol.
+"""What the table service needs from storage, port by role, and from whatever serialises the actions on a game.
 
-`db.store.Store` (SQLite) satisfies it; another backend would implement these methods with the same promises:
+`GameRepository` (games and moves), `DeliveryProjection` (what Discord shows), `Boards` and `ServerSettings`;
+`GameStore` is all four, as one backend provides them: `db.store.Store` (SQLite) satisfies it. Another backend
+would implement these methods with the same promises:
 every write that names an `expected_version` refuses with `StaleVersionError` when the game moved on, a move and
 its snapshot are saved together or not at all, and errors a player can cause are `StoreError`s with a sentence.
 """
@@ -8,6 +10,7 @@ its snapshot are saved together or not at all, and errors a player can cause are
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -24,8 +27,8 @@ from db.records import (
 from engine.base import Outcome
 
 
-class GameStore(Protocol):
-    """Games, their moves and their results, as the service reads and writes them."""
+class GameRepository(Protocol):
+    """Games and their move logs: lobbies, starts, version-checked moves and deadlines, the start-up check."""
 
     async def create_lobby(
         self,
@@ -111,71 +114,20 @@ class GameStore(Protocol):
         """Set the turn deadline, its warning flag and warning time, version-checked."""
         ...
 
-    async def update_seat(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        dm_ok: bool = ...,
-        auto_streak: int = ...,
-        hand_message_id: int | None = ...,
-        dm_channel_id: int | None = ...,
-        panel: str | None = ...,
-        expected_version: int | None = ...,
-    ) -> None:
-        """Change a seat's DM flag, automatic-move streak, DM channel, hand message or panel digest."""
-        ...
-
-    async def set_messages(
-        self,
-        game_id: int,
-        *,
-        lobby_message_id: int | None = ...,
-        thread_id: int | None = ...,
-        table_message_id: int | None = ...,
-        ping_message_id: int | None = ...,
-        ping_user_id: int | None = ...,
-        warning_message_id: int | None = ...,
-    ) -> None:
-        """Record the Discord ids that show a game."""
-        ...
-
-    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
-        """Lease the game's delivery to Discord; None if another worker holds it."""
-        ...
-
-    async def release_delivery(
-        self, game_id: int, owner: str, *, shown_version: int | None = ..., shown_moves: int | None = ...
-    ) -> None:
-        """End a delivery lease, recording how far Discord caught up."""
-        ...
-
-    async def note_notices(self, game_id: int, owner: str, *, moves: int, notices: int = 0) -> None:
-        """The posts of the first `moves` moves went out, and `notices` of the next one's (under `owner`'s lease)."""
-        ...
-
-    async def release_all_deliveries(self) -> int:
-        """Void every delivery lease (start-up, while holding the database's file lock)."""
-        ...
-
-    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
-        """A page of the started games Discord is behind on: at most `limit` ids above `after`, in order."""
-        ...
-
-    async def move_to_channel(self, game_id: int) -> GameRecord:
-        """Play on in the game's channel (its thread is gone); everything is shown anew."""
+    async def set_auto_streak(self, game_id: int, seat: int, streak: int, *, expected_version: int) -> None:
+        """Set a seat's count of automatic turns in a row, if the game is still at `expected_version`."""
         ...
 
     async def game_moves(self, game_id: int) -> list[MoveRecord]:
         """The move log in order."""
         ...
 
-    async def running_games_with_computers(self) -> list[GameRecord]:
-        """Running games with at least one computer seat."""
-        ...
-
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
+        ...
+
+    async def running_games_with_computers(self) -> list[GameRecord]:
+        """Running games with at least one computer seat."""
         ...
 
     async def due_timers(self, now: datetime) -> list[DueTimer]:
@@ -208,6 +160,67 @@ class GameStore(Protocol):
         """The games a check froze since this was last asked, each once."""
         ...
 
+
+class DeliveryProjection(Protocol):
+    """What Discord shows of each game: message ids, DM panels, delivery leases and watermarks (the outbox)."""
+
+    async def set_messages(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None = ...,
+        thread_id: int | None = ...,
+        table_message_id: int | None = ...,
+        ping_message_id: int | None = ...,
+        ping_user_id: int | None = ...,
+        warning_message_id: int | None = ...,
+    ) -> None:
+        """Record the Discord ids that show a game."""
+        ...
+
+    async def note_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        dm_ok: bool = ...,
+        hand_message_id: int | None = ...,
+        dm_channel_id: int | None = ...,
+        panel: str | None = ...,
+    ) -> None:
+        """Record how a seat's player is reached: whether DMs work, their DM channel, panel message and its digest."""
+        ...
+
+    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
+        """Lease the game's delivery to Discord; None if another worker holds it."""
+        ...
+
+    async def release_delivery(
+        self, game_id: int, owner: str, *, shown_version: int | None = ..., shown_moves: int | None = ...
+    ) -> None:
+        """End a delivery lease, recording how far Discord caught up."""
+        ...
+
+    async def note_notices(self, game_id: int, owner: str, *, moves: int, notices: int = 0) -> None:
+        """The posts of the first `moves` moves went out, and `notices` of the next one's (under `owner`'s lease)."""
+        ...
+
+    async def release_all_deliveries(self) -> int:
+        """Void every delivery lease (start-up, while holding the database's file lock)."""
+        ...
+
+    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
+        """A page of the started games Discord is behind on: at most `limit` ids above `after`, in order."""
+        ...
+
+    async def move_to_channel(self, game_id: int) -> GameRecord:
+        """Play on in the game's channel (its thread is gone); everything is shown anew."""
+        ...
+
+
+class Boards(Protocol):
+    """Results as players compare them: leaderboards and player figures."""
+
     async def leaderboard(
         self,
         guild_id: int,
@@ -225,10 +238,26 @@ class GameStore(Protocol):
         """A player's figures."""
         ...
 
+
+class ServerSettings(Protocol):
+    """Each server's own choices."""
+
     async def pictures_on(self, guild_id: int) -> bool:
         """Whether the server's tables are shown as pictures."""
         ...
 
     async def set_pictures(self, guild_id: int, on: bool) -> None:
         """Turn the server's table pictures on or off."""
+        ...
+
+
+class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, Protocol):
+    """Every port at once: what one backend (SQLite's `db.store.Store`) provides."""
+
+
+class Coordinator(Protocol):
+    """One action at a time per game: `service.coordinator.LocalLocks` in one process; a shared database its own."""
+
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[object]:
+        """Held while one action reads, checks and saves the game; another action on it waits."""
         ...

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import weakref
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,9 +23,10 @@ from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, Leader
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
+from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
-from service.ports import GameStore
+from service.ports import Coordinator, GameStore
 from service.timers import warning_time
 
 log = logging.getLogger(__name__)
@@ -101,20 +102,18 @@ class TableService:
         self,
         store: GameStore,
         clock: Callable[[], datetime],
-        new_seed: Callable[[], int] = lambda: secrets.randbits(62),
+        new_seed: Callable[[], int] | None = None,
+        coordinator: Coordinator | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
-        self.new_seed = new_seed
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.new_seed = new_seed or (lambda: secrets.randbits(62))
+        self.coordinator = coordinator or LocalLocks()
         self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock that serialises actions on one game (held only while someone uses it)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[object]:
+        """Held while one action changes the game: actions on one game happen one after the other."""
+        return self.coordinator.lock(game_id)
 
     @staticmethod
     def game_of(record: GameRecord) -> AnyGame:
@@ -239,13 +238,13 @@ class TableService:
 
     async def note_dms_closed(self, game_id: int, seat: int) -> None:
         """Remember that a seat's player does not take DMs (their hand is shown on request instead)."""
-        await self.store.update_seat(game_id, seat, dm_ok=False)
+        await self.store.note_seat(game_id, seat, dm_ok=False)
 
     async def note_seat_panel(
         self, game_id: int, seat: int, *, panel: str | None, message_id: int | None, dm_channel_id: int | None
     ) -> None:
         """Remember which DM message shows a seat's panel, in which DM channel, and a digest of what it shows."""
-        await self.store.update_seat(
+        await self.store.note_seat(
             game_id, seat, panel=panel, hand_message_id=message_id, dm_channel_id=dm_channel_id
         )
 
@@ -436,7 +435,7 @@ class TableService:
             result = await self._apply(record, game, seat, parsed, auto=False)
             if record.seats[seat].auto_streak:
                 # They are back: the AFK count restarts.
-                await self.store.update_seat(game_id, seat, auto_streak=0, expected_version=result.record.version)
+                await self.store.set_auto_streak(game_id, seat, 0, expected_version=result.record.version)
             return result
 
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
@@ -515,7 +514,7 @@ class TableService:
             results.append(result)
             record, game, lead = result.record, result.game, result.narration
         streak = record.seats[seat].auto_streak + 1
-        await self.store.update_seat(record.id, seat, auto_streak=streak, expected_version=record.version)
+        await self.store.set_auto_streak(record.id, seat, streak, expected_version=record.version)
         if streak >= record.afk_limit and record.status == "running" and not self._has_resigned(game, seat):
             plural = "s" if streak != 1 else ""
             why = f"{record.seats[seat].name} was resigned after {streak} automatic turn{plural} in a row."
