@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from engine.registry import game_class
+from engine.registry import GAME_KINDS, game_class
 
 EPOCH: Final = datetime(2025, 1, 1, tzinfo=UTC)
 NOW: Final = EPOCH + timedelta(days=30)  # the benchmarks' "now": every game was last moved before it
@@ -78,13 +78,14 @@ def record_game(kind: str, players: int, seed: int, cuts: int) -> list[Position]
 
 @cache
 def positions(count: int) -> tuple[Position, ...]:
-    """`count` running positions from `count / CUTS_PER_GAME` recorded games (at least one), both kinds alike."""
+    """`count` running positions from `count / CUTS_PER_GAME` recorded games (at least one), every kind alike."""
     games = max(1, -(-count // CUTS_PER_GAME))
     found: list[Position] = []
     for number in range(games):
-        kind = ("kasino", "garbage")[number % 2]
-        players = PLAYERS[(number // 2) % len(PLAYERS)]
-        found += record_game(kind, players, seed=1000 + number, cuts=CUTS_PER_GAME)
+        kind = GAME_KINDS[number % len(GAME_KINDS)]
+        seats = [players for players in PLAYERS if kind.min_seats <= players <= kind.max_seats]
+        players = seats[(number // len(GAME_KINDS)) % len(seats)]
+        found += record_game(kind.name, players, seed=1000 + number, cuts=CUTS_PER_GAME)
     random.Random(count).shuffle(found)
     return tuple(found[:count])
 
