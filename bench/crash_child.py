@@ -18,6 +18,7 @@ from pathlib import Path
 from db.records import GameRecord
 from db.store import Store
 from engine.base import AnyGame
+from engine.kinds import WholeNumber
 from engine.registry import KINDS, game_class, game_kind
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,9 @@ async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRec
     users = list(range(1, rng.randint(about.min_seats, min(about.max_seats, MOST_SEATS)) + 1))
     seed = rng.getrandbits(64)
     # The shortest games each kind allows (each lobby option at its lowest), so that many finish.
-    settings = {option.setting: option.low for option in about.options}
+    settings = {
+        option.setting: option.low if isinstance(option, WholeNumber) else option.default for option in about.options
+    }
     lobby = await store.create_lobby(kind, 1, 1, users[0], "u1", settings, seed, len(users), EPOCH)
     for user in users[1:]:
         lobby = await store.join_lobby(lobby.id, user, f"u{user}", EPOCH)

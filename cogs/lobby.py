@@ -15,7 +15,7 @@ from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE,
 from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
-from engine.kinds import GameKind
+from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
 from engine.registry import game_kind, kind_by_code
 from service.computers import ComputerPlayers
 from service.errors import RefusedError
@@ -174,9 +174,13 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
     async def new(interaction: discord.Interaction, **chosen: Any) -> None:
         async with refusals_answered(interaction):
             timer = chosen["timer"].value if chosen["timer"] is not None else DEFAULT_TIMER
+            try:
+                settings = {o.setting: o.check(_picked(o, chosen[o.name])) for o in kind.options}
+            except ValueError as error:
+                raise RefusedError(str(error)) from error
             options = LobbyOptions(
                 seats=chosen["seats"],
-                settings={option.setting: chosen[option.name] for option in kind.options},
+                settings=settings,
                 turn_seconds=TIMER_PRESETS[timer],
                 afk_limit=chosen["afk"],
             )
@@ -190,7 +194,7 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
         [
             inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
             option("seats", app_commands.Range[int, kind.min_seats, kind.max_seats], kind.max_seats),
-            *(option(o.name, app_commands.Range[int, o.low, o.high], o.default) for o in kind.options),
+            *(option(o.name, _annotation(o), _default(o)) for o in kind.options),
             option("timer", Optional[app_commands.Choice[str]], None),  # noqa: UP045 - resolved at run time
             option("afk", app_commands.Range[int, 1, AFK_LIMIT_MAX], DEFAULT_AFK_LIMIT),
         ]
@@ -200,12 +204,40 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
         timer="Time for each turn",
         afk=f"Automatic turns in a row before a player is resigned (default {DEFAULT_AFK_LIMIT})",
         **{o.name: o.description for o in kind.options},
-    )(app_commands.choices(timer=TIMER_CHOICES)(new))
+    )(app_commands.choices(timer=TIMER_CHOICES, **_choices(kind))(new))
     return app_commands.Command(
         name="new",
         description=f"Open a {kind.title} lobby in this channel; friends join with a button.",
         callback=described,
     )
+
+
+def _annotation(option: LobbyOption) -> object:
+    """How discord.py should offer a kind's option: a range of whole numbers, yes/no, or a few choices."""
+    if isinstance(option, WholeNumber):
+        return app_commands.Range[int, option.low, option.high]
+    if isinstance(option, YesNo):
+        return bool
+    return Optional[app_commands.Choice[str]]  # noqa: UP045 - resolved at run time
+
+
+def _default(option: LobbyOption) -> object:
+    return None if isinstance(option, OneOf) else option.default  # a choice not picked is its default (below)
+
+
+def _choices(kind: GameKind) -> dict[str, list[app_commands.Choice[str]]]:
+    return {
+        option.name: [app_commands.Choice(name=words, value=value) for value, words in option.choices]
+        for option in kind.options
+        if isinstance(option, OneOf)
+    }
+
+
+def _picked(option: LobbyOption, value: object) -> object:
+    """What the host picked, as the option stores it: a choice's value, or the option's default when none was."""
+    if value is None:
+        return option.default
+    return value.value if isinstance(value, app_commands.Choice) else value
 
 
 async def open_lobby(interaction: discord.Interaction, kind: str, options: LobbyOptions) -> GameRecord:

@@ -10,8 +10,8 @@ from engine.base import AnyGame
 
 
 @dataclass(frozen=True, slots=True)
-class LobbyOption:
-    """A whole-number setting the host picks when opening a lobby, besides seats and the turn timer."""
+class WholeNumber:
+    """A whole-number setting the host picks when opening a lobby (`/<kind> new`), from `low` to `high`."""
 
     name: str  # the option's name in the `/<kind> new` command
     setting: str  # the key it fills in the game's settings
@@ -19,6 +19,61 @@ class LobbyOption:
     low: int
     high: int
     default: int
+
+    def check(self, value: object) -> int:
+        """The value, if it is one this option allows; else ValueError with a sentence."""
+        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
+            raise ValueError(f"{self.name} must be a whole number from {self.low} to {self.high}.")
+        return value
+
+    def words(self, value: int) -> str:
+        """The value as players read it."""
+        return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class YesNo:
+    """An on/off setting the host picks when opening a lobby."""
+
+    name: str
+    setting: str
+    description: str
+    default: bool
+
+    def check(self, value: object) -> bool:
+        """The value, if it is yes or no; else ValueError with a sentence."""
+        if not isinstance(value, bool):
+            raise ValueError(f"{self.name} is yes or no.")
+        return value
+
+    def words(self, value: bool) -> str:
+        """"yes" or "no"."""
+        return "yes" if value else "no"
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """A setting the host picks from a few named choices when opening a lobby."""
+
+    name: str
+    setting: str
+    description: str
+    choices: tuple[tuple[str, str], ...]  # (stored value, what players read), in the order offered
+    default: str
+
+    def check(self, value: object) -> str:
+        """The value, if it is one of the choices; else ValueError naming them."""
+        if value not in dict(self.choices):
+            offered = ", ".join(words for _, words in self.choices)
+            raise ValueError(f"{self.name} is one of: {offered}.")
+        return str(value)
+
+    def words(self, value: str) -> str:
+        """The choice as players read it."""
+        return dict(self.choices)[value]
+
+
+LobbyOption = WholeNumber | YesNo | OneOf  # a kind's own lobby settings, besides seats and the turn timer
 
 
 @dataclass(frozen=True, slots=True)

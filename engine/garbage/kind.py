@@ -6,7 +6,7 @@ from engine.garbage.game import GarbageGame
 from engine.garbage.moves import MAX_SPOT
 from engine.garbage.rules import GarbageSettings
 from engine.garbage.views import GarbagePublicView
-from engine.kinds import GameKind, LobbyOption
+from engine.kinds import GameKind, WholeNumber
 
 
 def _settings_line(settings: GarbageSettings) -> str:
@@ -22,7 +22,7 @@ KIND = GameKind(
     score_unit="hands won",
     private_hands=False,  # G3, G11: face-down spots are hidden from everyone, their owner too
     tagline="Play Garbage (Trash), 2 to 6 players.",
-    options=(LobbyOption("size", "start_size", "Starting layout size, 1–10 (default 10)", 1, MAX_SPOT, MAX_SPOT),),
+    options=(WholeNumber("size", "start_size", "Starting layout size, 1–10 (default 10)", 1, MAX_SPOT, MAX_SPOT),),
     settings_line=_settings_line,
     public_view=GarbagePublicView,
     table_picture="render.garbage:render_garbage_table",

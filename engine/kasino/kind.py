@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.kasino.game import KasinoGame
 from engine.kasino.scoring import KasinoSettings
 from engine.kasino.views import KasinoPublicView
-from engine.kinds import GameKind, LobbyOption
+from engine.kinds import GameKind, WholeNumber
 
 
 def _settings_line(settings: KasinoSettings) -> str:
@@ -19,7 +19,7 @@ KIND = GameKind(
     score_unit="points",
     private_hands=True,
     tagline="Play Kasino, the Norwegian fishing game.",
-    options=(LobbyOption("target", "target", "Points to win (default 16)", 1, 99, 16),),
+    options=(WholeNumber("target", "target", "Points to win (default 16)", 1, 99, 16),),
     settings_line=_settings_line,
     public_view=KasinoPublicView,
     table_picture="render.kasino:render_kasino_table",

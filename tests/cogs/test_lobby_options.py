@@ -1,0 +1,51 @@
+"""Issue 23: a kind's lobby options are typed (a whole number, yes/no, one of a few choices), each with its check
+and its words, and `/<kind> new` offers each the way Discord shows that type."""
+
+import pytest
+from discord import AppCommandOptionType
+
+from cogs.lobby import new_lobby_command
+from engine.kasino import KasinoGame
+from engine.kinds import GameKind, OneOf, WholeNumber, YesNo
+
+SPEED = OneOf("speed", "speed", "How fast", (("slow", "Slow and steady"), ("fast", "Fast")), "slow")
+JOKERS = YesNo("jokers", "jokers", "Play with Jokers", False)
+TARGET = WholeNumber("target", "target", "Points to win", 1, 99, 16)
+TOY = GameKind(
+    name="toy",
+    code="t",
+    engine=KasinoGame,
+    score_unit="points",
+    private_hands=False,
+    tagline="A toy kind",
+    options=(TARGET, JOKERS, SPEED),
+    settings_line=str,
+)
+
+
+def test_each_option_type_is_offered_as_discord_shows_it():
+    command = new_lobby_command(TOY)
+    params = {param.name: param for param in command.parameters}
+    assert params["target"].type is AppCommandOptionType.integer
+    assert (params["target"].min_value, params["target"].max_value) == (1, 99)
+    assert params["jokers"].type is AppCommandOptionType.boolean and not params["jokers"].required
+    assert params["speed"].type is AppCommandOptionType.string and not params["speed"].required
+    assert [(choice.name, choice.value) for choice in params["speed"].choices] == [
+        ("Slow and steady", "slow"),
+        ("Fast", "fast"),
+    ]
+    assert params["speed"].description == "How fast"
+
+
+def test_each_option_checks_its_value_with_a_sentence_and_says_it_in_words():
+    assert TARGET.check(21) == 21 and TARGET.words(21) == "21"
+    assert JOKERS.check(True) is True and JOKERS.words(True) == "yes"
+    assert SPEED.check("fast") == "fast" and SPEED.words("fast") == "Fast"
+    with pytest.raises(ValueError, match="from 1 to 99"):
+        TARGET.check(100)
+    with pytest.raises(ValueError, match="yes or no"):
+        JOKERS.check("maybe")
+    with pytest.raises(ValueError, match="Slow and steady, Fast"):
+        SPEED.check("warp")
+    with pytest.raises(ValueError):
+        TARGET.check(True)  # a bool is no whole number here
