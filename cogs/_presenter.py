@@ -93,7 +93,7 @@ class Presenter:
             record, game, (seat.seat for seat in record.seats if seat.user_id is not None and seat.dm_ok)
         )
         table = self.render(record, game)
-        if record.status == "cancelled" or not await self.bot.service.pictures_on(record.guild_id):
+        if record.status == "cancelled" or not await self.bot.service.server_settings.pictures_on(record.guild_id):
             return table
         picture = await self._picture(record, game)
         if picture is None:

@@ -123,7 +123,7 @@ async def fetch_board(
     bot: GameBot, guild_id: int, kind: str, sort_code: str, page: int, computers: bool = True
 ) -> LeaderboardPage:
     """One page, clamped to the pages that exist (the board may have shrunk since the button was sent)."""
-    board = await bot.service.leaderboard(
+    board = await bot.service.boards.leaderboard(
         guild_id,
         kind,
         SORTS[sort_code],
@@ -193,7 +193,7 @@ class LeaderboardCog(commands.Cog):
         guild_id = guild_id_of(interaction)
         target = user or interaction.user
         await interaction.response.defer(thinking=True, ephemeral=True)
-        stats = await self.bot.service.player_stats(target.id, guild_id)
+        stats = await self.bot.service.boards.player_stats(target.id, guild_id)
         embed = discord.Embed(title=f"Stats for {target.display_name}")
         for kind_stats in stats.kinds:
             embed.add_field(name=game_kind(kind_stats.kind).title, value=_kind_field(kind_stats), inline=False)

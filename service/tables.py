@@ -19,14 +19,14 @@ from typing import Any
 from ai.base import Strength
 from ai.players import player_for
 from db.errors import StoreError
-from db.records import DueTimer, GameRecord, GameStatus, LeaderboardPage, LeaderboardSort, PlayerStats, StartUpCheck
+from db.records import DueTimer, GameRecord, GameStatus, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
-from service.ports import Coordinator, GameStore
+from service.ports import Boards, Coordinator, GameStore, ServerSettings
 from service.timers import warning_time
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,9 @@ class TableService:
         self.clock = clock
         self.new_seed = new_seed or (lambda: secrets.randbits(62))
         self.coordinator = coordinator or LocalLocks()
+        # Ports the cogs read directly: nothing of the service's rules stands between them and the store.
+        self.boards: Boards = store
+        self.server_settings: ServerSettings = store
         self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[object]:
@@ -178,29 +181,6 @@ class TableService:
                 await self.store.checked_game(game_id)
             await asyncio.sleep(0)
         return self.store.take_frozen()
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        kind: str,
-        sort: LeaderboardSort,
-        page: int,
-        per_page: int,
-        min_games: int,
-        computers: bool = True,
-    ) -> LeaderboardPage:
-        """One page of the server's board for `kind`, with or without the computer players."""
-        return await self.store.leaderboard(
-            guild_id, kind, sort, page=page, per_page=per_page, min_games=min_games, computers=computers
-        )
-
-    async def player_stats(self, user_id: int, guild_id: int) -> PlayerStats:
-        """A player's figures in this server and across servers."""
-        return await self.store.player_stats(user_id, guild_id)
-
-    async def pictures_on(self, guild_id: int) -> bool:
-        """Whether this server's tables are shown as pictures."""
-        return await self.store.pictures_on(guild_id)
 
     async def set_pictures(self, guild_id: int, on: bool, *, is_manager: bool) -> None:
         """Turn this server's table pictures on or off.
