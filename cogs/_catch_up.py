@@ -105,9 +105,10 @@ async def catch_up(
 
 async def catch_up_on_start(bot: GameBot) -> CatchUp:
     """Start-up: void the previous run's delivery leases, then settle every game Discord is behind on."""
-    if released := await bot.service.release_stale_deliveries():
+    if released := await bot.service.projection.release_all_deliveries():
         log.info("released %d delivery leases left by the previous run", released)
-    done = await catch_up(bot.service.unshown_game_ids, bot.delivery.settle, bot.budget, target=TARGET, page=PAGE)
+    pages = bot.service.projection.unshown_game_ids
+    done = await catch_up(pages, bot.delivery.settle, bot.budget, target=TARGET, page=PAGE)
     if done.settled:
         log.info(
             "brought %d games up to date on Discord in %.0f s (%d requests, within %d a second with play)",

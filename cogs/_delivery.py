@@ -180,7 +180,8 @@ class Delivery:
             lock = self._locks[game_id] = asyncio.Lock()
         async with lock:
             try:
-                record = await self.bot.service.claim_delivery(game_id, self.owner, LEASE)
+                now = self.bot.clock()
+                record = await self.bot.service.projection.claim_delivery(game_id, self.owner, now + LEASE, now)
             except USER_ERRORS as error:  # the game is gone, or the database is busy: nothing to show now
                 log.warning("game #%d could not be claimed for showing: %s", game_id, error)
                 if not isinstance(error, RefusedError):
@@ -201,7 +202,7 @@ class Delivery:
                 self._retry_later(game_id, error)
             finally:
                 try:
-                    await self.bot.service.release_delivery(
+                    await self.bot.service.projection.release_delivery(
                         game_id,
                         self.owner,
                         shown_version=shown.version if shown else None,
@@ -251,7 +252,7 @@ class Delivery:
             self.forget(record.id)
             return cancelled
         log.info("game #%d: its thread is gone; moving it to its channel", record.id)
-        moved = await self.bot.service.move_to_channel(record.id)
+        moved = await self.bot.service.projection.move_to_channel(record.id)
         title = f"{game_kind(record.kind).title} #{record.id}"
         try:
             await self.bot.presenter.game_channel(moved).send(MOVED.format(title=title))
@@ -292,7 +293,7 @@ class Delivery:
                 place, text = notices[index]
                 await place.send(text)
                 last = index + 1 == len(notices)
-                await self.bot.service.note_notices(
+                await self.bot.service.projection.note_notices(
                     record.id, self.owner, moves=seq if last else seq - 1, notices=0 if last else index + 1
                 )
 
@@ -359,7 +360,7 @@ class Delivery:
             view=table.view or discord.utils.MISSING,
             files=table.files() or discord.utils.MISSING,
         )
-        await self.bot.service.note_messages(record.id, table_message_id=message.id)
+        await self.bot.service.projection.set_messages(record.id, table_message_id=message.id)
         return await self.bot.service.get(record.id)
 
     async def _show_panels(
@@ -393,9 +394,7 @@ class Delivery:
             return False
         if via is not None and via.message_id is not None and via.message_id == seat.hand_message_id:
             await via.edit(**panel)
-            await self.bot.service.note_seat_panel(
-                record.id, seat.seat, panel=digest, message_id=seat.hand_message_id, dm_channel_id=seat.dm_channel_id
-            )
+            await self.bot.service.projection.note_seat(record.id, seat.seat, panel=digest)
             return True
         try:
             channel_id = seat.dm_channel_id or self._dm_channels.get(seat.user_id)
@@ -413,14 +412,14 @@ class Delivery:
             if message_id is None or new_turn:
                 message_id = (await channel.send(**as_new_message(panel))).id
         except discord.Forbidden:
-            await self.bot.service.note_dms_closed(record.id, seat.seat)
+            await self.bot.service.projection.note_seat(record.id, seat.seat, dm_ok=False)
             await self.bot.presenter.game_channel(record).send(
                 DMS_CLOSED.format(user_id=seat.user_id, kind=record.kind),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
             )
             return True
-        await self.bot.service.note_seat_panel(
-            record.id, seat.seat, panel=digest, message_id=message_id, dm_channel_id=channel_id
+        await self.bot.service.projection.note_seat(
+            record.id, seat.seat, panel=digest, hand_message_id=message_id, dm_channel_id=channel_id
         )
         return True
 
@@ -458,7 +457,7 @@ class Delivery:
             return
         if record.ping_message_id is not None:
             await self._delete_ping(record)
-            await self.bot.service.note_ping(record.id, None, None)
+            await self.bot.service.projection.set_messages(record.id, ping_message_id=None, ping_user_id=None)
         if target is None:
             return
         text = f"<@{target}>, your turn in {game_kind(record.kind).title} #{record.id}."
@@ -477,7 +476,7 @@ class Delivery:
         else:
             message_id = (await place.send(text, allowed_mentions=mentions)).id
             self._pings.pop(record.id, None)
-        await self.bot.service.note_ping(record.id, message_id, target)
+        await self.bot.service.projection.set_messages(record.id, ping_message_id=message_id, ping_user_id=target)
 
     async def _delete_ping(self, record: GameRecord) -> None:
         assert record.ping_message_id is not None
@@ -506,7 +505,7 @@ class Delivery:
         except discord.NotFound as error:
             if place_gone(error):
                 raise
-        await self.bot.service.note_warning(record.id, None)
+        await self.bot.service.projection.set_messages(record.id, warning_message_id=None)
 
     # -- failures ---------------------------------------------------------------------------------------------------
 

@@ -255,7 +255,7 @@ async def open_lobby(interaction: discord.Interaction, kind: str, options: Lobby
     )
     await interaction.response.send_message(**lobby_message(bot, record))
     message = await interaction.original_response()
-    await bot.service.note_messages(record.id, lobby_message_id=message.id)
+    await bot.service.projection.set_messages(record.id, lobby_message_id=message.id)
     return record
 
 
@@ -277,7 +277,7 @@ async def start_game(bot: GameBot, interaction: discord.Interaction, game_id: in
         thread_id = None
         note = " I may not open threads here, so the game is played in this channel."
     if thread_id is not None:
-        await bot.service.note_messages(game_id, thread_id=thread_id)
+        await bot.service.projection.set_messages(game_id, thread_id=thread_id)
     record = await bot.service.get(game_id)
     await interaction.edit_original_response(**lobby_message(bot, record))
     if note:
@@ -365,7 +365,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         lobby = await bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(
             **message, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in invited])
         )
-        await bot.service.note_messages(record.id, lobby_message_id=lobby.id)
+        await bot.service.projection.set_messages(record.id, lobby_message_id=lobby.id)
         await interaction.followup.send(
             f"Rematch lobby {game_kind(record.kind).title} #{record.id} is open: {lobby.jump_url}", ephemeral=True
         )

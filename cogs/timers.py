@@ -94,7 +94,7 @@ class TimerCog(commands.Cog):
         )
         # Removed by the delivery once the turn is played (a move clears the warned flag); settling now removes it at
         # once should the move have landed while the warning was being posted.
-        await self.bot.service.note_warning(record.id, warning.id)
+        await self.bot.service.projection.set_messages(record.id, warning_message_id=warning.id)
         await self.bot.delivery.settle(record.id)
 
     async def _dm_warning(self, channel_id: int, text: str) -> None:

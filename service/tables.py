@@ -26,7 +26,7 @@ from engine.registry import game_class, game_kind
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
-from service.ports import Boards, Coordinator, GameStore, ServerSettings
+from service.ports import Boards, Coordinator, DeliveryProjection, GameStore, ServerSettings
 from service.timers import warning_time
 
 log = logging.getLogger(__name__)
@@ -110,6 +110,7 @@ class TableService:
         self.new_seed = new_seed or (lambda: secrets.randbits(62))
         self.coordinator = coordinator or LocalLocks()
         # Ports the cogs read directly: nothing of the service's rules stands between them and the store.
+        self.projection: DeliveryProjection = store
         self.boards: Boards = store
         self.server_settings: ServerSettings = store
         self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
@@ -191,82 +192,6 @@ class TableService:
         if not is_manager:
             raise RefusedError("Only someone with Manage Server can change how this server's tables are shown.")
         await self.store.set_pictures(guild_id, on)
-
-    # Where the game shows on Discord (ids only; the game itself does not change)
-
-    async def note_messages(
-        self,
-        game_id: int,
-        *,
-        lobby_message_id: int | None = None,
-        thread_id: int | None = None,
-        table_message_id: int | None = None,
-        ping_message_id: int | None = None,
-    ) -> None:
-        """Remember the ids of the messages (and thread) that show a game; only the given ones change."""
-        given = {
-            name: value
-            for name, value in {
-                "lobby_message_id": lobby_message_id,
-                "thread_id": thread_id,
-                "table_message_id": table_message_id,
-                "ping_message_id": ping_message_id,
-            }.items()
-            if value is not None
-        }
-        await self.store.set_messages(game_id, **given)
-
-    async def note_dms_closed(self, game_id: int, seat: int) -> None:
-        """Remember that a seat's player does not take DMs (their hand is shown on request instead)."""
-        await self.store.note_seat(game_id, seat, dm_ok=False)
-
-    async def note_seat_panel(
-        self, game_id: int, seat: int, *, panel: str | None, message_id: int | None, dm_channel_id: int | None
-    ) -> None:
-        """Remember which DM message shows a seat's panel, in which DM channel, and a digest of what it shows."""
-        await self.store.note_seat(
-            game_id, seat, panel=panel, hand_message_id=message_id, dm_channel_id=dm_channel_id
-        )
-
-    async def note_ping(self, game_id: int, message_id: int | None, user_id: int | None) -> None:
-        """Remember the turn ping on Discord and whom it notifies (None, None: there is none)."""
-        await self.store.set_messages(game_id, ping_message_id=message_id, ping_user_id=user_id)
-
-    async def note_warning(self, game_id: int, message_id: int | None) -> None:
-        """Remember the turn warning posted in the game's channel (None: there is none)."""
-        await self.store.set_messages(game_id, warning_message_id=message_id)
-
-    # Delivery to Discord: what the bot shows is brought in line with the stored game, one worker per game at a time
-
-    async def claim_delivery(self, game_id: int, owner: str, lease: timedelta) -> GameRecord | None:
-        """Lease the game's delivery to `owner`; None if another worker holds it."""
-        now = self.clock()
-        return await self.store.claim_delivery(game_id, owner, now + lease, now)
-
-    async def release_delivery(
-        self, game_id: int, owner: str, *, shown_version: int | None = None, shown_moves: int | None = None
-    ) -> None:
-        """End a delivery lease; with the figures, Discord caught up that far."""
-        await self.store.release_delivery(game_id, owner, shown_version=shown_version, shown_moves=shown_moves)
-
-    async def note_notices(self, game_id: int, owner: str, *, moves: int, notices: int = 0) -> None:
-        """The one-off posts of the first `moves` moves went out, and the first `notices` of the next move's."""
-        await self.store.note_notices(game_id, owner, moves=moves, notices=notices)
-
-    async def unshown_game_ids(self, after: int, limit: int) -> list[int]:
-        """A page of the started games Discord is behind on (after a crash, or a Discord failure).
-
-        At most `limit` ids above `after`, in order.
-        """
-        return await self.store.unshown_game_ids(after, limit)
-
-    async def release_stale_deliveries(self) -> int:
-        """Start-up: leases left by a process that died while delivering no longer hold anything up."""
-        return await self.store.release_all_deliveries()
-
-    async def move_to_channel(self, game_id: int) -> GameRecord:
-        """The game's thread is gone: it goes on in the channel the lobby was opened in."""
-        return await self.store.move_to_channel(game_id)
 
     async def cancel_lost(self, game_id: int) -> GameRecord:
         """Neither the thread nor the channel of the game is left: cancel it without results."""
