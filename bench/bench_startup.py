@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import resource
 import shutil
@@ -160,7 +161,9 @@ async def lag_child(path: str) -> None:
 
 def owe_everything(path: Path) -> None:
     """Every game owes Discord its last move's table, panels and ping (a failed call, or a crash before showing)."""
-    with sqlite3.connect(path) as conn:
+    # Closed before the file is copied: the update must be in the file itself, not only in its write-ahead log
+    # (`with sqlite3.connect(...)` commits but does not close, and the copy takes the main file alone).
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE games SET shown_version = version - 1, shown_moves = move_count")
 
 
