@@ -28,6 +28,7 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs._backoff import retry_delay
+from cogs._buckets import forget_idle_buckets
 from cogs._budget import RequestBudget
 from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
@@ -178,6 +179,7 @@ class CardBot(GameBot):
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
         self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
+        forget_idle_buckets(self.http)  # one rate-limit bucket per channel, kept only while it knows something
         self.store = self._given_store or await Store.open(self.database_path)
         self.service = TableService(self.store, clock=self.clock, new_seed=self.new_seed)
         self.presenter = Presenter(self)

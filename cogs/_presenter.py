@@ -28,7 +28,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PICTURES_KEPT = 256  # rendered tables kept in memory, newest first
+# Rendered tables kept in memory, newest first. A version is drawn again only when its showing is retried (a
+# failed call, after 5 s or more) or repeated; at most a few are, so a few dozen suffice, and 256 (20-30 KB each)
+# filled 5-8 MB with the pictures of games the start-up catch-up had shown and would not show again.
+PICTURES_KEPT = 32
 
 
 def seat_names(record: GameRecord) -> list[str]:

@@ -1,0 +1,20 @@
+"""What the bot keeps in memory per message it shows stays flat however many tables and panels it posts (issue 22)."""
+
+import random
+
+from tests.cogs.helpers import open_and_start
+from tests.cogs.test_kasino_flow import play_turn
+
+
+async def test_tables_and_panels_leave_no_views_stored(simcord_env, channel, members):
+    # Every button and menu is a DynamicItem, dispatched by its custom id: discord.py need not keep the views of
+    # the messages it sent (it would, one per table and panel, for as long as the bot runs).
+    host, *others = members[:4]
+    games = [(await open_and_start(channel, host, others[:seats - 1], f"{kind} new", seats=seats))[1]
+             for kind in ("kasino", "garbage") for seats in (2, 3, 4)]  # fmt: skip
+    rng = random.Random(22)
+    for how in ("panel", "dm", "panel", "slash"):  # clicks on panels still reach the game
+        await play_turn(simcord_env, channel, members, games[0], rng, how)
+    store = simcord_env.bot._connection._view_store
+    assert store._views == {} and store._synced_message_views == {}
+    assert store._modals == {}
