@@ -32,6 +32,7 @@ import discord
 
 from cogs._backoff import retry_delay
 from cogs._hands import DMS_CLOSED, as_new_message
+from cogs._recent import Recent
 from cogs._table import TableMessage
 from cogs._text import legible
 from db.records import GameRecord, SeatRecord
@@ -53,6 +54,7 @@ MISSING_PERMISSIONS = 50013
 PASSING = (MISSING_ACCESS, MISSING_PERMISSIONS)  # refusals that end when a moderator or Discord sets things right
 PAUSE_AFTER = timedelta(minutes=30)  # of passing refusals in a row: stop retrying until the game's next action
 ALONE_QUIET = timedelta(minutes=1)  # a member alone with computers who acted this recently is not pinged
+DM_CHANNELS_KEPT = 4096  # players whose DM channel is remembered across games
 LATEST_KEPT = 2000  # members' latest clicks kept before the expired ones are dropped
 CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
 MOVED = "The thread of {title} is gone, so the game goes on here."
@@ -142,7 +144,9 @@ class Delivery:
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}
         self._pings: dict[int, _Ping] = {}
-        self._dm_channels: dict[int, int] = {}  # user id → DM channel id, so a new game opens no channel again
+        # User id → DM channel id, so that a new game opens no channel again; the newest players' only (a seat keeps
+        # its own in the database), so that catching up on thousands of games does not grow it without end.
+        self._dm_channels: Recent[int, int] = Recent(DM_CHANNELS_KEPT)
         self._latest: dict[int, _Click] = {}  # user id → their latest interaction, for free pings
         self._latest_limit = LATEST_KEPT
         self._blocked_since: dict[int, float] = {}  # game id → when passing refusals began (the loop's clock)
@@ -400,7 +404,7 @@ class Delivery:
             channel_id = seat.dm_channel_id or self._dm_channels.get(seat.user_id)
             if channel_id is None:
                 channel_id = (await self.bot.create_dm(discord.Object(seat.user_id))).id
-            self._dm_channels[seat.user_id] = channel_id
+            self._dm_channels.put(seat.user_id, channel_id)
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             message_id = seat.hand_message_id
             new_turn = turn and not is_turn_panel(seat.panel)
