@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+from collections.abc import Iterator
 
 from engine.base import AnyGame
 from engine.kinds import GameKind
@@ -17,6 +19,28 @@ GAME_KINDS: tuple[GameKind, ...] = tuple(
 _BY_NAME = {kind.name: kind for kind in GAME_KINDS}
 _BY_CODE = {kind.code: kind for kind in GAME_KINDS}
 KINDS = tuple(_BY_NAME)
+
+
+@contextlib.contextmanager
+def registered(kind: GameKind) -> Iterator[GameKind]:
+    """List `kind` among the registry's kinds while the block runs (a kind defined by a test, say).
+
+    Code that reads `registry.GAME_KINDS` or looks a kind up by name or code while the block runs finds it.
+
+    Raises:
+        ValueError: a kind of that name or code is listed already.
+    """
+    global GAME_KINDS, KINDS
+    if kind.name in _BY_NAME or kind.code in _BY_CODE:
+        raise ValueError(f"a kind named {kind.name!r} or coded {kind.code!r} is listed already")
+    before = GAME_KINDS
+    GAME_KINDS, KINDS = (*before, kind), (*KINDS, kind.name)
+    _BY_NAME[kind.name], _BY_CODE[kind.code] = kind, kind
+    try:
+        yield kind
+    finally:
+        GAME_KINDS, KINDS = before, tuple(k.name for k in before)
+        del _BY_NAME[kind.name], _BY_CODE[kind.code]
 
 
 def game_kind(name: str) -> GameKind:

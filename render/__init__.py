@@ -20,9 +20,9 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine import registry
 from engine.base import PublicView
 from engine.kinds import GameKind
-from engine.registry import GAME_KINDS
 from render.layout import Box, Drawn, Rendered
 
 __all__ = ["Box", "Drawn", "Rendered", "has_table_picture", "render_table"]
@@ -43,7 +43,7 @@ def render_table(view: PublicView, names: Sequence[str]) -> Rendered:
             hand can leak).
         ValueError: `names` does not give one name per seat.
     """
-    for kind in GAME_KINDS:
+    for kind in registry.GAME_KINDS:
         view_type = kind.public_view
         if view_type is not None and kind.table_picture is not None and isinstance(view, view_type):
             return _drawer(kind.name)(view, names)
@@ -53,7 +53,7 @@ def render_table(view: PublicView, names: Sequence[str]) -> Rendered:
 @functools.cache
 def _drawer(kind_name: str) -> TableDrawer:
     """The kind's "module:function" table drawer, imported once."""
-    kind = next(kind for kind in GAME_KINDS if kind.name == kind_name)
+    kind = registry.game_kind(kind_name)
     assert kind.table_picture is not None
     module, _, function = kind.table_picture.partition(":")
     drawer: TableDrawer = getattr(importlib.import_module(module), function)

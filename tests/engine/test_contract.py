@@ -5,7 +5,8 @@ Whatever the game, for random seeded games played to the end (with the odd resig
 - B3: a refused move (out of turn, not a move at all) changes nothing;
 - K16/G11 in general: no public view holds a card hidden from everyone, no seat's view a card hidden from it;
 - every public view of a kind that draws pictures renders.
-A new kind gets all of this by being in `engine.registry.GAME_KINDS`.
+A new kind gets all of this by being in `engine.registry.GAME_KINDS`: the toy game of `tests/toy_game.py`, listed
+only while its tests run (`registry.registered`), proves it.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from typing import Any
 
 import pytest
 
+from engine import registry
 from engine.errors import GameError, NotYourTurnError
 from engine.kinds import GameKind
-from engine.registry import GAME_KINDS
 from render import has_table_picture, render_table
+from tests import toy_game
 
 MAX_MOVES = 20_000
 GAMES = 6
@@ -73,12 +75,21 @@ def play_random(kind: GameKind, seed: int, resign_chance: float = 0.002) -> tupl
     return game, log, players
 
 
-@pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
+@pytest.fixture(params=[*registry.KINDS, toy_game.KIND.name])
+def kind(request):
+    """Each registered kind by name, and the test suite's toy kind, registered for the test's length."""
+    if request.param != toy_game.KIND.name:
+        yield registry.game_kind(request.param)
+        return
+    with registry.registered(toy_game.KIND):
+        yield registry.game_kind(request.param)
+
+
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_json(kind, seed):
     game, log, players = play_random(kind, seed)
     assert game.outcome() is not None and len(game.outcome().places) == players
-    replayed = kind.engine.replay(players, seed, None, log)
+    replayed = registry.game_class(kind.name).replay(players, seed, None, log)
     assert replayed.to_dict() == game.to_dict()
     again = kind.engine.from_dict(json.loads(json.dumps(game.to_dict())))
     assert again.to_dict() == game.to_dict()
@@ -86,12 +97,15 @@ def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_jso
         game.apply(0, game.resign_move())  # nothing is played after the end
 
 
-@pytest.mark.parametrize("kind", [kind for kind in GAME_KINDS if has_table_picture(kind)], ids=lambda kind: kind.name)
-def test_every_public_view_of_a_kind_with_pictures_renders(kind):
+def test_every_public_view_draws_where_the_kind_has_a_picture(kind):
     rng = random.Random(3)
     players = kind.max_seats
     game = kind.engine.new(players, 3)
     names = [f"Player {seat + 1}" for seat in range(players)]
+    if not has_table_picture(kind):  # text only: nothing draws, and nothing pretends to
+        with pytest.raises(TypeError):
+            render_table(game.public_view(), names)
+        return
     for step in range(400):
         if game.to_move is None:
             break
@@ -103,7 +117,7 @@ def test_every_public_view_of_a_kind_with_pictures_renders(kind):
 
 
 def test_a_view_hiding_a_card_would_be_caught():
-    kind = GAME_KINDS[0]
+    kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, 1)
     hidden = game.hidden_cards(None)
     card_type = card_type_of(game)
@@ -111,7 +125,18 @@ def test_a_view_hiding_a_card_would_be_caught():
 
 
 def test_a_refusal_that_changed_the_state_would_be_caught():
-    kind = GAME_KINDS[0]
+    kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, 1)
     with pytest.raises(NotYourTurnError):
         game.apply((game.to_move + 1) % game.players, game.legal_moves(game.to_move)[0])
+
+
+def test_a_kind_registered_by_a_test_is_listed_only_while_it_runs():
+    with registry.registered(toy_game.KIND):
+        assert registry.game_kind("toy") is toy_game.KIND and registry.kind_by_code("t") is toy_game.KIND
+        assert "toy" in registry.KINDS and toy_game.KIND in registry.GAME_KINDS
+        with pytest.raises(ValueError, match="listed already"):
+            registry.registered(toy_game.KIND).__enter__()
+    assert "toy" not in registry.KINDS and toy_game.KIND not in registry.GAME_KINDS
+    with pytest.raises(KeyError):
+        registry.game_kind("toy")

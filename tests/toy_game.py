@@ -1,0 +1,207 @@
+"""A toy game defined by the test suite alone, to prove that a kind the registry lists gets the contract's checks.
+
+High Card, 2-3 players: each is dealt three cards from a shuffled deck; in turn a player shows one card (`show 7♥`);
+after three rounds of showing, the highest card shown wins. The stock and the hands are hidden. It has no picture
+and no computer players, as a new kind may start.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from engine.cards import Card, cards_from_codes, new_deck
+from engine.core import SCHEMA, BaseGame, Resign
+from engine.errors import IllegalMoveError, InvalidMoveError
+from engine.kinds import GameKind, YesNo
+
+ROUNDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    card: Card
+
+    def __str__(self) -> str:
+        return f"show {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    seat: int
+    card: Card
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} shows {self.card}."
+
+
+@dataclass(frozen=True, slots=True)
+class ToySettings:
+    aces_low: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"aces_low": self.aces_low}
+
+
+@dataclass(frozen=True, slots=True)
+class ToySeat:
+    seat: int
+    hand_size: int
+    shown: tuple[Card, ...]
+    resigned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ToyPublicView:
+    seats: tuple[ToySeat, ...]
+    stock_size: int
+    to_move: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ToyView:
+    public: ToyPublicView
+    seat: int
+    hand: tuple[Card, ...]
+    legal_moves: tuple[Show, ...]
+
+
+class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
+    KIND: ClassVar[str] = "toy"
+    TITLE: ClassVar[str] = "High Card"
+    MOVE_COUNT_KEY: ClassVar[str] = "moves"
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 3
+    SCORES_LABEL: ClassVar[str] = "best card"
+
+    def __init__(self, players: int, seed: int, settings: ToySettings) -> None:
+        super().__init__(players, seed, settings)
+        self._hands: list[list[Card]] = [[] for _ in range(players)]
+        self._shown: list[list[Card]] = [[] for _ in range(players)]
+        self._stock: list[Card] = []
+        self._turn: int | None = 0
+
+    @property
+    def to_move(self) -> int | None:
+        return self._turn
+
+    @classmethod
+    def settings_from_dict(cls, data: Mapping[str, Any] | None) -> ToySettings:
+        return ToySettings(bool((data or {}).get("aces_low", False)))
+
+    def hidden_cards(self, seat: int | None = None) -> frozenset[Card]:
+        return frozenset((*(c for other, hand in enumerate(self._hands) if other != seat for c in hand), *self._stock))
+
+    def public_view(self) -> ToyPublicView:
+        seats = tuple(
+            ToySeat(seat, len(self._hands[seat]), tuple(self._shown[seat]), seat in self._resigned)
+            for seat in range(self._players)
+        )
+        return ToyPublicView(seats, len(self._stock), self._turn)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "kind": self.KIND,
+            "players": self._players,
+            "seed": self._seed,
+            "settings": self._settings.to_dict(),
+            "moves": self._moves,
+            "resigned": list(self._resigned),
+            "turn": self._turn,
+            "hands": [[card.code for card in hand] for hand in self._hands],
+            "shown": [[card.code for card in shown] for shown in self._shown],
+            "stock": [card.code for card in self._stock],
+        }
+
+    @classmethod
+    def _load(cls, data: Mapping[str, Any]) -> Self:
+        game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+        game._moves = int(data["moves"])
+        game._resigned = [int(seat) for seat in data["resigned"]]
+        game._turn = data["turn"]
+        game._hands = [cards_from_codes(hand) for hand in data["hands"]]
+        game._shown = [cards_from_codes(shown) for shown in data["shown"]]
+        game._stock = cards_from_codes(data["stock"])
+        return game
+
+    def _check_state(self) -> None:
+        cards = [*self._stock, *(c for hand in self._hands for c in hand), *(c for s in self._shown for c in s)]
+        if sorted(card.code for card in cards) != sorted(card.code for card in new_deck()):
+            raise ValueError("every card must be in exactly one place")
+
+    def _start(self) -> None:
+        deck = list(new_deck())
+        random.Random(f"toy:{self._seed}").shuffle(deck)
+        for seat in range(self._players):
+            self._hands[seat] = [deck.pop() for _ in range(ROUNDS)]
+        self._stock = deck
+
+    def _legal(self, seat: int) -> tuple[Show, ...]:
+        return tuple(Show(card) for card in self._hands[seat])
+
+    def _parse(self, seat: int, text: str) -> Show:
+        word, _, card = text.strip().partition(" ")
+        if word != "show":
+            raise InvalidMoveError(f"“{text}” is not a move; try “show 7♥”.")
+        try:
+            return Show(Card.parse(card))
+        except ValueError as error:
+            raise InvalidMoveError(f"“{card}” is not a card.") from error
+
+    def _checked(self, seat: int, move: Show) -> Show:
+        if move.card not in self._hands[seat]:
+            raise IllegalMoveError(f"{move.card} is not in your hand.")
+        return move
+
+    def _play(self, seat: int, move: Show, events: list[Any]) -> None:
+        self._hands[seat].remove(move.card)
+        self._shown[seat].append(move.card)
+        events.append(Shown(seat, move.card))
+        playing = [other for other in range(self._players) if other not in self._resigned]
+        if not any(self._hands[other] for other in playing):
+            self._finish(events)
+            return
+        following = (other % self._players for other in range(seat + 1, seat + 1 + self._players))
+        self._turn = next(other for other in following if self._hands[other])
+
+    def _auto_move(self, seat: int) -> Show:
+        return Show(self._hands[seat][0])
+
+    def _on_resign(self, seat: int, events: list[Any]) -> None:
+        self._shown[seat].extend(self._hands[seat])  # its cards are shown and out of play (B2)
+        self._hands[seat].clear()
+        if self._turn == seat:
+            playing = [o for o in range(self._players) if self._hands[o] and o not in self._resigned]
+            self._turn = playing[0] if playing else None
+            if not playing and self._players - len(self._resigned) >= self.MIN_PLAYERS:
+                self._finish(events)
+
+    def _end(self, events: list[Any]) -> None:
+        self._turn = None
+
+    def _standing(self, seat: int) -> tuple[int, ...]:
+        return (max((card.rank for card in self._shown[seat]), default=0),)
+
+    def _scores(self) -> tuple[int, ...]:
+        return tuple(self._standing(seat)[0] for seat in range(self._players))
+
+    def _view(self, seat: int) -> ToyView:
+        return ToyView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))
+
+    def describe_move(self, move: Show | Resign) -> str:
+        return "Resign" if isinstance(move, Resign) else f"Show {move.card}"
+
+
+KIND = GameKind(
+    name="toy",
+    code="t",
+    engine=HighCard,
+    score_unit="best card",
+    private_hands=True,
+    tagline="High Card, a toy of the test suite.",
+    options=(YesNo("aces_low", "aces_low", "Aces count low", False),),
+    settings_line=lambda settings: "Aces low." if settings.aces_low else "Aces high.",
+)
