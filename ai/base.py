@@ -22,6 +22,11 @@ class Strength(StrEnum):
     HARD = "hard"
 
 
+# The searching players are budgeted by samples, never by the clock, so a loaded host gets the same (and as strong) a
+# move as an idle one. This cap only stops a pathological search; no normal decision comes near it.
+SAFETY_SECONDS = 5.0
+
+
 class Player(Protocol):
     """A computer player for one game kind and strength."""
 

@@ -5,8 +5,9 @@ player of that strength for one decision, from the seat's own view and the publi
 same things a person in that seat could have seen), and saves it like any player's move (B1): the log holds the
 move, never the randomness that chose it. That randomness comes from the game's seed, the seat and the number of
 moves played, so asking again in the same position (after a restart, say) gives the same decision, whatever
-happened to the bot in between. Deciding runs in a worker thread: a hard player thinks for up to half a second,
-and other games must not wait for it.
+happened to the bot in between (the searching players count samples, never the clock, so a busy host changes
+nothing either). Deciding runs in a worker thread: a searching player thinks for up to half a second, and other
+games must not wait for it.
 """
 
 from __future__ import annotations
