@@ -11,7 +11,7 @@ from typing import Final
 
 from ai.kasino_table_math import SWEEP_POINTS, card_points, cards_points, item_points, stacked, table_after
 from engine.cards import Card
-from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
+from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.rules import legal_moves
 from engine.kasino.table import TableItem, hand_order, hand_value
 
@@ -96,15 +96,13 @@ def quick_move(seat: int, hand: Sequence[Card], table: Sequence[TableItem], fina
                 score += SWEEP_POINTS
         elif isinstance(move, Place):
             score = -PLACE_COST * card_points(move.card) - 0.01 * hand_value(move.card)
-        elif isinstance(move, Build | Raise | Double):
+        else:  # a build, raise or double
             target = next(item for item in table if item.cards[0] == move.target)
             made = stacked(seat, target, move)
             if not made.is_build or final:
                 score = -PLACE_COST * card_points(move.card)
             else:
                 score = BUILD_SHARE * item_points(made) - 0.05
-        else:
-            continue
         if score > best_score:
             best, best_score = move, score
     assert best is not None
