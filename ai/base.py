@@ -20,6 +20,7 @@ class Strength(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    EXPERT = "expert"
 
 
 # The searching players are budgeted by samples, never by the clock, so a loaded host gets the same (and as strong) a

@@ -11,7 +11,7 @@ from engine.kasino import KasinoGame
 
 # (kind, strength, seconds the slowed clock moves on at each reading): a sample really takes about a millisecond,
 # and the clock is read about once a sample, so a whole budget stays within the safety cap (`SAFETY_SECONDS`).
-SEARCHERS = [("kasino", "hard", 0.15), ("garbage", "hard", 0.07)]
+SEARCHERS = [("kasino", "hard", 0.15), ("garbage", "hard", 0.07), ("kasino", "expert", 0.045)]
 
 
 def positions(kind):
