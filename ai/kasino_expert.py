@@ -6,7 +6,8 @@
   each played out with the fast policy.
 - Otherwise guesses are sampled (`sample_hands`), more of them when the best two moves are close; in 3-4 players
   each guessed last deal is solved exactly (max-n) once few cards are left.
-- Every guess is weighted by how well it explains the opponents' moves this deal (`kasino_inference`).
+- Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
+  the opponents cards in proportion to it, the enumerated ones are weighted by it.
 - A finished deal is scored as the round will count it and weighed by what it does to the game (`kasino_outcome`).
 
 It decides from its seat's view and the public events only, with a budget of samples, never the clock (a safety
@@ -17,16 +18,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from ai.base import SAFETY_SECONDS, Strength, decision_rng, require_moves
-from ai.kasino_hard import sample_hands
-from ai.kasino_inference import guess_weight, hand_weights
+from ai.kasino_inference import guess_weight, hand_weights, weighted_deal
 from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
 from ai.kasino_medium import ranked_moves
-from ai.kasino_outcome import GameContext, Tally, add_cards, round_points
+from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
 from ai.kasino_position import Position
 from ai.kasino_solver import MaxNSolver, TwoPlayerSolver
 from engine.cards import Card
@@ -81,7 +82,7 @@ class ExpertKasino:
         opponent_cards = [know.hand_sizes[seat] for seat in know.opponents()]
         hidden_hand = know.players == 2 and len(know.unseen) - know.stock == opponent_cards[0] == sum(opponent_cards)
         if hidden_hand and math.comb(len(know.unseen), opponent_cards[0]) <= ENUMERATE:
-            return search.enumerate(candidates)
+            return search.every_hand(candidates)
         rng = decision_rng(self.seed, view)
         if know.last_deal and sum(know.hand_sizes) <= SOLVE_CARDS:
             return search.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
@@ -98,7 +99,7 @@ class _Search:
         self.context = GameContext(tuple(summary.score for summary in seats), view.public.target)
         self.tallies, self.unknown = _tallies(know, [summary.captured for summary in seats],
                                               [summary.sweeps for summary in seats])  # fmt: skip
-        self.weights = hand_weights(history, know.opponents()) if history else {}
+        self.weights = hand_weights(history, know.opponents(), know.table) if history else {}
         self.deadline = time.perf_counter() + time_limit
 
     def start(self, hands: Sequence[Sequence[Card]]) -> Position:
@@ -120,7 +121,7 @@ class _Search:
         hands[1 - self.seat] = list(self.know.unseen)
         return TwoPlayerSolver(self.seat, self.value).best(self.start(hands), moves)[0]
 
-    def enumerate(self, candidates: list[tuple[float, CardMove]]) -> CardMove:
+    def every_hand(self, candidates: list[tuple[float, CardMove]]) -> CardMove:
         """Two players: every hand the opponent may hold, each weighted by inference, played out for each candidate.
 
         When that is many playouts, every third hand first picks the few candidates worth finishing.
@@ -156,23 +157,31 @@ class _Search:
             self._add(totals, weight, start, candidates, solve=False)
         return self._best(totals, weight_sum, candidates)
 
-    def sample(self, candidates: list[tuple[float, CardMove]], rng: Any, samples: int, most: int,
+    def sample(self, candidates: list[tuple[float, CardMove]], rng: random.Random, samples: int, most: int,
                solve: bool) -> CardMove:  # fmt: skip
         """Sampled guesses (more while the best two moves are close), each played out or solved per candidate."""
         totals = [0.0] * len(candidates)
         weight_sum = 0.0
         done = 0
         while done < most:
-            hands = sample_hands(self.know, rng)
-            weight = guess_weight(hands, self.weights) + 1e-9
-            weight_sum += weight
-            self._add(totals, weight, self.start(hands), candidates, solve)
+            self._add(totals, 1.0, self.start(self._guess(rng)), candidates, solve)
+            weight_sum += 1.0
             done += 1
             if done >= samples and not self._close(totals, weight_sum):
                 break
             if time.perf_counter() > self.deadline:
                 break  # a safety net only: no normal decision comes near it
         return self._best(totals, weight_sum, candidates)
+
+    def _guess(self, rng: random.Random) -> list[list[Card]]:
+        """One guess of every hand, the opponents' cards dealt by their inference weights."""
+        know = self.know
+        sizes = {seat: know.hand_sizes[seat] for seat in know.opponents()}
+        required = {item.owner: item.value for item in know.table if item.owner is not None and item.owner in sizes}
+        dealt = weighted_deal(know.unseen, sizes, self.weights, required, rng)
+        hands = [dealt.get(seat, []) for seat in range(know.players)]
+        hands[self.seat] = list(know.hand)
+        return hands
 
     def _add(self, totals: list[float], weight: float, start: Position, candidates: list[tuple[float, CardMove]],
              solve: bool) -> None:  # fmt: skip
@@ -211,7 +220,7 @@ def _tallies(know: KasinoKnowledge, captured: Sequence[int], sweeps: Sequence[in
         tally = add_cards((0, 0, 0, 0), seen, sweeps[seat])
         missing = count - len(seen)
         if missing > 0:
-            tally = (count, tally[1] + round(missing / 4), tally[2], tally[3])
-            unknown += 7 * missing / 52
+            tally = (count, tally[1] + round(missing * DECK_SPADES / DECK_CARDS), tally[2], tally[3])
+            unknown += SPECIAL_TOTAL * missing / DECK_CARDS
         tallies.append(tally)
     return tuple(tallies), unknown

@@ -10,6 +10,7 @@ its moves. A guess of the hidden cards is weighted by the product over the cards
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -27,11 +28,11 @@ from engine.kasino.events import (
     RoundStarted,
 )
 from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
-from engine.kasino.table import TableItem, hand_value
+from engine.kasino.table import TableItem, card_order, hand_value
 
 SLACK: Final = 0.35  # points a take may exceed the move actually made before it counts as passed up
-SHARPNESS: Final = 2.0  # how fast the weight falls with the points passed up
-FLOOR: Final = 0.1  # the least weight one passed-up take gives: players do miss captures
+SHARPNESS: Final = 1.5  # how fast the weight falls with the points passed up
+FLOOR: Final = 0.2  # the least weight one passed-up take gives: players do miss captures, or build instead
 VALUES: Final = range(2, 17)  # every hand value (K2)
 
 Weights = dict[int, float]  # hand value -> weight of holding a card of it
@@ -60,9 +61,16 @@ def _move_of(event: Any, table: Sequence[TableItem]) -> CardMove | None:
     return None
 
 
-def deal_decisions(history: Sequence[Any]) -> list[tuple[int, tuple[TableItem, ...], CardMove]]:
-    """Every move of the current deal as (seat, table before it, move), rebuilt from the public events."""
-    table: tuple[TableItem, ...] = ()
+def deal_decisions(
+    history: Sequence[Any], table_now: Sequence[TableItem] = ()
+) -> list[tuple[int, tuple[TableItem, ...], CardMove]]:
+    """Every move of the current deal as (seat, table before it, move), rebuilt from the public events.
+
+    A game's history starts after its first round was dealt, so the first round's table is worked out from
+    `table_now` (the table at the seat's turn): its cards and those taken, less the cards played since (the order of
+    those first four loose cards is not known, and nothing here depends on it).
+    """
+    table = _first_table(history, table_now)
     decisions: list[tuple[int, tuple[TableItem, ...], CardMove]] = []
     for event in history:
         if isinstance(event, RoundStarted):
@@ -78,6 +86,19 @@ def deal_decisions(history: Sequence[Any]) -> list[tuple[int, tuple[TableItem, .
             decisions.append((seat, table, move))
             table = tuple(table_after(seat, table, move)[0])
     return decisions
+
+
+def _first_table(history: Sequence[Any], table_now: Sequence[TableItem]) -> tuple[TableItem, ...]:
+    if any(isinstance(event, RoundStarted) for event in history):
+        return ()  # set from the event itself
+    cards = {card for item in table_now for card in item.cards}
+    for event in history:
+        if isinstance(event, CardsTaken):
+            cards.update(event.taken)
+    for event in history:
+        if isinstance(event, CardPlaced | CardsTaken | BuildMade | BuildRaised | Doubled):
+            cards.discard(event.card)
+    return tuple(TableItem.loose(card) for card in sorted(cards, key=card_order))
 
 
 def _worth(seat: int, table: Sequence[TableItem], move: CardMove) -> float:
@@ -97,10 +118,12 @@ def _worth(seat: int, table: Sequence[TableItem], move: CardMove) -> float:
     return 0.0
 
 
-def hand_weights(history: Sequence[Any], seats: Sequence[int]) -> dict[int, Weights]:
+def hand_weights(
+    history: Sequence[Any], seats: Sequence[int], table_now: Sequence[TableItem] = ()
+) -> dict[int, Weights]:
     """For each seat in `seats`, the weight of each hand value given its moves this deal (1.0: no evidence)."""
     weights: dict[int, Weights] = {seat: dict.fromkeys(VALUES, 1.0) for seat in seats}
-    for seat, table, move in deal_decisions(history):
+    for seat, table, move in deal_decisions(history, table_now):
         if seat not in weights:
             continue
         made = _worth(seat, table, move)
@@ -109,6 +132,42 @@ def hand_weights(history: Sequence[Any], seats: Sequence[int]) -> dict[int, Weig
             if passed > 0 and value != hand_value(move.card):
                 weights[seat][value] *= max(FLOOR, math.exp(-SHARPNESS * passed))
     return weights
+
+
+def weighted_deal(
+    pool: Sequence[Card],
+    sizes: dict[int, int],
+    weights: dict[int, Weights],
+    required: dict[int, int],
+    rng: random.Random,
+) -> dict[int, list[Card]]:
+    """Deal `sizes[seat]` cards of `pool` to each seat, a card's chance of going to a seat following its weight there.
+
+    Weighted sampling without replacement (each card's key is `u ** (1 / weight)`, the highest keys are dealt), so
+    every guess counts the same and none is wasted on hands the moves rule out. A seat in `required` first gets a
+    card of that hand value (it owns a build: K7), when the pool has one.
+    """
+    left = list(pool)
+    dealt: dict[int, list[Card]] = {}
+    for seat, size in sizes.items():
+        seat_weights = weights.get(seat)
+        hand: list[Card] = []
+        value = required.get(seat)
+        if value is not None and size:
+            matching = [card for card in left if hand_value(card) == value]
+            if matching:
+                hand.append(matching[rng.randrange(len(matching))])
+                left.remove(hand[0])
+        keyed = []
+        for card in left:
+            weight = seat_weights[hand_value(card)] if seat_weights is not None else 1.0
+            keyed.append((rng.random() ** (1.0 / weight), card))
+        keyed.sort(key=lambda pair: -pair[0])
+        hand += [card for _, card in keyed[: size - len(hand)]]
+        taken = set(hand)
+        left = [card for card in left if card not in taken]
+        dealt[seat] = hand
+    return dealt
 
 
 def guess_weight(hands: Sequence[Sequence[Card]], weights: dict[int, Weights]) -> float:

@@ -6,7 +6,8 @@ seat that alone has the most (K14). Before that they are estimated: the cards st
 average, so each seat's chance of ending with the most is a normal approximation of its lead.
 
 A seat's *utility* weighs the round's points by what they do to the game: near the target a point that wins the
-game (K15) is worth far more than one that only widens a lead. Far from it, utility is the point margin.
+game (K15) is worth far more than one that only widens a lead. Far from it, utility is the lead in game points
+over the best other seat.
 """
 
 from __future__ import annotations
@@ -100,8 +101,11 @@ class GameContext:
     target: int
 
     def utility(self, points: Sequence[float], seat: int, round_over: bool) -> float:
-        """How much the round's `points` are worth to `seat`: the chance of winning the game, plus the margin."""
-        margin = points[seat] - max(value for other, value in enumerate(points) if other != seat)
+        """How much the round's `points` are worth to `seat`: the chance of winning the game, plus its lead.
+
+        The lead is over the best other seat's game total after the round: with more than two players, points
+        taken from the game's leader count, points taken from a seat far behind hardly do.
+        """
         finals = [total + value for total, value in zip(self.totals, points, strict=True)]
         lead = finals[seat] - max(value for other, value in enumerate(finals) if other != seat)
         top = max(finals)
@@ -111,4 +115,4 @@ class GameContext:
             rounds_left = max(self.target - top, 0.0) / POINTS_PER_ROUND + (0.0 if round_over else 0.25)
             spread = ROUND_SD * math.sqrt(max(rounds_left, 0.05))
             win = _normal(lead / spread)
-        return WIN_WEIGHT * win + margin
+        return WIN_WEIGHT * win + lead

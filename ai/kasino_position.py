@@ -114,6 +114,11 @@ class Position:
 
 
 def ordered(moves: Sequence[CardMove]) -> list[CardMove]:
-    """Moves in the order a search should try them: the biggest takes first, places last."""
-    return sorted(moves, key=lambda move: -len(move.targets) if isinstance(move, Take) else 0 if not isinstance(
-        move, Place) else 1)  # fmt: skip
+    """Moves in the order a search should try them: the biggest takes first, then builds and doubles, places last."""
+    return sorted(moves, key=_search_order)
+
+
+def _search_order(move: CardMove) -> int:
+    if isinstance(move, Take):
+        return -len(move.targets)
+    return 1 if isinstance(move, Place) else 0
