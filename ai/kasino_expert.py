@@ -4,7 +4,7 @@
   (`TwoPlayerSolver`), the last take (K13) and most cards and spades (K14) included.
 - Two players, the deal before the last: every hand the opponent may hold (at most C(12,4) = 495) is a guess,
   each played out with the fast policy.
-- Otherwise guesses are sampled (`sample_hands`), more of them when the best two moves are close; in 3-4 players
+- Otherwise guesses are sampled (`weighted_deal`), more of them when the best two moves are close; in 3-4 players
   each guessed last deal is solved exactly (max-n) once few cards are left.
 - Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
   the opponents cards in proportion to it, the enumerated ones are weighted by it.
