@@ -20,6 +20,12 @@ class Strength(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    EXPERT = "expert"
+
+
+# The searching players are budgeted by samples, never by the clock, so a loaded host gets the same (and as strong) a
+# move as an idle one. This cap only stops a pathological search; no normal decision comes near it.
+SAFETY_SECONDS = 5.0
 
 
 class Player(Protocol):

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import Strength, decision_rng, require_moves
+from ai.base import SAFETY_SECONDS, Strength, decision_rng, require_moves
 from ai.determinize import deal_hidden
 from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
 from ai.kasino_medium import ranked_moves
@@ -27,13 +27,16 @@ PRIOR: Final = 0.15  # weight of medium's own score (which sees past the deal's 
 
 
 class HardKasino:
-    """Search under hidden information within an iteration budget, with a time cap as a safety net."""
+    """Search under hidden information within a sample budget, with a far-off time cap as a safety net."""
 
     kind: ClassVar[str] = "kasino"
     strength: ClassVar[Strength] = Strength.HARD
 
-    def __init__(self, seed: int = 0, samples: int = 24, time_limit: float = 0.4) -> None:
-        """`samples` determinizations per decision; stop early after `time_limit` seconds (at least one sample)."""
+    def __init__(self, seed: int = 0, samples: int = 24, time_limit: float = SAFETY_SECONDS) -> None:
+        """`samples` determinizations per decision; `time_limit` seconds is only a safety cap (at least one sample).
+
+        The budget is the samples: the same view always gets the same search, however loaded the host is.
+        """
         self.seed = seed
         self.samples = samples
         self.time_limit = time_limit

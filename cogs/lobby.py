@@ -17,7 +17,7 @@ from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summ
 from db.records import GameRecord
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
 from engine.registry import game_kind, kind_by_code
-from service.computers import ComputerPlayers
+from service.computers import ComputerPlayers, offered_strengths
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
 
@@ -34,11 +34,13 @@ _BUTTONS = {
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
 }
-# The strengths the host can seat, as the menu shows them (the README says the same in more words).
+# The strengths the host can seat, as the menu shows them (the README says the same in more words). A lobby offers
+# those its kind has a computer player of (`service.computers.offered_strengths`), in this order.
 STRENGTHS = {
     "easy": "Easy — plays for the moment; good to learn against",
     "medium": "Medium — weighs each move and counts cards",
     "hard": "Hard — thinks ahead over the cards it cannot see",
+    "expert": "Expert — reads the other hands and plays the endgame perfectly",
 }
 
 
@@ -89,11 +91,14 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
 
     @classmethod
     def adding(cls, record: GameRecord) -> ComputerSelect:
-        """The menu of strengths; off once every seat is taken."""
+        """The menu of the strengths the lobby's kind has; off once every seat is taken."""
+        offered = offered_strengths(record.kind)
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=component_id(record.kind, record.id, 0, "cpuadd"),
             placeholder="Host: add a computer player…",
-            options=[discord.SelectOption(label=label, value=value) for value, label in STRENGTHS.items()],
+            options=[
+                discord.SelectOption(label=label, value=value) for value, label in STRENGTHS.items() if value in offered
+            ],
             disabled=record.is_full,
             row=1,
         )

@@ -1,12 +1,13 @@
 """Computer players at the table (issue 15): seating them in a lobby, and playing their turns.
 
-A computer seat keeps its strength ("easy", "medium" or "hard"). When it is the seat's turn, `play` asks the computer
-player of that strength for one decision, from the seat's own view and the public events of the game so far (the
-same things a person in that seat could have seen), and saves it like any player's move (B1): the log holds the
-move, never the randomness that chose it. That randomness comes from the game's seed, the seat and the number of
-moves played, so asking again in the same position (after a restart, say) gives the same decision, whatever
-happened to the bot in between. Deciding runs in a worker thread: a hard player thinks for up to half a second,
-and other games must not wait for it.
+A computer seat keeps its strength ("easy", "medium", "hard", or "expert" where the kind has one). When it is the
+seat's turn, `play` asks the computer player of that strength for one decision, from the seat's own view and the
+public events of the game so far (the same things a person in that seat could have seen), and saves it like any
+player's move (B1): the log holds the move, never the randomness that chose it. That randomness comes from the
+game's seed, the seat and the number of moves played, so asking again in the same position (after a restart, say)
+gives the same decision, whatever happened to the bot in between (the searching players count samples, never the
+clock, so a busy host changes nothing either). Deciding runs in a worker thread: a searching player thinks for up to
+half a second, and other games must not wait for it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ai.base import Strength
-from ai.players import player_for
+from ai.players import player_for, strengths_for
 from db.records import GameRecord, MoveRecord
 from engine.base import AnyGame, Move
 from engine.registry import game_class, game_kind
@@ -27,7 +28,12 @@ from service.tables import MoveResult, TableService
 
 log = logging.getLogger(__name__)
 
-NOT_A_STRENGTH = "There is no such computer player; pick easy, medium or hard."
+NOT_A_STRENGTH = "There is no such computer player; pick {strengths}."
+
+
+def offered_strengths(kind: str) -> tuple[str, ...]:
+    """The strengths a lobby of `kind` can seat, weakest first (expert only where the kind has one)."""
+    return tuple(strength.value for strength in strengths_for(kind))
 
 
 def decision_seed(game_seed: int, seat: int, move_number: int) -> int:
@@ -81,17 +87,18 @@ class ComputerPlayers:
         self.tables = tables
 
     async def add(self, game_id: int, user_id: int, strength: str) -> GameRecord:
-        """Seat a computer player of `strength` ("easy", "medium", "hard") in the lobby; the host only.
+        """Seat a computer player of `strength` (one of the kind's `offered_strengths`) in the lobby; the host only.
 
         Raises:
             RefusedError, StoreError: not the host, not a lobby any more, the lobby is full, or no such strength.
         """
-        try:
-            chosen = Strength(strength)
-        except ValueError:
-            raise RefusedError(NOT_A_STRENGTH) from None
         async with self.tables.lock(game_id):
-            self._require_host_in_lobby(await self.tables.get(game_id), user_id, "add computer players")
+            record = await self.tables.get(game_id)
+            offered = offered_strengths(record.kind)
+            if strength not in offered:
+                raise RefusedError(NOT_A_STRENGTH.format(strengths=f"{', '.join(offered[:-1])} or {offered[-1]}"))
+            chosen = Strength(strength)
+            self._require_host_in_lobby(record, user_id, "add computer players")
             return await self.tables.store.add_computer(game_id, chosen.value, self.tables.clock())
 
     async def remove(self, game_id: int, user_id: int, name: str) -> GameRecord:

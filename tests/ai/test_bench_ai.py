@@ -17,3 +17,11 @@ def test_play_one_is_seeded_and_alternates_seats():
     first, second = play_one((match, 3)), play_one((match, 3))
     assert first[0] == second[0]
     assert len(first[1]) == len(second[1]) > 0  # the same decisions, timed
+
+
+def test_expert_matches_play_each_seed_in_every_seat():
+    match = Match("kasino", 4, "expert", "hard", 8, rotate=True)
+    assert [match.seed_and_seat(index) for index in range(8)] == [
+        (0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)
+    ]  # fmt: skip
+    assert Match("kasino", 2, "hard", "medium", 4).seed_and_seat(3) == (3, 1)

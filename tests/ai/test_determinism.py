@@ -6,13 +6,12 @@ from ai.arena import play_game
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from engine.kasino.scoring import KasinoSettings
-from tests.ai.conftest import make_player
+from tests.ai.conftest import kind_strengths, make_player
 
-STRENGTHS = ["easy", "medium", "hard"]
+KIND_STRENGTHS = [(kind, strength) for kind in ("kasino", "garbage") for strength in kind_strengths(kind)]
 
 
-@pytest.mark.parametrize("kind", ["kasino", "garbage"])
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
 def test_same_view_and_seed_give_the_same_move(kind, strength):
     game = KasinoGame.new(2, seed=5) if kind == "kasino" else GarbageGame.new(2, seed=5)
     for _ in range(8):
@@ -25,7 +24,7 @@ def test_same_view_and_seed_give_the_same_move(kind, strength):
         game.apply(seat, first)
 
 
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize("strength", kind_strengths("kasino"))
 def test_a_seeded_match_replays_move_for_move(strength):
     def record(log):
         return lambda game, seat, move: log.append((seat, str(move)))

@@ -6,6 +6,7 @@ from ai.determinize import deal_hidden
 from ai.garbage_hard import sample_hand
 from ai.garbage_knowledge import visible_cards
 from ai.kasino_hard import sample_hands
+from ai.kasino_inference import weighted_deal
 from ai.kasino_knowledge import knowledge_from
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
@@ -59,3 +60,16 @@ def test_garbage_samples_keep_every_face_up_card_and_deal_the_rest():
         hidden = [hand.layouts[0][1], hand.layouts[1][0], hand.layouts[1][2], *hand.stock]
         assert not set(hidden) & seen
         assert len(hidden) == len(set(hidden)) == 52 - len(seen)
+
+
+def test_expert_deals_hidden_cards_by_their_inference_weights():
+    pool = [Card(rank, suit) for rank in range(2, 10) for suit in "♠♥♦♣"]
+    unlikely = {value: (0.01 if value == 7 else 1.0) for value in range(2, 17)}  # seat 1 passed up takes a 7 made
+    sevens = 0
+    for sample in range(200):
+        dealt = weighted_deal(pool, {1: 4, 2: 4}, {1: unlikely}, {2: 9}, random.Random(sample))
+        assert [len(dealt[1]), len(dealt[2])] == [4, 4]
+        assert len(set(dealt[1]) | set(dealt[2])) == 8 and set(dealt[1]) | set(dealt[2]) <= set(pool)
+        assert any(hand_value(card) == 9 for card in dealt[2])  # seat 2 owns a 9 build: it holds a 9 (K7)
+        sevens += sum(card.rank == 7 for card in dealt[1])
+    assert sevens < 10  # uniform dealing would give seat 1 about 200 * 4 * 4 / 32 = 100 sevens

@@ -7,9 +7,10 @@ import pytest
 from ai.arena import play_game
 from engine.garbage import GarbageSettings
 from engine.kasino.scoring import KasinoSettings
-from tests.ai.conftest import make_player
+from tests.ai.conftest import kind_strengths, make_player
 
-STRENGTHS = ["easy", "medium", "hard"]
+STRENGTHS = ["easy", "medium", "hard"]  # the strengths every kind has
+SEARCHERS = ("hard", "expert")
 
 
 def check_legal(game, seat, move):
@@ -24,11 +25,11 @@ def mixed_table(kind, strength, players, seed):
     return seats
 
 
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize("strength", kind_strengths("kasino"))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_kasino_players_play_only_legal_moves(strength, players):
-    games = 2 if strength == "hard" else 6
-    settings = KasinoSettings(target=8) if strength == "hard" else None  # shorter games keep the suite fast
+    games = 2 if strength in SEARCHERS else 6
+    settings = KasinoSettings(target=8) if strength in SEARCHERS else None  # shorter games keep the suite fast
     for seed in range(games):
         result = play_game("kasino", mixed_table("kasino", strength, players, seed), seed, settings, check_legal)
         assert result.outcome.winners

@@ -4,9 +4,10 @@ import pytest
 
 from engine.garbage import GarbageGame, GarbageSettings
 from engine.kasino import KasinoGame
-from tests.ai.conftest import make_player
+from tests.ai.conftest import kind_strengths, make_player
 
-STRENGTHS = ["easy", "medium", "hard"]
+STRENGTHS = ["easy", "medium", "hard"]  # the strengths every kind has
+KIND_STRENGTHS = [(kind, strength) for kind in ("kasino", "garbage") for strength in kind_strengths(kind)]
 
 
 def kasino_twins():
@@ -31,7 +32,7 @@ def garbage_twins(jack):
     return first, second
 
 
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize("strength", kind_strengths("kasino"))
 def test_kasino_decision_depends_only_on_the_view(strength):
     first, second = kasino_twins()
     assert first.view(0) == second.view(0)
@@ -55,8 +56,7 @@ def test_garbage_decision_depends_only_on_the_view(strength, jack):
         assert one in first.legal_moves(0)
 
 
-@pytest.mark.parametrize("kind", ["kasino", "garbage"])
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
 def test_a_view_and_nothing_more_is_enough(kind, strength):
     """The view is the only argument: no game, no history."""
     game = KasinoGame.new(3, seed=11) if kind == "kasino" else GarbageGame.new(3, seed=11)
@@ -67,10 +67,53 @@ def test_a_view_and_nothing_more_is_enough(kind, strength):
         game.apply(seat, move)
 
 
-@pytest.mark.parametrize("kind", ["kasino", "garbage"])
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
 def test_refuses_a_view_without_legal_moves(kind, strength):
     game = KasinoGame.new(2, seed=3) if kind == "kasino" else GarbageGame.new(2, seed=3)
     waiting = 1 - game.to_move
     with pytest.raises(ValueError, match="not this seat's turn"):
         make_player(kind, strength).choose(game.view(waiting))
+
+
+def hidden_twin(game, seat):
+    """The same game with the hands of every other seat and the stock dealt differently (nothing public changes)."""
+    position = game.position()
+    hidden = [card for other, hand in enumerate(position["hands"]) if other != seat for card in hand.split()]
+    hidden += position["stock"].split()
+    hidden = hidden[::-1]  # another deal of the same unseen cards
+    hands = []
+    for other, hand in enumerate(position["hands"]):
+        size = len(hand.split())
+        hands.append(hand if other == seat else " ".join(hidden[:size]))
+        if other != seat:
+            del hidden[:size]
+    return KasinoGame.from_position(**{**position, "hands": hands, "stock": " ".join(hidden)})
+
+
+def played_until(players, seed, stock):
+    """A game of medium players, with its public events, at the first turn with `stock` cards left in the stock."""
+    game = KasinoGame.new(players, seed=seed)
+    history = []
+    while not (game.view(game.to_move).public.stock == stock and len(game.view(game.to_move).hand) == 4):
+        seat = game.to_move
+        history.extend(game.apply(seat, make_player("kasino", "medium", seed).choose(game.view(seat), history)))
+    return game, history
+
+
+@pytest.mark.parametrize(("players", "stock"), [(2, 8), (2, 24), (4, 16)])
+def test_kasino_expert_with_history_depends_only_on_what_the_seat_saw(players, stock):
+    """With the public events too (expert's inference reads them): hidden cards dealt differently change nothing.
+
+    Two players with 8 cards in the stock is the deal before the last, where expert tries every hand the
+    opponent may hold; the others are sampled.
+    """
+    game, history = played_until(players, 4, stock)
+    seat = game.to_move
+    twin = hidden_twin(game, seat)
+    assert twin.view(seat) == game.view(seat)
+    assert twin.position()["hands"] != game.position()["hands"]
+    for seed in range(2):
+        one = make_player("kasino", "expert", seed).choose(game.view(seat), history)
+        two = make_player("kasino", "expert", seed).choose(twin.view(seat), history)
+        assert one == two
+        assert one in game.legal_moves(seat)

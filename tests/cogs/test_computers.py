@@ -78,6 +78,16 @@ async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may
     ]
 
 
+async def test_the_menu_offers_expert_only_for_a_kind_that_has_it(simcord_env, channel, members):
+    alice = members[0]
+    kasino, _ = await solo_lobby(channel, alice, "kasino new", ["expert"], seats=2)
+    assert "Players (2/2): alice, Computer (expert)" in kasino.response.content
+    garbage = await alice.slash(channel, "garbage new")
+    assert [o["value"] for o in menu(garbage.response, "cpuadd")["options"]] == ["easy", "medium", "hard"]
+    opened = await alice.slash(channel, "kasino new")
+    assert [o["value"] for o in menu(opened.response, "cpuadd")["options"]] == ["easy", "medium", "hard", "expert"]
+
+
 async def test_computers_cannot_be_added_after_start_the_menus_go(simcord_env, channel, members):
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy"], seats=3, size=2)
@@ -133,11 +143,12 @@ async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_r
     assert "Computer (easy)" in public_texts(channel.guild) and "Computer (hard)" in public_texts(channel.guild)
 
 
+@pytest.mark.parametrize("strength", ["medium", "expert"])
 async def test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_from_its_seed(
-    simcord_env, channel, members
+    simcord_env, channel, members, strength
 ):
     alice = members[0]
-    opened, game_id = await solo_lobby(channel, alice, "kasino new", ["medium"], seats=2, target=1)
+    opened, game_id = await solo_lobby(channel, alice, "kasino new", [strength], seats=2, target=1)
     await alice.click(opened.response, label="Start")
     thread = game_thread(channel, game_id)
     rng = random.Random(2)

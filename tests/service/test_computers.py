@@ -60,8 +60,10 @@ async def test_only_the_host_adds_and_removes_computers_and_only_in_the_lobby(ta
     assert [seat.name for seat in record.seats] == ["host", "guest", "Computer (hard)"]
     with pytest.raises(RefusedError, match=r"^Only the host can remove computer players\.$"):
         await computers.remove(record.id, GUEST, "Computer (hard)")
-    with pytest.raises(RefusedError, match="pick easy, medium or hard"):
+    with pytest.raises(RefusedError, match=r"pick easy, medium or hard\.$"):
         await computers.add(record.id, HOST, "brutal")
+    with pytest.raises(RefusedError, match=r"pick easy, medium or hard\.$"):
+        await computers.add(record.id, HOST, "expert")  # expert plays Kasino only
     await tables.start(record.id, HOST)
     with pytest.raises(RefusedError, match=r"^Garbage #1 has already started: computer players can only be added"):
         await computers.add(record.id, HOST, "easy")
@@ -165,3 +167,9 @@ async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move
         seen.extend(result.events)
         record, game = result.record, result.game
     assert public_history(record, await tables.store.game_moves(record.id)) == seen
+
+
+async def test_a_kasino_lobby_seats_an_expert(tables, computers):
+    record, _ = await solo_game(tables, computers, ["expert"], kind="kasino")
+    seat = next(seat.seat for seat in record.seats if seat.is_computer)
+    assert record.seats[seat].strength == "expert" and record.seats[seat].name == "Computer (expert)"

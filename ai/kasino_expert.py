@@ -1,0 +1,226 @@
+"""Expert Kasino: exact endgames, game-aware scoring, inference from the opponents' moves, adaptive sampling.
+
+- Two players, stock empty, every hidden card known by elimination: the rest of the round is solved exactly
+  (`TwoPlayerSolver`), the last take (K13) and most cards and spades (K14) included.
+- Two players, the deal before the last: every hand the opponent may hold (at most C(12,4) = 495) is a guess,
+  each played out with the fast policy.
+- Otherwise guesses are sampled (`weighted_deal`), more of them when the best two moves are close; in 3-4 players
+  each guessed last deal is solved exactly (max-n) once few cards are left.
+- Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
+  the opponents cards in proportion to it, the enumerated ones are weighted by it.
+- A finished deal is scored as the round will count it and weighed by what it does to the game (`kasino_outcome`).
+
+It decides from its seat's view and the public events only, with a budget of samples, never the clock (a safety
+cap of `SAFETY_SECONDS` aside), and its randomness comes from its seed and the view.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final
+
+from ai.base import SAFETY_SECONDS, Strength, decision_rng, require_moves
+from ai.kasino_inference import guess_weight, hand_weights, weighted_deal
+from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
+from ai.kasino_medium import ranked_moves
+from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
+from ai.kasino_position import Position
+from ai.kasino_solver import MaxNSolver, TwoPlayerSolver
+from engine.cards import Card
+from engine.kasino.moves import CardMove, KasinoMove
+from engine.kasino.table import hand_value
+from engine.kasino.views import KasinoView
+
+CANDIDATES: Final = 8  # medium's best moves that are searched by sampling
+PRIOR: Final = 0.15  # weight of medium's own score (which sees past the deal's end) next to the playouts
+ENUMERATE: Final = 495  # at most this many opponent hands are all tried, rather than sampled: C(12, 4)
+CLOSE: Final = 0.35  # the best two moves are close when their mean utilities differ by less than this
+PLAYOUTS: Final = 1200  # above this many playouts, enumeration first keeps the best few candidates
+FINALISTS: Final = 3  # candidates kept for the rest of the enumeration
+SOLVE_CARDS: Final = 5  # with 3-4 players, a guessed last deal is solved once this few cards are in hands
+SOLVED_SAMPLES: Final = 12  # guesses of a last deal that is solved exactly
+
+
+class ExpertKasino:
+    """The strongest Kasino player: see the module docstring."""
+
+    kind: ClassVar[str] = "kasino"
+    strength: ClassVar[Strength] = Strength.EXPERT
+
+    def __init__(self, seed: int = 0, samples: int = 32, max_samples: int = 96,
+                 time_limit: float = SAFETY_SECONDS) -> None:  # fmt: skip
+        """`samples` guesses per decision, up to `max_samples` when the best two moves are close.
+
+        `time_limit` is only a safety cap: the budget is the samples, so the same view gets the same move.
+        """
+        self.seed = seed
+        self.samples = samples
+        self.max_samples = max(samples, max_samples)
+        self.time_limit = time_limit
+
+    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
+        """The move with the best expected utility over the guesses of the hidden cards (exact where possible).
+
+        Raises:
+            ValueError: the view lists no legal move.
+        """
+        legal = view.legal_moves
+        require_moves(legal)
+        know = knowledge_from(view, history)
+        ranked = ranked_moves(know, legal)
+        if len(ranked) == 1:
+            return ranked[0][1]
+        search = _Search(know, view, history, self.time_limit)
+        others = sum(know.hand_sizes) - len(know.hand)
+        if know.players == 2 and know.last_deal and others == len(know.unseen):
+            return search.solve_exactly([move for _, move in ranked])
+        candidates = ranked[:CANDIDATES]
+        opponent_cards = [know.hand_sizes[seat] for seat in know.opponents()]
+        hidden_hand = know.players == 2 and len(know.unseen) - know.stock == opponent_cards[0] == sum(opponent_cards)
+        if hidden_hand and math.comb(len(know.unseen), opponent_cards[0]) <= ENUMERATE:
+            return search.every_hand(candidates)
+        rng = decision_rng(self.seed, view)
+        if know.last_deal and sum(know.hand_sizes) <= SOLVE_CARDS:
+            return search.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
+        return search.sample(candidates, rng, self.samples, self.max_samples, solve=False)
+
+
+class _Search:
+    """One decision's search: the position's context, and the ways of scoring candidate moves."""
+
+    def __init__(self, know: KasinoKnowledge, view: KasinoView, history: Sequence[Any], time_limit: float) -> None:
+        self.know = know
+        self.seat = know.seat
+        seats = view.public.seats
+        self.context = GameContext(tuple(summary.score for summary in seats), view.public.target)
+        self.tallies, self.unknown = _tallies(know, [summary.captured for summary in seats],
+                                              [summary.sweeps for summary in seats])  # fmt: skip
+        self.weights = hand_weights(history, know.opponents(), know.table) if history else {}
+        self.deadline = time.perf_counter() + time_limit
+
+    def start(self, hands: Sequence[Sequence[Card]]) -> Position:
+        """The position of the seat's turn with `hands` as the guess of every hand."""
+        know = self.know
+        return Position(tuple(tuple(hand) for hand in hands), know.table, self.seat, self.tallies, know.last_taker,
+                        know.last_deal, know.resigned)  # fmt: skip
+
+    def value(self, position: Position) -> tuple[float, ...]:
+        """Every seat's utility of a finished deal."""
+        over = position.ends_round
+        points = round_points(position.tallies, over, self.unknown)
+        return tuple(self.context.utility(points, seat, over) for seat in range(len(points)))
+
+    def solve_exactly(self, moves: list[CardMove]) -> CardMove:
+        """Two players, every card known: the exact best move for the rest of the round."""
+        hands: list[list[Card]] = [[], []]
+        hands[self.seat] = list(self.know.hand)
+        hands[1 - self.seat] = list(self.know.unseen)
+        return TwoPlayerSolver(self.seat, self.value).best(self.start(hands), moves)[0]
+
+    def every_hand(self, candidates: list[tuple[float, CardMove]]) -> CardMove:
+        """Two players: every hand the opponent may hold, each weighted by inference, played out for each candidate.
+
+        When that is many playouts, every third hand first picks the few candidates worth finishing.
+        """
+        know = self.know
+        other = 1 - self.seat
+        build = next((item.value for item in know.table if item.is_build and item.owner == other), None)
+        guesses: list[tuple[float, Position]] = []
+        for held in itertools.combinations(know.unseen, know.hand_sizes[other]):
+            if build is not None and not any(hand_value(card) == build for card in held):
+                continue  # K7: a build's owner holds a card that takes it
+            hands: list[list[Card]] = [[], []]
+            hands[self.seat], hands[other] = list(know.hand), list(held)
+            weight = guess_weight(hands, self.weights)
+            if weight > 0.0:
+                guesses.append((weight, self.start(hands)))
+        totals = [0.0] * len(candidates)
+        if len(guesses) * len(candidates) > PLAYOUTS:
+            first = guesses[::3]
+            for weight, start in first:
+                self._add(totals, weight, start, candidates, solve=False)
+            scale = sum(weight for weight, _ in first) or 1.0
+            order = sorted(range(len(candidates)), key=lambda index: -totals[index])
+            kept = [index for index in order[:FINALISTS] if totals[order[0]] - totals[index] < 2 * CLOSE * scale]
+            candidates = [candidates[index] for index in kept]
+            totals = [totals[index] for index in kept]
+            guesses = [guess for position, guess in enumerate(guesses) if position % 3]
+            weight_sum = scale
+        else:
+            weight_sum = 0.0
+        for weight, start in guesses:
+            weight_sum += weight
+            self._add(totals, weight, start, candidates, solve=False)
+        return self._best(totals, weight_sum, candidates)
+
+    def sample(self, candidates: list[tuple[float, CardMove]], rng: random.Random, samples: int, most: int,
+               solve: bool) -> CardMove:  # fmt: skip
+        """Sampled guesses (more while the best two moves are close), each played out or solved per candidate."""
+        totals = [0.0] * len(candidates)
+        weight_sum = 0.0
+        done = 0
+        while done < most:
+            self._add(totals, 1.0, self.start(self._guess(rng)), candidates, solve)
+            weight_sum += 1.0
+            done += 1
+            if done >= samples and not self._close(totals, weight_sum):
+                break
+            if time.perf_counter() > self.deadline:
+                break  # a safety net only: no normal decision comes near it
+        return self._best(totals, weight_sum, candidates)
+
+    def _guess(self, rng: random.Random) -> list[list[Card]]:
+        """One guess of every hand, the opponents' cards dealt by their inference weights."""
+        know = self.know
+        sizes = {seat: know.hand_sizes[seat] for seat in know.opponents()}
+        required = {item.owner: item.value for item in know.table if item.owner is not None and item.owner in sizes}
+        dealt = weighted_deal(know.unseen, sizes, self.weights, required, rng)
+        hands = [dealt.get(seat, []) for seat in range(know.players)]
+        hands[self.seat] = list(know.hand)
+        return hands
+
+    def _add(self, totals: list[float], weight: float, start: Position, candidates: list[tuple[float, CardMove]],
+             solve: bool) -> None:  # fmt: skip
+        solver = MaxNSolver(self.value) if solve else None
+        for index, (_, move) in enumerate(candidates):
+            after = start.play(move)
+            result = solver.solve(after) if solver is not None else self.value(after.play_out())
+            totals[index] += weight * result[self.seat]
+
+    @staticmethod
+    def _close(totals: list[float], weight_sum: float) -> bool:
+        if len(totals) < 2 or weight_sum <= 0.0:
+            return False
+        first, second = sorted(totals, reverse=True)[:2]
+        return (first - second) / weight_sum < CLOSE
+
+    @staticmethod
+    def _best(totals: list[float], weight_sum: float, candidates: list[tuple[float, CardMove]]) -> CardMove:
+        if weight_sum <= 0.0:
+            return candidates[0][1]
+        scores = [total / weight_sum + PRIOR * prior for total, (prior, _) in zip(totals, candidates, strict=True)]
+        best = max(range(len(candidates)), key=lambda index: (scores[index], -index))
+        return candidates[best][1]
+
+
+def _tallies(know: KasinoKnowledge, captured: Sequence[int], sweeps: Sequence[int]) -> tuple[tuple[Tally, ...], float]:
+    """Each seat's tally this round so far, and the ace and casino points taken that the seat did not see.
+
+    With the public history the taken cards are known; without it only their number is (spades are then guessed
+    at a quarter of them).
+    """
+    tallies: list[Tally] = []
+    unknown = 0.0
+    for seat, count in enumerate(captured):
+        seen = know.taken[seat]
+        tally = add_cards((0, 0, 0, 0), seen, sweeps[seat])
+        missing = count - len(seen)
+        if missing > 0:
+            tally = (count, tally[1] + round(missing * DECK_SPADES / DECK_CARDS), tally[2], tally[3])
+            unknown += SPECIAL_TOTAL * missing / DECK_CARDS
+        tallies.append(tally)
+    return tuple(tallies), unknown

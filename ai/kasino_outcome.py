@@ -1,0 +1,118 @@
+"""What a Kasino round is worth to each seat, as the game counts it (K13-K15), for the expert player.
+
+A seat's *tally* is what it has captured this round: cards, spades, and the points that are already certain (aces,
+casinos, sweeps, the last take). At the end of a round the points are exact: most cards and most spades go to a
+seat that alone has the most (K14). Before that they are estimated: the cards still out are shared evenly on
+average, so each seat's chance of ending with the most is a normal approximation of its lead.
+
+A seat's *utility* weighs the round's points by what they do to the game: near the target a point that wins the
+game (K15) is worth far more than one that only widens a lead. Far from it, utility is the lead in game points
+over the best other seat.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.cards import Card
+
+DECK_CARDS: Final = 52
+DECK_SPADES: Final = 13
+MOST_CARDS: Final = 1  # K14 default points table
+MOST_SPADES: Final = 2
+LAST_TAKE: Final = 1
+SWEEP: Final = 1
+SPECIAL_TOTAL: Final = 7  # four aces, 2♠ and 10♦ (K14)
+WIN_WEIGHT: Final = 8.0  # a won game against a lost one, in points of margin
+ROUND_SD: Final = 4.0  # the spread of a round's point margin between two seats
+POINTS_PER_ROUND: Final = 6.0  # about how far the leader moves towards the target in one round
+
+Tally = tuple[int, int, int, int]  # this round, one seat's: cards, spades, points of aces and casinos, other points
+
+
+def card_special(card: Card) -> int:
+    """K14 points a captured card scores by itself: an ace 1, 2♠ 1, 10♦ 2."""
+    if card.rank == 1:
+        return 1
+    if card.rank == 2 and card.suit == "♠":
+        return 1
+    if card.rank == 10 and card.suit == "♦":
+        return 2
+    return 0
+
+
+def add_cards(tally: Tally, cards: Sequence[Card], points: int = 0) -> Tally:
+    """`tally` with `cards` captured and `points` more (sweeps, the last take)."""
+    spades = special = 0
+    for card in cards:
+        if card.suit == "♠":
+            spades += 1
+        special += card_special(card)
+    return tally[0] + len(cards), tally[1] + spades, tally[2] + special, tally[3] + points
+
+
+def _normal(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def most_chance(counts: Sequence[int], seat: int, remaining: int) -> float:
+    """The chance that `seat` alone ends with the highest count when `remaining` more are shared out at random."""
+    players = len(counts)
+    mine = counts[seat]
+    if remaining <= 0:
+        return 1.0 if all(mine > count for other, count in enumerate(counts) if other != seat) else 0.0
+    spread = math.sqrt(2.0 * remaining / players)
+    chance = 1.0
+    for other, count in enumerate(counts):
+        if other != seat:
+            chance *= _normal((mine - count - 0.5) / spread)
+    return chance
+
+
+def round_points(tallies: Sequence[Tally], round_over: bool, unknown: float = 0.0) -> list[float]:
+    """Each seat's points for the round: exact once it is over, else the expected points.
+
+    The aces and casinos not yet captured, and the last take, are shared evenly in expectation. `unknown` is the
+    points of aces and casinos captured earlier in the round that the seat did not watch (no history).
+    """
+    players = len(tallies)
+    cards = [tally[0] for tally in tallies]
+    spades = [tally[1] for tally in tallies]
+    cards_out = 0 if round_over else max(DECK_CARDS - sum(cards), 0)
+    spades_out = 0 if round_over else max(DECK_SPADES - sum(spades), 0)
+    specials_out = max(SPECIAL_TOTAL - sum(tally[2] for tally in tallies) - unknown, 0.0)
+    share = 0.0 if round_over else (specials_out + LAST_TAKE) / players
+    return [
+        tallies[seat][2] + tallies[seat][3] + share
+        + MOST_CARDS * most_chance(cards, seat, cards_out)
+        + MOST_SPADES * most_chance(spades, seat, spades_out)
+        for seat in range(players)
+    ]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class GameContext:
+    """What the game's totals and target make of a round's points (K15)."""
+
+    totals: tuple[int, ...]
+    target: int
+
+    def utility(self, points: Sequence[float], seat: int, round_over: bool) -> float:
+        """How much the round's `points` are worth to `seat`: the chance of winning the game, plus its lead.
+
+        The lead is over the best other seat's game total after the round: with more than two players, points
+        taken from the game's leader count, points taken from a seat far behind hardly do.
+        """
+        finals = [total + value for total, value in zip(self.totals, points, strict=True)]
+        lead = finals[seat] - max(value for other, value in enumerate(finals) if other != seat)
+        top = max(finals)
+        if round_over and top >= self.target:
+            win = 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0  # K15: a shared top plays another round
+        else:
+            rounds_left = max(self.target - top, 0.0) / POINTS_PER_ROUND + (0.0 if round_over else 0.25)
+            spread = ROUND_SD * math.sqrt(max(rounds_left, 0.05))
+            win = _normal(lead / spread)
+        return WIN_WEIGHT * win + lead

@@ -1,0 +1,113 @@
+"""Exact play of a Kasino deal whose every card is known: the rest of the deal as a perfect-information game.
+
+Two players: minimax with alpha-beta pruning and a transposition table (bounds per position), the searching seat
+maximising its utility and the other minimising it. More players: max-n, each seat maximising its own utility,
+memoised (used only on small deals). The utility of a finished deal comes from `value`, which sees the final
+tallies (so the last take, K13, and most cards and spades, K14, count exactly when the deal ends the round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from ai.kasino_position import Position, ordered
+from engine.kasino.moves import CardMove
+
+Value = Callable[[Position], tuple[float, ...]]  # a finished deal's utility for every seat
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+
+
+class TwoPlayerSolver:
+    """Minimax over a two-player deal for `seat`, with alpha-beta and a transposition table."""
+
+    def __init__(self, seat: int, value: Value) -> None:
+        """`value(finished)[seat]` is what `seat` maximises and the other seat minimises."""
+        self.seat = seat
+        self.value = value
+        self.table: dict[tuple[object, ...], tuple[int, float]] = {}
+        self.nodes = 0
+
+    def search(self, position: Position, alpha: float, beta: float) -> float:
+        """The minimax value of `position` if it lies within (alpha, beta); else a bound on the right side of it."""
+        self.nodes += 1
+        if position.over:
+            return self.value(position)[self.seat]
+        key = position.key()
+        stored = self.table.get(key)
+        if stored is not None:
+            flag, known = stored
+            if flag == _EXACT:
+                return known
+            if flag == _LOWER and known >= beta:
+                return known
+            if flag == _UPPER and known <= alpha:
+                return known
+        start_alpha, start_beta = alpha, beta
+        maximising = position.to_move == self.seat
+        best = -1e18 if maximising else 1e18
+        for move in ordered(position.moves()):
+            score = self.search(position.play(move), alpha, beta)
+            if maximising:
+                if score > best:
+                    best = score
+                alpha = max(alpha, best)
+            else:
+                if score < best:
+                    best = score
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        if best <= start_alpha:
+            self.table[key] = (_UPPER, best)
+        elif best >= start_beta:
+            self.table[key] = (_LOWER, best)
+        else:
+            self.table[key] = (_EXACT, best)
+        return best
+
+    def best(self, position: Position, moves: list[CardMove]) -> tuple[CardMove, float]:
+        """The first of `moves` (in their order) with the highest exact value for the searching seat."""
+        best_move, best_value = moves[0], self.search(position.play(moves[0]), -1e18, 1e18)
+        for move in moves[1:]:
+            score = self.search(position.play(move), best_value, 1e18)
+            if score > best_value + 1e-9:
+                best_move, best_value = move, self.search(position.play(move), -1e18, 1e18)
+        return best_move, best_value
+
+
+class MaxNSolver:
+    """Max-n over a deal of any number of seats: each seat plays the move best for itself (first such on ties)."""
+
+    def __init__(self, value: Value) -> None:
+        """`value(finished)` gives every seat's utility."""
+        self.value = value
+        self.table: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def solve(self, position: Position) -> tuple[float, ...]:
+        """Every seat's utility when all play max-n from `position`."""
+        if position.over:
+            return self.value(position)
+        key = position.key()
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        seat = position.to_move
+        best: tuple[float, ...] | None = None
+        for move in ordered(position.moves()):
+            result = self.solve(position.play(move))
+            if best is None or result[seat] > best[seat] + 1e-9:
+                best = result
+        assert best is not None
+        self.table[key] = best
+        return best
+
+
+def minimax(position: Position, seat: int, value: Value) -> float:
+    """Plain minimax without pruning or memory: the reference the solvers are tested against."""
+    if position.over:
+        return value(position)[seat]
+    scores = [minimax(position.play(move), seat, value) for move in position.moves()]
+    return max(scores) if position.to_move == seat else min(scores)
