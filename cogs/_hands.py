@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 
 from cogs._errors import acknowledge, guarded
-from cogs._ids import any_kind_template, component_id, number
+from cogs._ids import any_kind_template, component_id, kind_named_by, number
 from cogs._lookup import bot_of, component_game
 from db.records import GameRecord
-from engine.registry import kind_by_code
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -75,7 +74,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        return cls(kind_by_code(match["kind"]).name, number(match["game_id"]), match["action"])
+        return cls(kind_named_by(match["kind"]), number(match["game_id"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

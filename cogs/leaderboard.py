@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import acknowledge, guarded
-from cogs._ids import LEADERBOARD_TEMPLATE, leaderboard_id, number
+from cogs._ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, number
 from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, bot_of, guild_id_of
 from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
-from engine.registry import game_kind, kind_by_code
+from engine.registry import game_kind
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADER
     ) -> Self:
         """Rebuild the button from its custom id."""
         page = min(number(match["page"]), LAST_PAGE)
-        return cls(kind_by_code(match["kind"]).name, match["sort"], page, computers=not match["hide"])
+        return cls(kind_named_by(match["kind"]), match["sort"], page, computers=not match["hide"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

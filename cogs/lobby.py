@@ -11,12 +11,12 @@ import discord
 from discord import app_commands
 
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, number
+from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, kind_named_by, number
 from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
-from engine.registry import game_kind, kind_by_code
+from engine.registry import game_kind
 from service.computers import ComputerPlayers, offered_strengths
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
@@ -61,7 +61,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind=kind_by_code(match["kind"]).name, game_id=number(match["game_id"]), action=match["action"])
+        return cls(kind=kind_named_by(match["kind"]), game_id=number(match["game_id"]), action=match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -122,7 +122,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
     ) -> Self:
         """Rebuild the menu from its custom id, keeping the chosen value."""
         select = item if isinstance(item, discord.ui.Select) else None
-        return cls(kind_by_code(match["kind"]).name, number(match["game_id"]), match["action"], select)
+        return cls(kind_named_by(match["kind"]), number(match["game_id"]), match["action"], select)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -145,7 +145,8 @@ def lobby_view(record: GameRecord) -> discord.ui.View:
     full = len(record.seats) >= record.max_seats
     for action in _BUTTONS:
         view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full))
-    view.add_item(ComputerSelect.adding(record))
+    if offered_strengths(record.kind):  # a kind without computer players offers none
+        view.add_item(ComputerSelect.adding(record))
     if any(seat.is_computer for seat in record.seats):
         view.add_item(ComputerSelect.removing(record))
     return view
@@ -161,11 +162,16 @@ def lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:
         where = f" Play in <#{record.thread_id}>." if record.thread_id else ""
         return {"content": f"{title} has started with {players}.{where}", "view": None}
     options = game_kind(record.kind).describe_settings(record.settings)
+    if offered_strengths(record.kind):
+        join = (
+            "Press **Join** to take a seat. The host may add computer players below, and presses **Start** when "
+            "everyone is in (2 players at least; one of you and computers will do)."
+        )
+    else:
+        join = "Press **Join** to take a seat. The host presses **Start** when everyone is in (2 players at least)."
     content = (
         f"**{title}**: a new game, hosted by <@{record.host_id}>. {options} {timer_summary(record)}\n"
-        f"Players ({len(record.seats)}/{record.max_seats}): {players}\n"
-        "Press **Join** to take a seat. The host may add computer players below, and presses **Start** when everyone "
-        "is in (2 players at least; one of you and computers will do)."
+        f"Players ({len(record.seats)}/{record.max_seats}): {players}\n{join}"
     )
     return {"content": content, "view": lobby_view(record)}
 
@@ -347,7 +353,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind=kind_by_code(match["kind"]).name, game_id=number(match["game_id"]))
+        return cls(kind=kind_named_by(match["kind"]), game_id=number(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

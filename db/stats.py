@@ -8,7 +8,7 @@ from typing import Final
 import aiosqlite
 
 from db.records import KindStats, LeaderboardPage, LeaderboardRow, LeaderboardSort, PlayerStats, Tally
-from engine.registry import KINDS
+from engine import registry
 
 # Per-player figures in one server and kind; `rating` is NULL for a player without a rated game.
 # Parameters: guild, kind, guild, kind.
@@ -55,7 +55,7 @@ async def leaderboard(
     Raises:
         ValueError: an unknown kind or sort, a negative page, or a page size below 1.
     """
-    if kind not in KINDS:
+    if kind not in registry.KINDS:
         raise ValueError(f"unknown game kind {kind!r}")
     if sort not in _SORTS:
         raise ValueError(f"unknown leaderboard sort {sort!r}; use one of {', '.join(_SORTS)}")
@@ -141,6 +141,6 @@ async def player_stats(conn: aiosqlite.Connection, user_id: int, guild_id: int) 
                 rank=standings.get(kind, (None, None))[1],
                 rated_players=rated_players.get(kind, 0),
             )
-            for kind in KINDS
+            for kind in registry.KINDS
         ),
     )

@@ -93,8 +93,9 @@ from db.records import (
     computer_name,
 )
 from db.results import record_results
+from engine import registry
 from engine.base import Outcome
-from engine.registry import KINDS, game_class
+from engine.registry import game_class
 
 log = logging.getLogger(__name__)
 
@@ -307,8 +308,8 @@ class Store:
         Raises:
             ValueError: an unknown kind, fewer than one seat, or a timer or AFK limit below one.
         """
-        if kind not in KINDS:
-            raise ValueError(f"unknown game kind {kind!r}; expected one of {', '.join(KINDS)}")
+        if kind not in registry.KINDS:
+            raise ValueError(f"unknown game kind {kind!r}; expected one of {', '.join(registry.KINDS)}")
         if max_seats < 1:
             raise ValueError(f"a game needs at least one seat, not {max_seats}")
         if (turn_seconds is not None and turn_seconds < 1) or afk_limit < 1:
@@ -790,7 +791,7 @@ class Store:
         A game where they disagree, whose snapshot is not JSON, or whose kind is unknown is checked in full now
         (repaired or frozen); the others are left to `checked_game`. Returns game ids, and the games frozen now.
         """
-        paths = [(kind, f"$.{game_class(kind).MOVE_COUNT_KEY}") for kind in KINDS]
+        paths = [(kind, f"$.{game_class(kind).MOVE_COUNT_KEY}") for kind in registry.KINDS]
         snapshot_moves = "CASE kind " + " ".join("WHEN ? THEN ?" for _ in paths) + " END"
         async with self._lock:
             rows = await self._conn.execute_fetchall(

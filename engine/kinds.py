@@ -95,6 +95,9 @@ class GameKind:
     # view and the players' names (resolved by `render`, so the engine imports no drawing code).
     public_view: type[Any] | None = None
     table_picture: str | None = None
+    # Its computer players, optional: (strength, "module:Class") weakest first, resolved by `ai.players` (so the
+    # engine imports no player); the lobby offers computers only for the strengths listed here.
+    players: tuple[tuple[str, str], ...] = ()
 
     @property
     def title(self) -> str:

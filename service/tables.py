@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ai.base import Strength
-from ai.players import player_for
+from ai.players import player_for, strengths_for
 from db.errors import StoreError
 from db.records import DueTimer, GameRecord, GameStatus, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
@@ -435,6 +435,9 @@ class TableService:
         always gets the same move; the move itself is logged like any other (B1). Should it fail, the engine's fixed
         simple move stands in, so an absent player's turn is always played.
         """
+        if Strength.MEDIUM not in strengths_for(record.kind):  # a kind without computer players: its own simple move
+            simple: Move = game.auto_move(seat)
+            return simple
         try:
             choice: Move = player_for(record.kind, Strength.MEDIUM, seed=record.seed + seat).choose(game.view(seat))
         except Exception:

@@ -26,4 +26,9 @@ KIND = GameKind(
     settings_line=_settings_line,
     public_view=GarbagePublicView,
     table_picture="render.garbage:render_garbage_table",
+    players=(
+        ("easy", "ai.garbage_players:EasyGarbage"),
+        ("medium", "ai.garbage_players:MediumGarbage"),
+        ("hard", "ai.garbage_hard:HardGarbage"),
+    ),
 )

@@ -23,4 +23,10 @@ KIND = GameKind(
     settings_line=_settings_line,
     public_view=KasinoPublicView,
     table_picture="render.kasino:render_kasino_table",
+    players=(
+        ("easy", "ai.kasino_easy:EasyKasino"),
+        ("medium", "ai.kasino_medium:MediumKasino"),
+        ("hard", "ai.kasino_hard:HardKasino"),
+        ("expert", "ai.kasino_expert:ExpertKasino"),
+    ),
 )
