@@ -65,8 +65,11 @@ def holder(tmp_path):
 
 @pytest.fixture
 def small_tmpfs(tmp_path):
-    """A real 256 KiB tmpfs mounted at tmp_path/mnt (needs root and a kernel that allows it, else the test skips)."""
-    with mounted_tmpfs(tmp_path / "mnt", "256k") as mount_point:
+    """A real 1 MiB tmpfs mounted at tmp_path/mnt (needs root and a kernel that allows it, else the test skips).
+
+    Room for a new database and every migration (one rebuilds a table), and little more.
+    """
+    with mounted_tmpfs(tmp_path / "mnt", "1m") as mount_point:
         yield mount_point
 
 
