@@ -12,7 +12,6 @@ half a second, and other games must not wait for it.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections.abc import Sequence
@@ -99,7 +98,7 @@ class ComputerPlayers:
                 raise RefusedError(NOT_A_STRENGTH.format(strengths=f"{', '.join(offered[:-1])} or {offered[-1]}"))
             chosen = Strength(strength)
             self._require_host_in_lobby(record, user_id, "add computer players")
-            return await self.tables.store.add_computer(game_id, chosen.value, self.tables.clock())
+            return await self.tables.games.add_computer(game_id, chosen.value, self.tables.clock())
 
     async def remove(self, game_id: int, user_id: int, name: str) -> GameRecord:
         """Take the computer player called `name` out of the lobby; the host only.
@@ -109,11 +108,11 @@ class ComputerPlayers:
         """
         async with self.tables.lock(game_id):
             self._require_host_in_lobby(await self.tables.get(game_id), user_id, "remove computer players")
-            return await self.tables.store.remove_computer(game_id, name, self.tables.clock())
+            return await self.tables.games.remove_computer(game_id, name, self.tables.clock())
 
     async def waiting(self, game_id: int) -> GameRecord | None:
         """The game, if it is running and a computer seat is to move; else None."""
-        record = await self.tables.store.get_game(game_id)
+        record = await self.tables.games.get_game(game_id)
         if record is None or record.status != "running" or record.state is None:
             return None
         seat = self.tables.game_of(record).to_move
@@ -122,7 +121,7 @@ class ComputerPlayers:
     async def games_waiting(self) -> list[GameRecord]:
         """Start-up: every running game whose seat to move is a computer's."""
         found = []
-        for record in await self.tables.store.running_games_with_computers():
+        for record in await self.tables.games.running_games_with_computers():
             seat = self.tables.game_of(record).to_move
             if seat is not None and record.seats[seat].is_computer:
                 found.append(record)
@@ -136,18 +135,7 @@ class ComputerPlayers:
         Raises:
             RefusedError, StoreError: the game moved on, is over, or the seat to move is not a computer's.
         """
-        async with self.tables.lock(game_id):
-            record = await self.tables.get(game_id)
-            if record.status != "running" or version != record.version:
-                raise RefusedError("That computer move is out of date; the table has changed.")
-            game = self.tables.game_of(record)
-            seat = game.to_move
-            if seat is None or not record.seats[seat].is_computer:
-                raise RefusedError("No computer player is to move in this game.")
-            moves = await self.tables.store.game_moves(game_id)
-            move = await asyncio.to_thread(decide, record, game, seat, moves)
-            log.debug("game #%d: %s plays %s", game_id, record.seats[seat].name, move)
-            return await self.tables._apply(record, game, seat, move, auto=False)  # the service's one way to save
+        return await self.tables.play_computer(game_id, version=version, decide=decide)
 
     @staticmethod
     def _require_host_in_lobby(record: GameRecord, user_id: int, action: str) -> None:

@@ -19,14 +19,14 @@ from typing import Any
 from ai.base import Strength
 from ai.players import player_for, strengths_for
 from db.errors import StoreError
-from db.records import DueTimer, GameRecord, GameStatus, StartUpCheck
+from db.records import DueTimer, GameRecord, GameStatus, MoveRecord, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
-from service.ports import Boards, Coordinator, DeliveryProjection, GameStore, ServerSettings
+from service.ports import Boards, Coordinator, DeliveryProjection, GameRepository, GameStore, ServerSettings
 from service.timers import warning_time
 
 log = logging.getLogger(__name__)
@@ -110,6 +110,7 @@ class TableService:
         self.new_seed = new_seed or (lambda: secrets.randbits(62))
         self.coordinator = coordinator or LocalLocks()
         # Ports the cogs read directly: nothing of the service's rules stands between them and the store.
+        self.games: GameRepository = store  # reads and lobby writes the service's rules need not stand between
         self.projection: DeliveryProjection = store
         self.boards: Boards = store
         self.server_settings: ServerSettings = store
@@ -342,6 +343,26 @@ class TableService:
                 # They are back: the AFK count restarts.
                 await self.store.set_auto_streak(game_id, seat, 0, expected_version=result.record.version)
             return result
+
+    async def play_computer(
+        self, game_id: int, *, version: int, decide: Callable[[GameRecord, AnyGame, int, list[MoveRecord]], Move]
+    ) -> MoveResult:
+        """A computer seat's next decision, made by `decide(record, game, seat, log)` off the event loop, and saved.
+
+        `version` is the one the caller saw the computer's turn at: if anything moved since, nothing happens.
+
+        Raises:
+            RefusedError, StoreError: the game moved on, is over, or the seat to move is not a computer's.
+        """
+        async with self.lock(game_id):
+            record, game = await self._running_engine(game_id, version)
+            seat = game.to_move
+            if seat is None or not record.seats[seat].is_computer:
+                raise RefusedError("No computer player is to move in this game.")
+            moves = await self.store.game_moves(game_id)
+            move = await asyncio.to_thread(decide, record, game, seat, moves)
+            log.debug("game #%d: %s plays %s", game_id, record.seats[seat].name, move)
+            return await self._apply(record, game, seat, move, auto=False)
 
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
         """The player gives up: they place last; with one opponent left the game ends."""
