@@ -23,10 +23,10 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import SAFETY_SECONDS, Strength, decision_rng, require_moves
+from ai.base import SAFETY_SECONDS, Strength, decision_rng
 from ai.kasino_inference import guess_weight, hand_weights, weighted_deal
-from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
-from ai.kasino_medium import ranked_moves
+from ai.kasino_knowledge import KasinoKnowledge
+from ai.kasino_medium import ranked_choices
 from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
 from ai.kasino_position import Position
 from ai.kasino_solver import MaxNSolver, TwoPlayerSolver
@@ -68,10 +68,7 @@ class ExpertKasino:
         Raises:
             ValueError: the view lists no legal move.
         """
-        legal = view.legal_moves
-        require_moves(legal)
-        know = knowledge_from(view, history)
-        ranked = ranked_moves(know, legal)
+        know, ranked = ranked_choices(view, history)
         if len(ranked) == 1:
             return ranked[0][1]
         search = _Search(know, view, history, self.time_limit)

@@ -12,10 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import SAFETY_SECONDS, Strength, decision_rng, require_moves
+from ai.base import SAFETY_SECONDS, Strength, decision_rng
 from ai.determinize import deal_hidden
-from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
-from ai.kasino_medium import ranked_moves
+from ai.kasino_knowledge import KasinoKnowledge
+from ai.kasino_medium import ranked_choices
 from ai.kasino_rollout import Deal
 from engine.cards import Card
 from engine.kasino.moves import CardMove, KasinoMove
@@ -47,10 +47,7 @@ class HardKasino:
         Raises:
             ValueError: the view lists no legal move.
         """
-        legal = view.legal_moves
-        require_moves(legal)
-        know = knowledge_from(view, history)
-        ranked = ranked_moves(know, legal)
+        know, ranked = ranked_choices(view, history)
         if len(ranked) == 1:
             return ranked[0][1]
         candidates = ranked[:CANDIDATES]

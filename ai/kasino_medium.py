@@ -104,12 +104,21 @@ class MediumKasino:
         Raises:
             ValueError: the view lists no legal move.
         """
-        legal = view.legal_moves
-        require_moves(legal)
-        know = knowledge_from(view, history)
-        scored = ranked_moves(know, legal)
+        _, scored = ranked_choices(view, history)
         top = [move for score, move in scored if score >= scored[0][0] - 1e-9]
         return top[0] if len(top) == 1 else decision_rng(self.seed, view).choice(top)
+
+
+def ranked_choices(view: KasinoView, history: Sequence[Any]) -> tuple[KasinoKnowledge, list[tuple[float, CardMove]]]:
+    """What the seat knows, and its legal moves with their `score_move`, best first (where the searches start).
+
+    Raises:
+        ValueError: the view lists no legal move.
+    """
+    legal = view.legal_moves
+    require_moves(legal)
+    know = knowledge_from(view, history)
+    return know, ranked_moves(know, legal)
 
 
 def ranked_moves(know: KasinoKnowledge, legal: Sequence[KasinoMove]) -> list[tuple[float, CardMove]]:
