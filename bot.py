@@ -45,20 +45,20 @@ from db.errors import (
 )
 from db.records import StartUpCheck
 from db.store import Store
-from engine.registry import GAME_KINDS
+from engine import registry
 from service.tables import TableService
 
 log = logging.getLogger("bot")
 
-# The lobby first (the kinds' cogs use it), then each kind's own module `cogs.<name>`, then what lists them all.
-EXTENSIONS = (
-    "cogs.lobby",
-    *(f"cogs.{kind.name}" for kind in GAME_KINDS),
-    "cogs.games",
-    "cogs.leaderboard",
-    "cogs.timers",
-    "cogs.computers",
-)
+
+def extensions() -> tuple[str, ...]:
+    """The lobby first (the kinds' cogs use it), then each listed kind's own module, then what lists them all.
+
+    Read when the bot starts, not at import, so that a kind registered by a test is loaded like the others.
+    """
+    kinds = tuple(kind.cog_module for kind in registry.GAME_KINDS)
+    return ("cogs.lobby", *kinds, "cogs.games", "cogs.leaderboard", "cogs.timers", "cogs.computers")
+
 DEFAULT_DATABASE_PATH = "data/bot.db"
 
 EXIT_STOPPED: Final = 0
@@ -187,7 +187,7 @@ class CardBot(GameBot):
         self.add_listener(self.delivery.note_interaction, "on_interaction")
         # Cheap whatever the number of games: the full check of each game's move log waits until on_ready.
         self._recovered = await self.service.recover()
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)

@@ -12,11 +12,13 @@ import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
+from discord import app_commands
 
-from cogs._errors import acknowledge, guarded
+from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._ids import any_kind_template, component_id, kind_named_by, number
-from cogs._lookup import bot_of, component_game
+from cogs._lookup import bot_of, component_game, my_running_game
 from db.records import GameRecord
+from engine.kinds import GameKind
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -100,6 +102,22 @@ def show_hand_button(kind: str, game_id: int) -> HandButton:
 def refresh_button(kind: str, game_id: int) -> HandButton:
     """A panel's **Refresh**."""
     return HandButton(kind, game_id, "refresh")
+
+
+def hand_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
+    """`/<kind> hand` for any kind with private hands: the caller's own panel, as an ephemeral reply."""
+
+    async def hand(interaction: discord.Interaction) -> None:
+        async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
+            bot = bot_of(interaction)
+            record = await my_running_game(bot, interaction, kind.name)
+            panel = as_new_message(await seat_panel(bot, record, interaction.user.id))
+            await interaction.followup.send(**panel, ephemeral=True)
+
+    return app_commands.Command(
+        name="hand", description="See your hand and your moves (only you see the answer).", callback=hand
+    )
 
 
 HAND_ITEMS = (HandButton,)

@@ -126,6 +126,9 @@ class GamesCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """How to play one of the games, with its card values and scoring."""
         embed = discord.Embed(title=f"How to play {game.name}", description=self.bot.presenter.uis[game.value].rules)
+        notation = game_kind(game.value).notation
+        if notation:
+            embed.add_field(name="Typing a move", value=notation, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @staticmethod

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, refusals_answered
-from cogs._hands import as_new_message, seat_panel, show_hand_button
+from cogs._hands import hand_command, show_hand_button
 from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kasino_hand_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
@@ -65,7 +65,8 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.app_command.add_command(new_lobby_command(KIND))  # type: ignore[union-attr]  # a GroupCog has one
+        for command in (new_lobby_command(KIND), hand_command(KIND)):
+            self.app_command.add_command(command)  # type: ignore[union-attr]  # a GroupCog has one
 
     @app_commands.command(name="play")
     @app_commands.describe(move="Your move, e.g. “5♥ take 3♦+A♥” — pick from the suggestions or type it")
@@ -104,15 +105,6 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             if len(choices) == AUTOCOMPLETE_LIMIT:
                 break
         return choices
-
-    @app_commands.command(name="hand")
-    async def kasino_hand(self, interaction: discord.Interaction) -> None:
-        """See your hand and your moves (only you see the answer)."""
-        async with refusals_answered(interaction):
-            await acknowledge(interaction, ephemeral=True, thinking=True)
-            record = await my_running_game(self.bot, interaction, "kasino")
-            panel = as_new_message(await seat_panel(self.bot, record, interaction.user.id))
-            await interaction.followup.send(**panel, ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:

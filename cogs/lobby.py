@@ -36,7 +36,7 @@ _BUTTONS = {
 }
 # The strengths the host can seat, as the menu shows them (the README says the same in more words). A lobby offers
 # those its kind has a computer player of (`service.computers.offered_strengths`), in this order.
-STRENGTHS = {
+STRENGTH_WORDS = {
     "easy": "Easy — plays for the moment; good to learn against",
     "medium": "Medium — weighs each move and counts cards",
     "hard": "Hard — thinks ahead over the cards it cannot see",
@@ -97,7 +97,9 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
             custom_id=component_id(record.kind, record.id, 0, "cpuadd"),
             placeholder="Host: add a computer player…",
             options=[
-                discord.SelectOption(label=label, value=value) for value, label in STRENGTHS.items() if value in offered
+                discord.SelectOption(label=label, value=strength)
+                for strength, label in STRENGTH_WORDS.items()
+                if strength in offered
             ],
             disabled=record.is_full,
             row=1,

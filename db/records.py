@@ -13,10 +13,8 @@ from engine.registry import game_class
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "frozen"]
 LeaderboardSort = Literal["rating", "wins", "win_rate"]
 
-# Computer players' strengths, weakest first (the same words as `ai.base.Strength`); not every kind has every one
-# (`ai.players.strengths_for`: expert plays Kasino only).
-STRENGTHS: Final = ("easy", "medium", "hard", "expert")
-# Results and ratings name a computer seat by its strength: every "Computer (hard)" of a server is one rated player.
+# Results and ratings name a computer seat by its strength (`ai.base.Strength`): every "Computer (hard)" of a server
+# is one rated player.
 # Discord ids are positive, so these never collide with a member.
 COMPUTER_USER_IDS: Final = {"easy": -1, "medium": -2, "hard": -3, "expert": -4}
 
@@ -45,7 +43,7 @@ class SeatRecord:
     dm_ok: bool
     auto_streak: int
     hand_message_id: int | None
-    strength: str | None = None  # a computer seat's strength (one of `STRENGTHS`); None for a member
+    strength: str | None = None  # a computer seat's strength (a key of `COMPUTER_USER_IDS`); None for a member
     dm_channel_id: int | None = None  # the player's DM channel, kept so a move needs no user lookup
     panel: str | None = None  # a digest of the panel the DM message shows (see cogs._presenter)
 

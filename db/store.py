@@ -80,7 +80,7 @@ from db.errors import (
 )
 from db.migrate import migrate
 from db.records import (
-    STRENGTHS,
+    COMPUTER_USER_IDS,
     DueTimer,
     GameRecord,
     GameStatus,
@@ -395,8 +395,8 @@ class Store:
             GameNotFoundError, NotInLobbyError, LobbyFullError.
             ValueError: an unknown strength.
         """
-        if strength not in STRENGTHS:
-            raise ValueError(f"unknown strength {strength!r}; expected one of {', '.join(STRENGTHS)}")
+        if strength not in COMPUTER_USER_IDS:
+            raise ValueError(f"unknown strength {strength!r}; expected one of {', '.join(COMPUTER_USER_IDS)}")
         async with self.transaction() as conn:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)

@@ -80,7 +80,8 @@ LobbyOption = WholeNumber | YesNo | OneOf  # a kind's own lobby settings, beside
 class GameKind:
     """One kind of game: its engine and the facts the lobby, storage, ids and boards read.
 
-    `name` is the stored kind and the slash command group; the kind's bot module is `cogs.<name>`.
+    `name` is the stored kind and the slash command group; the kind's Discord module is `cogs.<name>` unless `cog`
+    names another (a kind defined by a test brings its own).
     """
 
     name: str
@@ -91,6 +92,8 @@ class GameKind:
     tagline: str  # the slash command group's description
     options: tuple[LobbyOption, ...]
     settings_line: Callable[[Any], str]  # the lobby's options in one sentence, from the engine's settings object
+    # How a move is typed, for players: a few examples with what each does (shown by `/rules` under the rules).
+    notation: str = ""
     # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
     # view and the players' names (resolved by `render`, so the engine imports no drawing code).
     public_view: type[Any] | None = None
@@ -98,6 +101,12 @@ class GameKind:
     # Its computer players, optional: (strength, "module:Class") weakest first, resolved by `ai.players` (so the
     # engine imports no player); the lobby offers computers only for the strengths listed here.
     players: tuple[tuple[str, str], ...] = ()
+    cog: str | None = None  # the kind's Discord module, where it is not `cogs.<name>`
+
+    @property
+    def cog_module(self) -> str:
+        """The module the bot loads as this kind's extension (its commands, its table, its panels)."""
+        return self.cog or f"cogs.{self.name}"
 
     @property
     def title(self) -> str:

@@ -3,9 +3,12 @@
 import re
 from pathlib import Path
 
+from bot import extensions
 from engine import registry
+from tests import toy_game
 
 ROOT = Path(__file__).resolve().parent.parent
+KIND_NAMES = registry.KINDS
 DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
 
 
@@ -28,3 +31,11 @@ def test_each_kind_is_named_after_its_package_with_a_code_of_its_own():
     assert [kind.name for kind in registry.GAME_KINDS] == list(registry.KIND_PACKAGES)
     codes = [kind.code for kind in registry.GAME_KINDS]
     assert len(set(codes)) == len(codes) and all(len(code) == 1 and code.islower() for code in codes)
+
+
+def test_a_kind_listed_while_the_bot_starts_is_loaded_by_it_with_no_other_edit():
+    # The guide's promise, with a kind the suite registers (`tests/cogs/test_toy_flow.py` plays it through SimCord).
+    with registry.registered(toy_game.KIND):
+        assert toy_game.KIND.cog_module in extensions()
+        assert [kind.cog_module for kind in registry.GAME_KINDS[:-1]] == [f"cogs.{name}" for name in KIND_NAMES]
+    assert toy_game.KIND.cog_module not in extensions()

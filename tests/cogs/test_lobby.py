@@ -147,3 +147,12 @@ async def test_the_bot_needs_no_privileged_intents(channel, members):
     # With only the default intents approved, a bot asking for more would fail to start here.
     _, game_id = await open_and_start(channel, members[0], [members[1]], "garbage new", seats=2, size=2)
     assert table_message(game_thread(channel, game_id), game_id)
+
+
+def test_every_strength_has_menu_words_and_a_rated_id_and_nothing_else_does():
+    from ai.base import Strength
+    from cogs.lobby import STRENGTH_WORDS
+    from db.records import COMPUTER_USER_IDS
+
+    assert list(STRENGTH_WORDS) == list(Strength)  # weakest first, as the menu offers them
+    assert set(COMPUTER_USER_IDS) == set(Strength)

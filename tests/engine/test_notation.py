@@ -1,0 +1,39 @@
+"""Issue 23: each kind brings its notation help (shown by `/rules`), and the help is true: every example it gives is
+read as a move by the kind's own parser. Refused for the position (not in your hand) is fine; not a move is not."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine import registry
+from engine.errors import IllegalMoveError, InvalidMoveError
+from engine.kinds import GameKind
+from tests import toy_game
+
+EXAMPLE = re.compile(r"^`([^`]+)`", re.MULTILINE)  # each help line opens with an example in backticks
+
+
+def examples(kind: GameKind) -> list[str]:
+    return EXAMPLE.findall(kind.notation)
+
+
+@pytest.mark.parametrize("kind", [*registry.GAME_KINDS, toy_game.KIND], ids=lambda kind: kind.name)
+def test_every_example_of_a_kinds_notation_help_is_a_move(kind):
+    assert len(examples(kind)) >= 2, f"{kind.name} gives no notation help"
+    game = kind.engine.new(kind.min_seats, seed=1)
+    for example in examples(kind):
+        try:
+            game.parse_move(game.to_move, example)
+        except IllegalMoveError:
+            pass  # a move, only not one this position allows
+        except InvalidMoveError as error:
+            pytest.fail(f"{kind.name}: the help's example {example!r} is not read as a move: {error}")
+
+
+def test_an_example_that_is_not_a_move_would_be_caught():
+    kind = registry.GAME_KINDS[0]
+    game = kind.engine.new(kind.min_seats, seed=1)
+    with pytest.raises(InvalidMoveError):
+        game.parse_move(game.to_move, "flip the table")
