@@ -139,9 +139,9 @@ class CardBot(GameBot):
 
     def __init__(
         self,
-        *,
         database_path: str | Path,
         dev_guild_id: int | None = None,
+        *,
         clock: Callable[[], datetime] = discord.utils.utcnow,
         new_seed: Callable[[], int] | None = None,
         store: Store | None = None,
@@ -273,24 +273,8 @@ class CardBot(GameBot):
             await store.close()
 
 
-def create_bot(
-    database_path: str | Path,
-    dev_guild_id: int | None = None,
-    *,
-    clock: Callable[[], datetime] = discord.utils.utcnow,
-    new_seed: Callable[[], int] | None = None,
-    store: Store | None = None,
-    shard_count: int | None = None,
-) -> CardBot:
-    """The bot, unstarted; tests drive it through SimCord."""
-    return CardBot(
-        database_path=database_path,
-        dev_guild_id=dev_guild_id,
-        clock=clock,
-        new_seed=new_seed,
-        store=store,
-        shard_count=shard_count,
-    )
+# The bot, unstarted: `main` starts it; tests and benches drive it through SimCord.
+create_bot = CardBot
 
 
 class _QuietReconnects(logging.Filter):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
+from cogs._table import seat_heading, turn_headline
 from cogs._text import clip
 from db.records import GameRecord
 from engine.cards import format_cards
@@ -31,10 +32,8 @@ def item_text(item: TableItem, names: Sequence[str]) -> str:
 def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence[str]) -> tuple[str, discord.Embed]:
     """The living table: whose turn, every table item, the counts per seat, and the last action."""
     names = [seat.name for seat in record.seats]
-    if view.over or view.to_move is None:
-        headline = f"**Kasino #{record.id}** is over."
-    else:
-        headline = f"**Kasino #{record.id}** · round {view.round} · **{names[view.to_move]}** to play."
+    to_move = None if view.over else view.to_move
+    headline = turn_headline(record, f"round {view.round}", to_move)
     items = " · ".join(item_text(item, names) for item in view.table) or "(empty)"
     embed = discord.Embed(
         title=f"Kasino #{record.id} — round {view.round}",
@@ -44,10 +43,8 @@ def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence
         ),
     )
     for seat in view.seats:
-        marker = " ▶" if seat.seat == view.to_move and record.status == "running" else ""  # none once cancelled
-        resigned = " (resigned)" if seat.resigned else ""
         embed.add_field(
-            name=f"{names[seat.seat]}{marker}{resigned}",
+            name=seat_heading(record, seat.seat, to_move, resigned=seat.resigned),
             value=f"hand {seat.hand_size} · captured {seat.captured} · sweeps {seat.sweeps} · **{seat.score}** pts",
             inline=True,
         )

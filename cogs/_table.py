@@ -12,6 +12,7 @@ import discord
 from cogs._text import clip
 from db.records import GameRecord
 from engine.base import AnyGame, Event
+from engine.registry import game_kind
 
 PICTURE_NAME = "table.png"
 DESCRIPTION_LIMIT = 1024  # characters in an attachment's description (its alt text)
@@ -48,6 +49,20 @@ class TableMessage:
         lines = [self.content, data.get("title", ""), data.get("description", "")]
         lines += [f"{field['name']}: {field['value']}" for field in data.get("fields", [])]
         return "\n".join(line for line in lines if line).replace("**", "")
+
+
+def turn_headline(record: GameRecord, stage: str, to_move: int | None) -> str:
+    """The table's first line: who is to play at which stage ("round 2"), or that the game is over."""
+    title = f"**{game_kind(record.kind).title} #{record.id}**"
+    if to_move is None:
+        return f"{title} is over."
+    return f"{title} · {stage} · **{record.seats[to_move].name}** to play."
+
+
+def seat_heading(record: GameRecord, seat: int, to_move: int | None, *, resigned: bool) -> str:
+    """A seat's name on the table, marked ▶ while it is to play (not once the game is cancelled) and when resigned."""
+    marker = " ▶" if seat == to_move and record.status == "running" else ""
+    return f"{record.seats[seat].name}{marker}{' (resigned)' if resigned else ''}"
 
 
 class TableUI(Protocol):

@@ -19,7 +19,7 @@ from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
-from cogs._table import TableMessage
+from cogs._table import TableMessage, seat_heading, turn_headline
 from cogs._text import clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
@@ -48,11 +48,8 @@ def spots_text(seat: SeatView) -> str:
 
 def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequence[str]) -> tuple[str, discord.Embed]:
     """The living table: every layout, the discard top, the stock, whose turn, and the last turn step by step."""
-    names = [seat.name for seat in record.seats]
-    if view.is_over or view.to_move is None:
-        headline = f"**Garbage #{record.id}** is over."
-    else:
-        headline = f"**Garbage #{record.id}** · hand {view.hand_number} · **{names[view.to_move]}** to play."
+    to_move = None if view.is_over else view.to_move
+    headline = turn_headline(record, f"hand {view.hand_number}", to_move)
     top = view.discard_top
     embed = discord.Embed(
         title=f"Garbage #{record.id} — hand {view.hand_number}",
@@ -62,11 +59,10 @@ def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequenc
         ),
     )
     for seat in view.seats:
-        marker = " ▶" if seat.seat == view.to_move and record.status == "running" else ""  # none once cancelled
-        status = " (resigned)" if seat.resigned else ""
+        heading = seat_heading(record, seat.seat, to_move, resigned=seat.resigned)
         holding = f"\nHolding **{seat.pending}**: choose a face-down spot for it." if seat.pending else ""
         embed.add_field(
-            name=f"{names[seat.seat]}{marker}{status} · {seat.layout_size} spots · {seat.hands_won} hands won",
+            name=f"{heading} · {seat.layout_size} spots · {seat.hands_won} hands won",
             value=spots_text(seat) + holding,
             inline=False,
         )
