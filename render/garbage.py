@@ -116,15 +116,7 @@ def _layout(
 ) -> list[Drawn]:
     """One seat's panel: name and hands won, then spots 1…n in rows of five."""
     active = seat.seat == view.to_move
-    draw.rounded_rectangle(
-        (x0, y0, x0 + PANEL_WIDTH - 1, y0 + height - 1),
-        radius=10,
-        fill=style.PANEL_ACTIVE if active else style.PANEL,
-        outline=style.GOLD if active else None,
-        width=3,
-    )
-    accent = style.SEAT_COLOURS[seat.seat % len(style.SEAT_COLOURS)]
-    draw.ellipse((x0 + INSET, y0 + 11, x0 + INSET + 12, y0 + 23), fill=accent)
+    style.seat_panel(draw, (x0, y0, x0 + PANEL_WIDTH - 1, y0 + height - 1), seat.seat, active=active, dot_top=11)
     right = f"hands won {seat.hands_won}" + (" · resigned" if seat.resigned else "")
     small = style.font(15)
     right_width = small.getlength(right)

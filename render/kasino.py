@@ -107,15 +107,7 @@ def _seat_panel(
     width = (WIDTH - 2 * PAD - (count - 1) * GAP) // count
     x0, y0 = PAD + index * (width + GAP), PAD + HEADER + GAP
     active = seat.seat == view.to_move and not view.over
-    draw.rounded_rectangle(
-        (x0, y0, x0 + width - 1, y0 + PANEL_HEIGHT - 1),
-        radius=10,
-        fill=style.PANEL_ACTIVE if active else style.PANEL,
-        outline=style.GOLD if active else None,
-        width=3,
-    )
-    accent = style.SEAT_COLOURS[seat.seat % len(style.SEAT_COLOURS)]
-    draw.ellipse((x0 + 10, y0 + 13, x0 + 22, y0 + 25), fill=accent)
+    style.seat_panel(draw, (x0, y0, x0 + width - 1, y0 + PANEL_HEIGHT - 1), seat.seat, active=active, dot_top=13)
     score_font = style.font(22, bold=True)
     score = str(seat.score)
     score_width = score_font.getlength(score) + style.font(13).getlength(" pts")

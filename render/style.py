@@ -70,3 +70,18 @@ def text(
     """Draw `words` at `xy` (Pillow anchor, default left-ascender) and return its width."""
     draw.text(xy, words, font=face, fill=fill, anchor=anchor)
     return face.getlength(words)
+
+
+def seat_panel(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: int, *, active: bool, dot_top: int
+) -> None:
+    """A seat's panel, lighter and framed in gold for the player to move, with the seat's accent dot at its top left.
+
+    `dot_top` is how far below the panel's top the dot sits.
+    """
+    x0, y0, _, _ = box
+    draw.rounded_rectangle(
+        box, radius=10, fill=PANEL_ACTIVE if active else PANEL, outline=GOLD if active else None, width=3
+    )
+    accent = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    draw.ellipse((x0 + 10, y0 + dot_top, x0 + 22, y0 + dot_top + 12), fill=accent)
