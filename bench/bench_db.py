@@ -30,7 +30,7 @@ from typing import Any, Self
 
 import aiosqlite
 
-from db.records import GameRecord
+from db.records import GameRecord, NewLobby
 from db.store import SYNCHRONOUS, Store
 from engine.registry import game_class
 
@@ -60,7 +60,7 @@ class StoreSide:
     @classmethod
     async def open(cls, path: Path, first_state: dict[str, Any]) -> StoreSide:
         store = await Store.open(path)
-        lobby = await store.create_lobby("kasino", 1, 1, 1, "p1", {}, 7, 4, NOW)
+        lobby = await store.create_lobby(NewLobby("kasino", 1, 1, 1, "p1", {}, 7, 4), NOW)
         for user in (2, 3, 4):
             lobby = await store.join_lobby(lobby.id, user, f"p{user}", NOW)
         return cls(store, await store.start_game(lobby.id, lobby.version, [1, 2, 3, 4], first_state, NOW))

@@ -15,7 +15,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from db.records import GameRecord
+from db.records import GameRecord, NewLobby
 from db.store import Store
 from engine.base import AnyGame
 from engine.kinds import WholeNumber
@@ -49,7 +49,7 @@ async def new_game(store: Store, kind: str, rng: random.Random) -> tuple[GameRec
     settings = {
         option.setting: option.low if isinstance(option, WholeNumber) else option.default for option in about.options
     }
-    lobby = await store.create_lobby(kind, 1, 1, users[0], "u1", settings, seed, len(users), EPOCH)
+    lobby = await store.create_lobby(NewLobby(kind, 1, 1, users[0], "u1", settings, seed, len(users)), EPOCH)
     for user in users[1:]:
         lobby = await store.join_lobby(lobby.id, user, f"u{user}", EPOCH)
     cls = game_class(kind)

@@ -4,10 +4,56 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypedDict
 
 from engine.base import AnyGame
 from engine.registry import game_class
+
+
+@dataclass(frozen=True, slots=True)
+class NewLobby:
+    """What opening a lobby stores: where, by whom, the kind's settings, the seed and the seat count.
+
+    `turn_seconds` None means no turn timer; `afk_limit` is the automatic turns in a row before a seat is resigned.
+    """
+
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    host_name: str
+    settings: dict[str, Any]
+    seed: int
+    max_seats: int
+    turn_seconds: int | None = None
+    afk_limit: int = 3
+
+
+class MessageIds(TypedDict, total=False):
+    """The Discord ids that show a game: a key given changes that id, None clears it."""
+
+    lobby_message_id: int | None
+    thread_id: int | None
+    table_message_id: int | None
+    ping_message_id: int | None
+    ping_user_id: int | None
+    warning_message_id: int | None
+
+
+class SeatReach(TypedDict, total=False):
+    """How a seat's player is reached: whether DMs work, their DM channel, panel message and its digest."""
+
+    dm_ok: bool
+    hand_message_id: int | None
+    dm_channel_id: int | None
+    panel: str | None
+
+
+class SeatChanges(SeatReach, total=False):
+    """What may change on a seat: how its player is reached, and its count of automatic turns in a row."""
+
+    auto_streak: int
+
 
 # "frozen": a running game whose move log could not be replayed at start-up; it accepts no more moves.
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "frozen"]

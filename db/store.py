@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import enum
 import json
 import logging
 import sqlite3
@@ -44,7 +43,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Unpack
 
 import aiosqlite
 
@@ -86,8 +85,12 @@ from db.records import (
     GameStatus,
     LeaderboardPage,
     LeaderboardSort,
+    MessageIds,
     MoveRecord,
+    NewLobby,
     PlayerStats,
+    SeatChanges,
+    SeatReach,
     SeatRecord,
     StartUpCheck,
     computer_name,
@@ -109,15 +112,6 @@ FROZEN_MESSAGE: Final = "this game was stopped because it could not be restored"
 # How often the start-up check reads a game again when another writer changed it between its read and its write.
 _RECOVERY_ATTEMPTS: Final = 10
 _MIN_SQLITE: Final = (3, 37, 0)
-
-
-class _Unset(enum.Enum):
-    """Marks a keyword argument that was not given (None is a value: it clears the column)."""
-
-    UNSET = enum.auto()
-
-
-UNSET: Final = _Unset.UNSET
 
 
 @dataclass(slots=True)
@@ -288,34 +282,19 @@ class Store:
 
     # -- lobby ------------------------------------------------------------------------------------------------------
 
-    async def create_lobby(
-        self,
-        kind: str,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        settings: dict[str, Any],
-        seed: int,
-        max_seats: int,
-        now: datetime,
-        *,
-        turn_seconds: int | None = None,
-        afk_limit: int = 3,
-    ) -> GameRecord:
-        """A new lobby (version 0) with the host in the first seat; `turn_seconds` None means no turn timer.
+    async def create_lobby(self, lobby: NewLobby, now: datetime) -> GameRecord:
+        """A new lobby (version 0) with the host in the first seat.
 
         Raises:
             ValueError: an unknown kind, fewer than one seat, or a timer or AFK limit below one.
         """
-        if kind not in registry.KINDS:
-            raise ValueError(f"unknown game kind {kind!r}; expected one of {', '.join(registry.KINDS)}")
-        if max_seats < 1:
-            raise ValueError(f"a game needs at least one seat, not {max_seats}")
-        if (turn_seconds is not None and turn_seconds < 1) or afk_limit < 1:
-            raise ValueError(
-                f"turn_seconds must be positive or None and afk_limit at least 1: {turn_seconds}, {afk_limit}"
-            )
+        if lobby.kind not in registry.KINDS:
+            raise ValueError(f"unknown game kind {lobby.kind!r}; expected one of {', '.join(registry.KINDS)}")
+        if lobby.max_seats < 1:
+            raise ValueError(f"a game needs at least one seat, not {lobby.max_seats}")
+        if (lobby.turn_seconds is not None and lobby.turn_seconds < 1) or lobby.afk_limit < 1:
+            timer, afk = lobby.turn_seconds, lobby.afk_limit
+            raise ValueError(f"turn_seconds must be positive or None and afk_limit at least 1: {timer}, {afk}")
         stamp = time_to_text(now)
         async with self.transaction() as conn:
             rows = await conn.execute_fetchall(
@@ -323,22 +302,23 @@ class Store:
                                       turn_seconds, afk_limit, created_at, updated_at)
                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (
-                    kind,
-                    guild_id,
-                    channel_id,
-                    host_id,
-                    to_json(settings),
-                    str(seed),
-                    max_seats,
-                    turn_seconds,
-                    afk_limit,
+                    lobby.kind,
+                    lobby.guild_id,
+                    lobby.channel_id,
+                    lobby.host_id,
+                    to_json(lobby.settings),
+                    str(lobby.seed),
+                    lobby.max_seats,
+                    lobby.turn_seconds,
+                    lobby.afk_limit,
                     stamp,
                     stamp,
                 ),
             )
             game_id = next(iter(rows))[0]
             await conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)", (game_id, host_id, host_name)
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                (game_id, lobby.host_id, lobby.host_name),
             )
             return await fetch_game(conn, game_id)
 
@@ -496,47 +476,20 @@ class Store:
 
     # -- Discord bookkeeping (message ids are not version-checked; seats and deadlines can be) ----------------------
 
-    async def set_messages(
-        self,
-        game_id: int,
-        *,
-        lobby_message_id: int | _Unset | None = UNSET,
-        thread_id: int | _Unset | None = UNSET,
-        table_message_id: int | _Unset | None = UNSET,
-        ping_message_id: int | _Unset | None = UNSET,
-        ping_user_id: int | _Unset | None = UNSET,
-        warning_message_id: int | _Unset | None = UNSET,
-    ) -> None:
+    async def set_messages(self, game_id: int, **ids: Unpack[MessageIds]) -> None:
         """Record Discord message and thread ids; only the given ones change, None clears one.
 
         Raises:
             GameNotFoundError.
         """
-        changes = _given(
-            lobby_message_id=lobby_message_id,
-            thread_id=thread_id,
-            table_message_id=table_message_id,
-            ping_message_id=ping_message_id,
-            ping_user_id=ping_user_id,
-            warning_message_id=warning_message_id,
-        )
         # Where the game lives (lobby message, thread) is kept durably; what the table shows now is bookkeeping.
-        placed = lobby_message_id is not UNSET or thread_id is not UNSET
+        placed = "lobby_message_id" in ids or "thread_id" in ids
         async with self.transaction() if placed else self._bookkeeping() as conn:
-            if not await update_given(conn, "games", changes, "id = ?", (game_id,)):
+            if not await update_given(conn, "games", dict(ids), "id = ?", (game_id,)):
                 raise GameNotFoundError(f"there is no game #{game_id}")
 
     async def update_seat(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        dm_ok: bool | _Unset = UNSET,
-        auto_streak: int | _Unset = UNSET,
-        hand_message_id: int | _Unset | None = UNSET,
-        dm_channel_id: int | _Unset | None = UNSET,
-        panel: str | _Unset | None = UNSET,
-        expected_version: int | None = None,
+        self, game_id: int, seat: int, *, expected_version: int | None = None, **changes: Unpack[SeatChanges]
     ) -> None:
         """Change a seat's DM flag, automatic-move streak, DM channel, hand message or panel digest (given ones only).
 
@@ -547,19 +500,12 @@ class Store:
             GameNotFoundError, NotSeatedError.
             StaleVersionError: the game is no longer at `expected_version`.
         """
-        changes = _given(
-            dm_ok=dm_ok,
-            auto_streak=auto_streak,
-            hand_message_id=hand_message_id,
-            dm_channel_id=dm_channel_id,
-            panel=panel,
-        )
         # The automatic-turn streak is part of the game; the rest says what Discord shows (see the top).
-        durable = auto_streak is not UNSET or expected_version is not None
+        durable = "auto_streak" in changes or expected_version is not None
         async with self.transaction() if durable else self._bookkeeping() as conn:
             if expected_version is not None and (await fetch_game(conn, game_id)).version != expected_version:
                 raise StaleVersionError()
-            if not await update_given(conn, "seats", changes, "game_id = ? AND seat = ?", (game_id, seat)):
+            if not await update_given(conn, "seats", dict(changes), "game_id = ? AND seat = ?", (game_id, seat)):
                 await fetch_game(conn, game_id)  # raises GameNotFoundError first when the game is missing
                 raise NotSeatedError(f"game #{game_id} has no seat {seat}")
 
@@ -571,24 +517,13 @@ class Store:
         """
         await self.update_seat(game_id, seat, auto_streak=streak, expected_version=expected_version)
 
-    async def note_seat(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        dm_ok: bool | _Unset = UNSET,
-        hand_message_id: int | _Unset | None = UNSET,
-        dm_channel_id: int | _Unset | None = UNSET,
-        panel: str | _Unset | None = UNSET,
-    ) -> None:
+    async def note_seat(self, game_id: int, seat: int, **reach: Unpack[SeatReach]) -> None:
         """Record how a seat's player is reached (DMs, DM channel, panel message and digest); bookkeeping.
 
         Raises:
             GameNotFoundError, NotSeatedError.
         """
-        await self.update_seat(
-            game_id, seat, dm_ok=dm_ok, hand_message_id=hand_message_id, dm_channel_id=dm_channel_id, panel=panel
-        )
+        await self.update_seat(game_id, seat, **reach)
 
     async def set_deadline(
         self,
@@ -1132,8 +1067,6 @@ def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None)
     return time_to_text(deadline)
 
 
-def _given(**values: object) -> dict[str, object]:
-    return {name: value for name, value in values.items() if value is not UNSET}
 
 
 def _require_lobby(game: GameRecord) -> None:

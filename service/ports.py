@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from db.records import (
     DueTimer,
@@ -20,8 +20,11 @@ from db.records import (
     GameStatus,
     LeaderboardPage,
     LeaderboardSort,
+    MessageIds,
     MoveRecord,
+    NewLobby,
     PlayerStats,
+    SeatReach,
     StartUpCheck,
 )
 from engine.base import Outcome
@@ -30,21 +33,7 @@ from engine.base import Outcome
 class GameRepository(Protocol):
     """Games and their move logs: lobbies, starts, version-checked moves and deadlines, the start-up check."""
 
-    async def create_lobby(
-        self,
-        kind: str,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        settings: dict[str, Any],
-        seed: int,
-        max_seats: int,
-        now: datetime,
-        *,
-        turn_seconds: int | None = ...,
-        afk_limit: int = ...,
-    ) -> GameRecord:
+    async def create_lobby(self, lobby: NewLobby, now: datetime) -> GameRecord:
         """A new lobby with the host in the first seat."""
         ...
 
@@ -164,30 +153,11 @@ class GameRepository(Protocol):
 class DeliveryProjection(Protocol):
     """What Discord shows of each game: message ids, DM panels, delivery leases and watermarks (the outbox)."""
 
-    async def set_messages(
-        self,
-        game_id: int,
-        *,
-        lobby_message_id: int | None = ...,
-        thread_id: int | None = ...,
-        table_message_id: int | None = ...,
-        ping_message_id: int | None = ...,
-        ping_user_id: int | None = ...,
-        warning_message_id: int | None = ...,
-    ) -> None:
+    async def set_messages(self, game_id: int, **ids: Unpack[MessageIds]) -> None:
         """Record the Discord ids that show a game."""
         ...
 
-    async def note_seat(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        dm_ok: bool = ...,
-        hand_message_id: int | None = ...,
-        dm_channel_id: int | None = ...,
-        panel: str | None = ...,
-    ) -> None:
+    async def note_seat(self, game_id: int, seat: int, **reach: Unpack[SeatReach]) -> None:
         """Record how a seat's player is reached: whether DMs work, their DM channel, panel message and its digest."""
         ...
 

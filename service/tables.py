@@ -19,7 +19,7 @@ from typing import Any
 from ai.base import Strength
 from ai.players import player_for, strengths_for
 from db.errors import StoreError
-from db.records import DueTimer, GameRecord, GameStatus, MoveRecord, StartUpCheck
+from db.records import DueTimer, GameRecord, GameStatus, MoveRecord, NewLobby, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.registry import game_class, game_kind
@@ -234,7 +234,7 @@ class TableService:
             raise RefusedError(f"Those settings don't work: {error}") from error
         if (options.turn_seconds is not None and options.turn_seconds < 1) or options.afk_limit < 1:
             raise RefusedError("The turn timer and the limit of automatic turns must be at least 1.")
-        return await self.store.create_lobby(
+        lobby = NewLobby(
             kind,
             guild_id,
             channel_id,
@@ -243,10 +243,10 @@ class TableService:
             options.settings,
             self.new_seed(),
             options.seats,
-            self.clock(),
             turn_seconds=options.turn_seconds,
             afk_limit=options.afk_limit,
         )
+        return await self.store.create_lobby(lobby, self.clock())
 
     async def rematch(self, game_id: int, user_id: int, user_name: str) -> GameRecord:
         """A new lobby with the finished game's options, hosted by the player who asked.

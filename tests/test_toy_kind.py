@@ -10,6 +10,7 @@ import pytest
 from ai.base import Strength
 from ai.players import player_for, strengths_for
 from cogs.lobby import lobby_view
+from db.records import NewLobby
 from db.store import Store
 from engine import registry
 from service.tables import LobbyOptions, TableService
@@ -59,7 +60,7 @@ def test_a_kind_without_computer_players_offers_none(toy):
 async def test_the_lobby_of_a_kind_without_computers_has_no_computer_menu(toy, tmp_path):
     store = await Store.open(tmp_path / "toy.db")
     try:
-        record = await store.create_lobby("toy", 1, 2, 10, "Kari", {}, 7, 2, NOW)
+        record = await store.create_lobby(NewLobby("toy", 1, 2, 10, "Kari", {}, 7, 2), NOW)
         ids = [item.custom_id for item in lobby_view(record).children]
         assert ids and not any("cpuadd" in custom_id for custom_id in ids)
     finally:

@@ -3,6 +3,7 @@
 import random
 from datetime import UTC, datetime, timedelta
 
+from db.records import NewLobby
 from db.store import Store
 from engine.base import Game, Outcome
 from engine.registry import game_class
@@ -19,7 +20,8 @@ def later(seconds: float) -> datetime:
 
 async def new_lobby(store, *, kind="kasino", host=1, max_seats=4, guild=GUILD, channel=CHANNEL, seed=42, settings=None):
     """A lobby hosted by user `host` (named "u<host>")."""
-    return await store.create_lobby(kind, guild, channel, host, f"u{host}", settings or {}, seed, max_seats, NOW)
+    lobby = NewLobby(kind, guild, channel, host, f"u{host}", settings or {}, seed, max_seats)
+    return await store.create_lobby(lobby, NOW)
 
 
 async def running_game(

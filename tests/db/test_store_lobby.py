@@ -15,6 +15,7 @@ from db.errors import (
     NotSeatedError,
     StaleVersionError,
 )
+from db.records import NewLobby
 from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, running_game
 
 
@@ -30,12 +31,12 @@ async def test_create_lobby_seats_the_host_and_keeps_settings_seed_and_times(sto
 
 async def test_create_lobby_refuses_a_naive_time(store):
     with pytest.raises(ValueError, match="time zone"):
-        await store.create_lobby("kasino", GUILD, CHANNEL, 1, "u1", {}, 1, 4, datetime(2025, 1, 1))  # noqa: DTZ001
+        await store.create_lobby(NewLobby("kasino", GUILD, CHANNEL, 1, "u1", {}, 1, 4), datetime(2025, 1, 1))  # noqa: DTZ001
 
 
 async def test_create_lobby_refuses_an_unknown_kind(store):
     with pytest.raises(ValueError, match="unknown game kind"):
-        await store.create_lobby("poker", GUILD, CHANNEL, 1, "u1", {}, 1, 4, NOW)
+        await store.create_lobby(NewLobby("poker", GUILD, CHANNEL, 1, "u1", {}, 1, 4), NOW)
 
 
 async def test_join_seats_players_in_join_order_and_bumps_the_version(store):

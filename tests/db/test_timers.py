@@ -3,12 +3,13 @@
 import pytest
 
 from db.errors import GameNotFoundError, StaleVersionError
+from db.records import NewLobby
 from engine.base import Outcome
 from tests.db.helpers import NOW, later, new_lobby, running_game
 
 
 async def test_a_lobby_keeps_its_turn_timer_and_afk_limit(store):
-    lobby = await store.create_lobby("garbage", 1, 2, 3, "host", {}, 9, 6, NOW, turn_seconds=120, afk_limit=2)
+    lobby = await store.create_lobby(NewLobby("garbage", 1, 2, 3, "host", {}, 9, 6, turn_seconds=120, afk_limit=2), NOW)
     again = await store.get_game(lobby.id)
     assert (again.turn_seconds, again.afk_limit) == (120, 2)
 
@@ -21,7 +22,8 @@ async def test_without_options_there_is_no_timer_and_the_limit_is_three(store):
 @pytest.mark.parametrize(("turn_seconds", "afk_limit"), [(0, 3), (-5, 3), (60, 0)])
 async def test_impossible_timer_options_are_refused(store, turn_seconds, afk_limit):
     with pytest.raises(ValueError, match="turn_seconds must be positive"):
-        await store.create_lobby("kasino", 1, 2, 3, "h", {}, 1, 2, NOW, turn_seconds=turn_seconds, afk_limit=afk_limit)
+        lobby = NewLobby("kasino", 1, 2, 3, "h", {}, 1, 2, turn_seconds=turn_seconds, afk_limit=afk_limit)
+        await store.create_lobby(lobby, NOW)
 
 
 async def test_due_games_are_the_running_ones_whose_deadline_has_come(store):
