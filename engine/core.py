@@ -133,11 +133,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
     def replay(
         cls, players: int, seed: int, settings: SettingsT | Mapping[str, Any] | None, moves: Iterable[tuple[int, str]]
     ) -> Self:
-        """Rebuild a game from its seed, settings and `(seat, move text)` log (B1).
-
-        Raises:
-            GameError: a logged move is refused in the replayed position.
-        """
+        """`new`, then `play` each logged move: the same game, card for card (B1); `play` raises on a refusal."""
         game = cls.new(players, seed, settings)
         for seat, text in moves:
             game.play(seat, text)

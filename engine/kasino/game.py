@@ -232,8 +232,6 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
     def _view(self, seat: int) -> KasinoView:
         return KasinoView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))
 
-    # ---------------------------------------------------------------------------------- serialization
-
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self._to_move} to move"
         return f"<KasinoGame {self._players} players, round {self._round}, move {self._moves}, {state}>"
