@@ -9,6 +9,7 @@ from typing import Any, Final
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, JACK_MOVES, MAX_SPOT, DrawDiscard, DrawStock, PlaceJack
+from engine.records import record_to_dict, settings_from_dict
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
@@ -38,7 +39,7 @@ class GarbageSettings:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
-        return {"start_size": self.start_size}
+        return record_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> GarbageSettings:
@@ -47,11 +48,7 @@ class GarbageSettings:
         Raises:
             ValueError: an unknown key or a value out of range.
         """
-        data = dict(data or {})
-        unknown = set(data) - {"start_size"}
-        if unknown:
-            raise ValueError(f"unknown Garbage settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return settings_from_dict(cls, "Garbage", data)
 
 
 def legal_decisions(

@@ -98,7 +98,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         Raises:
             ValueError: unknown keys or values out of range.
         """
-        return KasinoSettings.from_dict(dict(data) if data else None)
+        return KasinoSettings.from_dict(data)
 
     @classmethod
     def from_position(

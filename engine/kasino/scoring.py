@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.cards import Card
+from engine.records import field_names, record_to_dict, settings_from_dict
 
 LITTLE_CASINO: Final = Card(2, "♠")
 BIG_CASINO: Final = Card(10, "♦")
@@ -43,21 +44,16 @@ class KasinoSettings:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
-        # Not `dataclasses.asdict`, which deep-copies every value: a snapshot holds these after every move.
-        return {name: getattr(self, name) for name in _SETTING_NAMES}
+        return record_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> KasinoSettings:
+    def from_dict(cls, data: Mapping[str, Any] | None) -> KasinoSettings:
         """Inverse of `to_dict`; missing keys take their defaults, `None` gives all defaults.
 
         Raises:
             ValueError: an unknown key or a value out of range.
         """
-        data = data or {}
-        unknown = set(data) - set(_SETTING_NAMES)
-        if unknown:
-            raise ValueError(f"unknown Kasino settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return settings_from_dict(cls, "Kasino", data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +75,7 @@ class SeatScore:
 
     def to_dict(self) -> dict[str, int]:
         """JSON-safe form."""
-        return {name: getattr(self, name) for name in _SCORE_NAMES}
+        return record_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, int]) -> SeatScore:
@@ -87,8 +83,7 @@ class SeatScore:
         return cls(**data)
 
 
-_SETTING_NAMES: Final = tuple(item.name for item in fields(KasinoSettings))
-_SCORE_NAMES: Final = tuple(item.name for item in fields(SeatScore))
+_SETTING_NAMES: Final = field_names(KasinoSettings)
 
 
 def score_round(
