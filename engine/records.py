@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any, TypeVar
-
-RecordT = TypeVar("RecordT")
-
+from typing import Any, ClassVar, Self
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # by record type: snapshots write records after every move
 
@@ -25,15 +22,25 @@ def record_to_dict(record: object) -> dict[str, Any]:
     return {name: getattr(record, name) for name in field_names(type(record))}
 
 
-def settings_from_dict(settings_type: type[RecordT], title: str, data: Mapping[str, Any] | None) -> RecordT:
-    """Settings from `record_to_dict`'s form: missing keys take their defaults, `None` gives all defaults.
+class SettingsRecord:
+    """Base of a game's settings, a frozen dataclass of plain values: stored field by field, missing keys default."""
 
-    Raises:
-        ValueError: a key that is no field ("unknown Kasino settings: …", with the game's `title`), or a value the
-            settings refuse.
-    """
-    data = dict(data or {})
-    unknown = set(data) - set(field_names(settings_type))
-    if unknown:
-        raise ValueError(f"unknown {title} settings: {', '.join(sorted(unknown))}")
-    return settings_type(**data)
+    __slots__ = ()
+    GAME: ClassVar[str]  # the game's name, for the message about an unknown key
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return record_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Self:
+        """Inverse of `to_dict`; missing keys take their defaults, `None` gives all defaults.
+
+        Raises:
+            ValueError: an unknown key or a value out of range.
+        """
+        data = dict(data or {})
+        unknown = set(data) - set(field_names(cls))
+        if unknown:
+            raise ValueError(f"unknown {cls.GAME} settings: {', '.join(sorted(unknown))}")
+        return cls(**data)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import ClassVar, Final
 
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, JACK_MOVES, MAX_SPOT, DrawDiscard, DrawStock, PlaceJack
-from engine.records import record_to_dict, settings_from_dict
+from engine.records import SettingsRecord
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
@@ -28,27 +28,15 @@ def decks_for(players: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class GarbageSettings:
+class GarbageSettings(SettingsRecord):
     """Options chosen in the lobby. `start_size` (house rule, 1–10): spots in every layout at the start (G2)."""
 
     start_size: int = MAX_SPOT
+    GAME: ClassVar[str] = "Garbage"
 
     def __post_init__(self) -> None:
         if type(self.start_size) is not int or not 1 <= self.start_size <= MAX_SPOT:
             raise ValueError(f"start_size must be a whole number from 1 to {MAX_SPOT}, not {self.start_size!r}.")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
-        return record_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> GarbageSettings:
-        """Inverse of `to_dict`; missing keys take their defaults.
-
-        Raises:
-            ValueError: an unknown key or a value out of range.
-        """
-        return settings_from_dict(cls, "Garbage", data)
 
 
 def legal_decisions(

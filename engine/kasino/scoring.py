@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import ClassVar, Final
 
 from engine.cards import Card
-from engine.records import field_names, record_to_dict, settings_from_dict
+from engine.records import SettingsRecord, field_names, record_to_dict
 
 LITTLE_CASINO: Final = Card(2, "♠")
 BIG_CASINO: Final = Card(10, "♦")
 
 
 @dataclass(frozen=True, slots=True)
-class KasinoSettings:
+class KasinoSettings(SettingsRecord):
     """How a game is played: target total (K15), whether sweeps score (K12), and the K14 points table."""
 
     target: int = 16
@@ -26,6 +26,7 @@ class KasinoSettings:
     big_casino: int = 2
     sweep: int = 1
     last_take: int = 1
+    GAME: ClassVar[str] = "Kasino"
 
     def __post_init__(self) -> None:
         if not isinstance(self.sweeps, bool):
@@ -41,19 +42,6 @@ class KasinoSettings:
         points = (self.most_cards, self.most_spades, self.ace, self.little_casino, self.big_casino, self.last_take)
         if not any(points):
             raise ValueError("a round must be able to score at least one point, or the game could never end")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
-        return record_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> KasinoSettings:
-        """Inverse of `to_dict`; missing keys take their defaults, `None` gives all defaults.
-
-        Raises:
-            ValueError: an unknown key or a value out of range.
-        """
-        return settings_from_dict(cls, "Kasino", data)
 
 
 @dataclass(frozen=True, slots=True)
