@@ -1,6 +1,7 @@
 """What both engines do the same way, written once: resigning, resigned seats' turns, checks, replay, placings.
 
-Also the seat and turn checks, the snapshots' header, and equality.
+Also the seat and turn checks, snapshots (the header here, each engine's own fields in its snapshot module), and
+equality.
 
 `BaseGame` is generic in what differs (each engine's own moves, events, views and settings); an engine
 supplies the rules through the abstract methods at the bottom.
@@ -11,9 +12,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
-from engine.base import Outcome, places_from_standing
+from engine.base import Outcome, Settings, places_from_standing
 from engine.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
 from engine.events import AutoPlayed, GameOver, Resigned
 
@@ -65,7 +66,27 @@ MoveT = TypeVar("MoveT")  # an engine's own moves, without `Resign`
 EventT = TypeVar("EventT")  # an engine's own events, without the shared ones
 PublicT = TypeVar("PublicT")
 ViewT = TypeVar("ViewT")
-SettingsT = TypeVar("SettingsT")
+SettingsT = TypeVar("SettingsT", bound=Settings)
+
+
+class SnapshotFormat(Protocol):
+    """An engine's snapshot module (`engine.<kind>.snapshot`): the game's own fields as JSON-safe primitives and back.
+
+    `BaseGame` writes and checks the header around them, so each engine writes only what is its own. The functions
+    take the game as their engine's protocol of its private fields, hence `Any` here.
+    """
+
+    def dump(self, game: Any, /) -> dict[str, Any]:
+        """The game's own fields, in the order they are stored."""
+        ...
+
+    def load(self, game: Any, data: Mapping[str, Any], /) -> None:
+        """Fill an empty game made for the snapshot's header with the rest; KeyError, TypeError ... if malformed."""
+        ...
+
+    def check_state(self, game: Any, /) -> None:
+        """Raise ValueError when the state is not one the rules could reach (B2 and the like)."""
+        ...
 
 
 class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
@@ -77,6 +98,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
     SCORES_LABEL: ClassVar[str]  # what `GameOver` calls the scores
+    SNAPSHOT: ClassVar[SnapshotFormat]  # the engine's snapshot module, which `to_dict` and `from_dict` use
 
     __slots__ = ("_moves", "_players", "_resigned", "_seed", "_settings")
 
@@ -111,11 +133,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
     def replay(
         cls, players: int, seed: int, settings: SettingsT | Mapping[str, Any] | None, moves: Iterable[tuple[int, str]]
     ) -> Self:
-        """Rebuild a game from its seed, settings and `(seat, move text)` log (B1).
-
-        Raises:
-            GameError: a logged move is refused in the replayed position.
-        """
+        """`new`, then `play` each logged move: the same game, card for card (B1); `play` raises on a refusal."""
         game = cls.new(players, seed, settings)
         for seat, text in moves:
             game.play(seat, text)
@@ -139,6 +157,28 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
             raise ValueError(f"not a readable {cls.TITLE} snapshot: {error!r}") from error
         game._check_state()
         return game
+
+    @classmethod
+    def _load(cls, data: Mapping[str, Any]) -> Self:
+        """The game in a snapshot whose header `from_dict` checked; KeyError, TypeError ... on a malformed one."""
+        game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
+        cls.SNAPSHOT.load(game, data)
+        return game
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe primitives: the header `from_dict` checks, then the engine's own fields."""
+        header = {
+            "schema": SCHEMA,
+            "kind": self.KIND,
+            "players": self._players,
+            "seed": self._seed,
+            "settings": self._settings.to_dict(),
+        }
+        return header | self.SNAPSHOT.dump(self)
+
+    def _check_state(self) -> None:
+        """Raise ValueError when the state is not one the rules could reach (B2 and the like)."""
+        self.SNAPSHOT.check_state(self)
 
     @classmethod
     def _coerce_settings(cls, settings: SettingsT | Mapping[str, Any] | None) -> SettingsT:
@@ -350,19 +390,6 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         Raises:
             ValueError: an unknown key or a value out of range.
         """
-
-    @abstractmethod
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-safe primitives, with `"schema"` and `"kind"` keys."""
-
-    @classmethod
-    @abstractmethod
-    def _load(cls, data: Mapping[str, Any]) -> Self:
-        """The game in a snapshot whose header `from_dict` checked; KeyError, TypeError ... on a malformed one."""
-
-    @abstractmethod
-    def _check_state(self) -> None:
-        """Raise ValueError when the state is not one the rules could reach (B2 and the like)."""
 
     @abstractmethod
     def _start(self) -> None:

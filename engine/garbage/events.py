@@ -73,18 +73,10 @@ class PlacedOnSpot:
         return f"{names[self.seat]} put {self.card} on spot {self.spot} and turned up {self.turned_up}."
 
 
-@dataclass(frozen=True, slots=True)
-class JackPlaced:
-    """G6c: `jack` went face up on face-down spot `spot`, turning up `turned_up`."""
+class JackPlaced(PlacedOnSpot):
+    """G6c: `card`, a Jack, went face up on the face-down spot `spot` the player chose (or the only one)."""
 
-    seat: int
-    spot: int
-    jack: Card
-    turned_up: Card
-
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} put {self.jack} on spot {self.spot} and turned up {self.turned_up}."
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from engine.cards import JACK, Card
-from engine.core import BaseGame, Resign
+from engine.core import BaseGame, Resign, SnapshotFormat
 from engine.errors import InvalidMoveError
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.garbage import snapshot
@@ -64,6 +64,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
     MIN_PLAYERS: ClassVar[int] = MIN_PLAYERS
     MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
     SCORES_LABEL: ClassVar[str] = "hands won"
+    SNAPSHOT: ClassVar[SnapshotFormat] = snapshot  # card lists run bottom to top (the last card is the top)
     __slots__ = (
         "_decks",
         "_discard",
@@ -180,21 +181,6 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         else:
             game._discard = unused + game._discard
         return game
-
-    # ----- serialization ------------------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-safe primitives. Card lists run bottom to top (the last card is the top)."""
-        return snapshot.dump(self)
-
-    @classmethod
-    def _load(cls, data: Mapping[str, Any]) -> Self:
-        game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
-        snapshot.load(game, data)
-        return game
-
-    def _check_state(self) -> None:
-        snapshot.check_state(self)
 
     def __repr__(self) -> str:
         return f"<GarbageGame players={self._players} hand={self._hand} to_move={self._to_move}>"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import ClassVar, Final
 
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, JACK_MOVES, MAX_SPOT, DrawDiscard, DrawStock, PlaceJack
+from engine.records import SettingsRecord
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
@@ -27,31 +28,15 @@ def decks_for(players: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class GarbageSettings:
+class GarbageSettings(SettingsRecord):
     """Options chosen in the lobby. `start_size` (house rule, 1–10): spots in every layout at the start (G2)."""
 
     start_size: int = MAX_SPOT
+    GAME: ClassVar[str] = "Garbage"
 
     def __post_init__(self) -> None:
         if type(self.start_size) is not int or not 1 <= self.start_size <= MAX_SPOT:
             raise ValueError(f"start_size must be a whole number from 1 to {MAX_SPOT}, not {self.start_size!r}.")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
-        return {"start_size": self.start_size}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> GarbageSettings:
-        """Inverse of `to_dict`; missing keys take their defaults.
-
-        Raises:
-            ValueError: an unknown key or a value out of range.
-        """
-        data = dict(data or {})
-        unknown = set(data) - {"start_size"}
-        if unknown:
-            raise ValueError(f"unknown Garbage settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
 
 
 def legal_decisions(

@@ -1,18 +1,17 @@
 """A Garbage game as JSON-safe primitives, and the check that a restored state holds every card once (B2).
 
-These functions are the game's own serialization, kept apart from its flow; they read and write the private
-fields of `GarbageGame`, which they know by the protocol `GarbageFields` (so this module does not import the game).
-Card lists run bottom to top (the last card is the top).
+These functions are the game's own serialization (`GarbageGame.SNAPSHOT`), kept apart from its flow; they read and
+write the private fields of `GarbageGame`, which they know by the protocol `GarbageFields` (so this module does not
+import the game). `engine.core.BaseGame` writes and checks the header before them. Card lists run bottom to top (the
+last card is the top).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, Final, Protocol
 
 from engine.cards import Card, cards_from_codes, new_decks
-from engine.core import SCHEMA
-from engine.garbage.rules import GarbageSettings
 
 FULL_DECKS: Final = {count: tuple(new_decks(count)) for count in (1, 2, 3)}
 
@@ -25,10 +24,7 @@ def card(code: str) -> Card:
 class GarbageFields(Protocol):
     """The state of a Garbage game, as `GarbageGame` keeps it."""
 
-    KIND: ClassVar[str]
     _players: int
-    _seed: int
-    _settings: GarbageSettings
     _decks: int
     _hand: int
     _shuffles: int
@@ -45,13 +41,8 @@ class GarbageFields(Protocol):
 
 
 def dump(game: GarbageFields) -> dict[str, Any]:
-    """The whole state, with `"schema": 1` and `"kind": "garbage"`."""
+    """The state after the header (schema, kind, players, seed, settings) that `BaseGame.to_dict` writes."""
     return {
-        "schema": SCHEMA,
-        "kind": game.KIND,
-        "players": game._players,
-        "seed": game._seed,
-        "settings": game._settings.to_dict(),
         "hand": game._hand,
         "shuffles": game._shuffles,
         "moves": game._moves,

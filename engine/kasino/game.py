@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from engine.cards import Card, format_cards, new_deck
-from engine.core import BaseGame
+from engine.core import BaseGame, SnapshotFormat
 from engine.errors import IllegalMoveError, InvalidMoveError
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.kasino import snapshot
@@ -65,6 +65,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     SCORES_LABEL: ClassVar[str] = "final totals"
+    SNAPSHOT: ClassVar[SnapshotFormat] = snapshot  # cards as `Card.code`
 
     def __init__(self, players: int, seed: int, settings: KasinoSettings) -> None:
         """An empty table; use `new`, `from_dict`, `from_position` or `replay` instead.
@@ -97,7 +98,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         Raises:
             ValueError: unknown keys or values out of range.
         """
-        return KasinoSettings.from_dict(dict(data) if data else None)
+        return KasinoSettings.from_dict(data)
 
     @classmethod
     def from_position(
@@ -230,21 +231,6 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
 
     def _view(self, seat: int) -> KasinoView:
         return KasinoView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))
-
-    # ---------------------------------------------------------------------------------- serialization
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-safe primitives (cards as `Card.code`), with `"schema": 1`."""
-        return snapshot.dump(self)
-
-    @classmethod
-    def _load(cls, data: Mapping[str, Any]) -> Self:
-        game = cls(int(data["players"]), int(data["seed"]), cls.settings_from_dict(data["settings"]))
-        snapshot.load(game, data)
-        return game
-
-    def _check_state(self) -> None:
-        snapshot.check_state(self)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self._to_move} to move"

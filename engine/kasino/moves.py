@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import ClassVar, Final
 
 from engine.cards import Card
 from engine.core import RESIGN, Resign, is_resign
@@ -106,36 +106,39 @@ def listed_take(card: Card, targets: frozenset[Card], groups: tuple[tuple[Card, 
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Build(KasinoMove):
+class OntoItem(KasinoMove):
+    """Play `card` onto the one table item named by `target`: the shared form of `Build`, `Raise` and `Double`.
+
+    Only its subclasses are moves; each names its verb, and two of them are never equal (dataclass equality).
+    """
+
+    VERB: ClassVar[str]
+    card: Card
+    target: Card
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.VERB} {self.target}"
+
+
+class Build(OntoItem):
     """K7: play `card` onto the loose card or pile named by `target`, making a build."""
 
-    card: Card
-    target: Card
-
-    def __str__(self) -> str:
-        return f"{self.card} build {self.target}"
+    __slots__ = ()
+    VERB = "build"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Raise(KasinoMove):
+class Raise(OntoItem):
     """K8: play `card` onto another player's build named by `target`."""
 
-    card: Card
-    target: Card
-
-    def __str__(self) -> str:
-        return f"{self.card} raise {self.target}"
+    __slots__ = ()
+    VERB = "raise"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Double(KasinoMove):
+class Double(OntoItem):
     """K9/K10: play `card` onto an equal-valued loose card, pile or build named by `target`."""
 
-    card: Card
-    target: Card
-
-    def __str__(self) -> str:
-        return f"{self.card} double {self.target}"
+    __slots__ = ()
+    VERB = "double"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -151,6 +154,7 @@ class Place(KasinoMove):
 StackMove = Build | Raise | Double  # moves that put a hand card onto a table item
 CardMove = Take | StackMove | Place  # moves that play a hand card
 KasinoPlay = CardMove | Resign  # every move of the game (`Resign` is the one both games share)
+_ONTO_ITEM: Final = {move.VERB: move for move in (Build, Raise, Double)}
 
 
 def parse_notation(text: str) -> Resign | Place | tuple[Card, str, list[list[Ref]]]:
@@ -195,12 +199,7 @@ def make_move(card: Card, verb: str, groups: list[list[Card]]) -> CardMove:
         if len(set(targets)) != len(targets):
             raise InvalidMoveError("Each table item can be named only once in a take.")
         return Take(card, frozenset(targets), tuple(tuple(group) for group in groups))
-    target = groups[0][0]
-    if verb == "build":
-        return Build(card, target)
-    if verb == "raise":
-        return Raise(card, target)
-    return Double(card, target)
+    return _ONTO_ITEM[verb](card, groups[0][0])
 
 
 def _parse_ref(text: str) -> Ref:

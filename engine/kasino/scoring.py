@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import ClassVar, Final
 
 from engine.cards import Card
+from engine.records import SettingsRecord, field_names, record_to_dict
 
 LITTLE_CASINO: Final = Card(2, "♠")
 BIG_CASINO: Final = Card(10, "♦")
 
 
 @dataclass(frozen=True, slots=True)
-class KasinoSettings:
+class KasinoSettings(SettingsRecord):
     """How a game is played: target total (K15), whether sweeps score (K12), and the K14 points table."""
 
     target: int = 16
@@ -25,6 +26,7 @@ class KasinoSettings:
     big_casino: int = 2
     sweep: int = 1
     last_take: int = 1
+    GAME: ClassVar[str] = "Kasino"
 
     def __post_init__(self) -> None:
         if not isinstance(self.sweeps, bool):
@@ -40,24 +42,6 @@ class KasinoSettings:
         points = (self.most_cards, self.most_spades, self.ace, self.little_casino, self.big_casino, self.last_take)
         if not any(points):
             raise ValueError("a round must be able to score at least one point, or the game could never end")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
-        # Not `dataclasses.asdict`, which deep-copies every value: a snapshot holds these after every move.
-        return {name: getattr(self, name) for name in _SETTING_NAMES}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> KasinoSettings:
-        """Inverse of `to_dict`; missing keys take their defaults, `None` gives all defaults.
-
-        Raises:
-            ValueError: an unknown key or a value out of range.
-        """
-        data = data or {}
-        unknown = set(data) - set(_SETTING_NAMES)
-        if unknown:
-            raise ValueError(f"unknown Kasino settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +63,7 @@ class SeatScore:
 
     def to_dict(self) -> dict[str, int]:
         """JSON-safe form."""
-        return {name: getattr(self, name) for name in _SCORE_NAMES}
+        return record_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, int]) -> SeatScore:
@@ -87,8 +71,7 @@ class SeatScore:
         return cls(**data)
 
 
-_SETTING_NAMES: Final = tuple(item.name for item in fields(KasinoSettings))
-_SCORE_NAMES: Final = tuple(item.name for item in fields(SeatScore))
+_SETTING_NAMES: Final = field_names(KasinoSettings)
 
 
 def score_round(

@@ -1,17 +1,17 @@
 """A Kasino game as JSON-safe primitives (cards as `Card.code`), and the checks that a state is one play could reach.
 
-These functions are the game's own serialization, kept apart from its flow; they read and write the private
-fields of `KasinoGame`, which they know by the protocol `KasinoFields` (so this module does not import the game).
+These functions are the game's own serialization (`KasinoGame.SNAPSHOT`), kept apart from its flow; they read and
+write the private fields of `KasinoGame`, which they know by the protocol `KasinoFields` (so this module does not
+import the game). `engine.core.BaseGame` writes and checks the header before them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, Final, Protocol
 
 from engine.cards import Card, cards_from_codes, new_deck
-from engine.core import SCHEMA
-from engine.kasino.scoring import KasinoSettings, SeatScore
+from engine.kasino.scoring import SeatScore
 from engine.kasino.table import TableItem
 
 DECK: Final = frozenset(new_deck())
@@ -21,10 +21,7 @@ _DECK_CODES: Final = frozenset(card.code for card in DECK)
 class KasinoFields(Protocol):
     """The state of a Kasino game, as `KasinoGame` keeps it."""
 
-    KIND: ClassVar[str]
     _players: int
-    _seed: int
-    _settings: KasinoSettings
     _round: int
     _dealer: int
     _to_move: int | None
@@ -43,13 +40,8 @@ class KasinoFields(Protocol):
 
 
 def dump(game: KasinoFields) -> dict[str, Any]:
-    """The whole state, with `"schema": 1` and `"kind": "kasino"`."""
+    """The state after the header (schema, kind, players, seed, settings) that `BaseGame.to_dict` writes."""
     return {
-        "schema": SCHEMA,
-        "kind": game.KIND,
-        "players": game._players,
-        "seed": game._seed,
-        "settings": game._settings.to_dict(),
         "round": game._round,
         "dealer": game._dealer,
         "to_move": game._to_move,
