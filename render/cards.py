@@ -32,7 +32,8 @@ def _rank_size(width: int) -> int:
 
 
 def _suit_size(width: int) -> int:
-    return round(width * 0.4)
+    """The index's suit: it is read like a word, so it is about as large as the rank."""
+    return round(width * 0.43)
 
 
 def _number_size(width: int) -> int:
@@ -42,7 +43,8 @@ def _number_size(width: int) -> int:
 
 def text_size(width: int, *, numbered: bool) -> int:
     """The smallest type on a card face `width` pixels wide (`numbered`: it carries a spot number too)."""
-    return min(_rank_size(width), _number_size(width)) if numbered else _rank_size(width)
+    index = min(_rank_size(width), _suit_size(width))
+    return min(index, _number_size(width)) if numbered else index
 
 
 def _pad(width: int) -> int:
@@ -100,15 +102,15 @@ def face(rank: int, suit: str, width: int, spot: int | None = None) -> Image.Ima
         draw.text((left + advance, pad), char, font=rank_font, fill=colour, anchor="lt")
     rank_bottom = pad + rank_font.getbbox("0", anchor="lt")[3]
     draw.text((pad + column / 2, rank_bottom + pad), suit, font=style.font(suit_size), fill=colour, anchor="mt")
-    big = style.font(round(width * 0.52))
+    big = style.font(round(width * 0.48))
     if jack_mark:
         _disc(draw, width * 0.64, height * 0.78, width * 0.3, str(spot), _number_size(width))
     else:
         if rank >= 11:
             # Court cards get a thin inner frame, as on printed cards, so J Q K stand out from the pips.
-            frame = (round(width * 0.36), round(height * 0.57), width - pad - 1, height - pad - 1)
+            frame = (round(width * 0.4), round(height * 0.62), width - pad - 1, height - pad - 1)
             draw.rectangle(frame, outline=colour, width=1)
-        draw.text((width * 0.66, height * 0.78), suit, font=big, fill=colour, anchor="mm")
+        draw.text((width * 0.68, height * 0.8), suit, font=big, fill=colour, anchor="mm")
     return sprite
 
 
