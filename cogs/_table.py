@@ -28,27 +28,25 @@ class TableMessage:
     picture: bytes | None = None
 
     def files(self) -> list[discord.File]:
-        """The picture as an attachment whose description holds the whole table as text (screen readers)."""
+        """The picture as an attachment with a short description (its alt text): `alt_text()`."""
         if self.picture is None:
             return []
-        return [
-            discord.File(
-                io.BytesIO(self.picture), filename=PICTURE_NAME, description=clip(self.text(), DESCRIPTION_LIMIT)
-            )
-        ]
+        return [discord.File(io.BytesIO(self.picture), filename=PICTURE_NAME, description=self.alt_text())]
+
+    def alt_text(self) -> str:
+        """What the picture is, in one line, such as "Picture of the table: Kasino #12 · round 2 · Kari to play".
+
+        Only the headline: the embed beside the picture already says everything the picture shows, so a screen
+        reader that read the whole table here would read it twice.
+        """
+        headline = self.content.split("\n", 1)[0].replace("**", "")
+        return clip(f"Picture of the table: {headline}", DESCRIPTION_LIMIT)
 
     def without_picture(self) -> TableMessage:
         """The same table as text only."""
         embed = self.embed.copy()
         embed.set_image(url=None)
         return replace(self, embed=embed, picture=None)
-
-    def text(self) -> str:
-        """The table as plain lines: the content, then the embed's title, description and fields."""
-        data = self.embed.to_dict()
-        lines = [self.content, data.get("title", ""), data.get("description", "")]
-        lines += [f"{field['name']}: {field['value']}" for field in data.get("fields", [])]
-        return "\n".join(line for line in lines if line).replace("**", "")
 
 
 def turn_headline(record: GameRecord, stage: str, to_move: int | None) -> str:

@@ -10,7 +10,7 @@ more than that view holds. Fonts ship in `render/fonts/`; nothing is fetched at 
 >>> from engine.kasino import KasinoGame
 >>> picture = render_table(KasinoGame.new(2, seed=1).public_view(), ["Kari", "Ola"])
 >>> picture.width, len(picture.cards)  # four loose cards and the stock
-(800, 5)
+(600, 5)
 """
 
 from __future__ import annotations

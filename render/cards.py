@@ -27,11 +27,24 @@ def height_for(width: int) -> int:
 
 
 def _rank_size(width: int) -> int:
-    return round(width * 0.4)
+    """Ranks and spot numbers are large for the card (0.44-0.46 of its width), so they read on a phone."""
+    return round(width * 0.46)
 
 
 def _suit_size(width: int) -> int:
-    return round(width * 0.5)
+    """The index's suit: it is read like a word, so it is about as large as the rank."""
+    return round(width * 0.43)
+
+
+def _number_size(width: int) -> int:
+    """The spot number on a back or in a Jack's disc (a little smaller than the rank: "10" must fit in the disc)."""
+    return round(width * 0.44)
+
+
+def text_size(width: int, *, numbered: bool) -> int:
+    """The smallest type on a card face `width` pixels wide (`numbered`: it carries a spot number too)."""
+    index = min(_rank_size(width), _suit_size(width))
+    return min(index, _number_size(width)) if numbered else index
 
 
 def _pad(width: int) -> int:
@@ -88,23 +101,23 @@ def face(rank: int, suit: str, width: int, spot: int | None = None) -> Image.Ima
     for char, advance in zip(rank_text, _rank_advances(rank_text, rank_size), strict=True):
         draw.text((left + advance, pad), char, font=rank_font, fill=colour, anchor="lt")
     rank_bottom = pad + rank_font.getbbox("0", anchor="lt")[3]
-    draw.text((pad + column / 2, rank_bottom + pad * 0.6), suit, font=style.font(suit_size), fill=colour, anchor="mt")
-    big = style.font(round(width * 0.52))
+    draw.text((pad + column / 2, rank_bottom + pad), suit, font=style.font(suit_size), fill=colour, anchor="mt")
+    big = style.font(round(width * 0.48))
     if jack_mark:
-        _disc(draw, width * 0.64, height * 0.76, width * 0.24, str(spot))
+        _disc(draw, width * 0.64, height * 0.78, width * 0.3, str(spot), _number_size(width))
     else:
         if rank >= 11:
             # Court cards get a thin inner frame, as on printed cards, so J Q K stand out from the pips.
-            frame = (round(width * 0.36), round(height * 0.57), width - pad - 1, height - pad - 1)
+            frame = (round(width * 0.4), round(height * 0.62), width - pad - 1, height - pad - 1)
             draw.rectangle(frame, outline=colour, width=1)
-        draw.text((width * 0.66, height * 0.78), suit, font=big, fill=colour, anchor="mm")
+        draw.text((width * 0.68, height * 0.8), suit, font=big, fill=colour, anchor="mm")
     return sprite
 
 
-def _disc(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float, words: str) -> None:
+def _disc(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float, words: str, size: int) -> None:
     """A gold disc with a dark number (the spot a Jack stands in for)."""
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=style.GOLD, outline=style.BLACK)
-    draw.text((x, y), words, font=style.font(round(radius * 1.2), bold=True), fill=style.BLACK, anchor="mm")
+    draw.text((x, y), words, font=style.font(size, bold=True), fill=style.BLACK, anchor="mm")
 
 
 @cache
@@ -125,14 +138,14 @@ def back(width: int, number: int | None = None) -> Image.Image:
     sprite.paste(lattice, (inset, inset), mask)
     if number is not None:
         draw = ImageDraw.Draw(sprite)
-        radius = width * 0.24
+        radius = width * 0.36
         centre_x, centre_y = width / 2, height / 2
         draw.ellipse(
             (centre_x - radius, centre_y - radius, centre_x + radius, centre_y + radius),
             fill=style.FACE,
             outline=style.BACK,
         )
-        draw.text((centre_x, centre_y), str(number), font=style.font(round(width * 0.28), bold=True),
+        draw.text((centre_x, centre_y), str(number), font=style.font(_number_size(width), bold=True),
                   fill=style.BACK, anchor="mm")  # fmt: skip
     return sprite
 
@@ -143,14 +156,15 @@ def paste_face(
     """Paste `card` face up with its top-left corner at (x, y); return what was drawn."""
     sprite = face(card.rank, card.suit, width, spot)
     canvas.paste(sprite, (x, y), sprite)
-    return Drawn(card.code, Box(x, y, x + width, y + sprite.height), place)
+    return Drawn(card.code, Box(x, y, x + width, y + sprite.height), place, text_size(width, numbered=spot is not None))
 
 
 def paste_back(canvas: Image.Image, x: int, y: int, width: int, place: str, *, number: int | None = None) -> Drawn:
     """Paste a card back with its top-left corner at (x, y); return what was drawn."""
     sprite = back(width, number)
     canvas.paste(sprite, (x, y), sprite)
-    return Drawn("back", Box(x, y, x + width, y + sprite.height), place)
+    size = None if number is None else _number_size(width)  # a plain back has nothing to read
+    return Drawn("back", Box(x, y, x + width, y + sprite.height), place, size)
 
 
 def fan_width(count: int, width: int) -> int:
@@ -170,5 +184,6 @@ def paste_fan(canvas: Image.Image, cards: Sequence[Card], x: int, y: int, width:
         left = x + position * step
         full = paste_face(canvas, card, left, y, width, place)
         last = position == len(cards) - 1
-        drawn.append(full if last else Drawn(card.code, Box(left, y, left + step, y + height), place))
+        strip = Drawn(card.code, Box(left, y, left + step, y + height), place, full.text_size)
+        drawn.append(full if last else strip)
     return drawn

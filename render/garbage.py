@@ -1,140 +1,174 @@
-"""The Garbage table as one picture, from the public view only (G11): every layout, the discard pile, the stock."""
+"""The Garbage table as one picture, from the public view only (G11): every layout, the discard pile, the stock.
+
+Drawn 600 px wide for a chat that shows it 300-400 px wide: every word is at least `style.smallest_type`, names
+wrap instead of being cut, and the words are the text table's (cogs/garbage.py): "10 spots · 2 hands won".
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.cards import JACK
 from engine.garbage.views import GarbagePublicView, SeatView
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
+from render.writing import Pen, line_height, wrap
 
-CARD: Final = 60  # about 30 dp wide when a phone shows the picture 360 dp across
-SPOT_GAP: Final = 6
-PER_ROW: Final = 5  # G3: two rows of five, spot 1 at the top left
-PAD: Final = 16
-GAP: Final = 12
-INSET: Final = 10
-NAME_ROW: Final = 32
-SLOT: Final = 84  # one header slot: a card and its label
-PANEL_WIDTH: Final = 2 * INSET + PER_ROW * CARD + (PER_ROW - 1) * SPOT_GAP
-WIDTH: Final = 2 * PAD + 2 * PANEL_WIDTH + GAP
+WIDTH: Final = 600
+PAD: Final = 12
+GAP: Final = 8
+INSET: Final = 8  # inside a seat panel
+SPOT_GAP: Final = 4
+PER_ROW: Final = 10  # a layout is one row of ten spots, spot 1 at the left: the widest cards a narrow picture allows
+CARD: Final = (WIDTH - 2 * PAD - 2 * INSET - (PER_ROW - 1) * SPOT_GAP) // PER_ROW
+PANEL_WIDTH: Final = WIDTH - 2 * PAD
+NAME_LEFT: Final = 12 + style.DOT + 8  # a name starts right of its seat's dot
+LABEL_GAP: Final = 8  # between a header card and its words
+
+SMALL: Final = style.font(style.smallest_type(WIDTH))
+SMALL_BOLD: Final = style.font(style.smallest_type(WIDTH), bold=True)
+NAME: Final = style.font(24, bold=True)
+TURN: Final = style.font(26, bold=True)
+TITLE: Final = style.font(30, bold=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Panel:
+    """A seat's words, wrapped to its panel: name lines, counts beside the last name line or under it, a held Jack."""
+
+    seat: SeatView
+    name: list[str]
+    counts: str
+    counts_beside: bool
+    holding: list[str]
+    active: bool
+
+    @property
+    def words_height(self) -> int:
+        name = line_height(NAME) * len(self.name) + (0 if self.counts_beside else line_height(SMALL))
+        return name + line_height(SMALL) * len(self.holding)
+
+    @property
+    def height(self) -> int:
+        rows = (max(len(self.seat.spots), 1) + PER_ROW - 1) // PER_ROW
+        card_rows = rows * cards.height_for(CARD) + (rows - 1) * SPOT_GAP
+        return 2 * INSET + self.words_height + 4 + card_rows
 
 
 def render_garbage_table(view: GarbagePublicView, names: Sequence[str]) -> Rendered:
-    """Draw the Garbage table: header (whose turn, the card to place, discard, stock), then one layout per seat.
+    """Draw the Garbage table: header (whose turn; discard, stock, the card in hand), then one layout per seat.
 
-    Seats go two to a row. A face-down spot is a card back with its spot number; a Jack standing in a spot
-    has a gold edge and the spot's number.
+    A face-down spot is a card back with its spot number; a Jack standing in a spot has a gold edge and the
+    spot's number.
 
     Raises:
         ValueError: `names` does not give one name per seat.
     """
     if len(names) != len(view.seats):
         raise ValueError(f"{len(view.seats)} seats need {len(view.seats)} names, not {len(names)}")
+    turn = wrap(_turn_line(view, names), TURN, WIDTH - 2 * PAD)
     card_height = cards.height_for(CARD)
-    header = card_height + 28
-    rows = 2 if any(seat.layout_size > PER_ROW for seat in view.seats) else 1
-    panel_height = NAME_ROW + rows * card_height + (rows - 1) * SPOT_GAP + 2 * INSET
-    panel_rows = (len(view.seats) + 1) // 2
-    height = 2 * PAD + header + panel_rows * (panel_height + GAP)
+    header = line_height(TITLE) + line_height(TURN) * len(turn) + GAP + card_height
+    panels = [_panel(view, seat, names[seat.seat]) for seat in view.seats]
+    height = 2 * PAD + header + sum(GAP + panel.height for panel in panels)
     image = Image.new("RGB", (WIDTH, height), style.FELT)
-    draw = ImageDraw.Draw(image)
-    drawn = _header(image, draw, view, names)
-    for index, seat in enumerate(view.seats):
-        x0 = PAD + (index % 2) * (PANEL_WIDTH + GAP)
-        y0 = PAD + header + GAP + (index // 2) * (panel_height + GAP)
-        drawn += _layout(image, draw, view, seat, names[seat.seat], x0, y0, panel_height)
-    return encode(image, drawn)
-
-
-def _header(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: GarbagePublicView, names: Sequence[str]
-) -> list[Drawn]:
-    """Title and turn on the left; on the right the card to place (during a Jack choice), the discard, the stock."""
-    style.text(draw, (PAD, PAD), f"Garbage · hand {view.hand_number}", style.font(24, bold=True), style.TEXT)
-    turn_font = style.font(20, bold=True)
-    style.text(draw, (PAD, PAD + 34), _turn_line(view, names), turn_font, style.GOLD)
-    pending = next((seat for seat in view.seats if seat.pending is not None), None)
-    if pending is not None:
-        words = f"{names[pending.seat]} drew a Jack: it goes on a face-down spot"
-        style.text(draw, (PAD, PAD + 64), style.fit(words, style.font(16), 380), style.font(16), style.TEXT)
-    drawn = []
-    x = WIDTH - PAD - SLOT
-    label_font = style.font(14, bold=True)
-    label_y = PAD + cards.height_for(CARD) + 4
-    card_x = x + (SLOT - CARD) // 2
-    if view.stock_size:
-        drawn.append(cards.paste_back(image, card_x, PAD, CARD, "stock"))
-    else:
-        _empty_slot(draw, card_x, PAD)
-    draw.text((x + SLOT / 2, label_y), f"stock {view.stock_size}", font=label_font, fill=style.TEXT, anchor="ma")
-    x -= SLOT
-    card_x = x + (SLOT - CARD) // 2
-    if view.discard_top is not None:
-        drawn.append(cards.paste_face(image, view.discard_top, card_x, PAD, CARD, "discard"))
-    else:
-        _empty_slot(draw, card_x, PAD)
-    draw.text((x + SLOT / 2, label_y), f"discard {view.discard_size}", font=label_font, fill=style.TEXT,
-              anchor="ma")  # fmt: skip
-    if pending is not None and pending.pending is not None:
-        x -= SLOT + GAP
-        card_x = x + (SLOT - CARD) // 2
-        draw.rounded_rectangle((x, PAD - 6, x + SLOT - 1, label_y + 20), radius=8, outline=style.GOLD, width=2)
-        drawn.append(cards.paste_face(image, pending.pending, card_x, PAD, CARD, "pending"))
-        draw.text((x + SLOT / 2, label_y), "in hand", font=label_font, fill=style.GOLD, anchor="ma")
-    return drawn
+    pen = Pen(image)
+    pen.write((PAD, PAD), f"Garbage · hand {view.hand_number}", TITLE, style.TEXT)
+    pen.write_lines(PAD, PAD + line_height(TITLE), turn, TURN, style.GOLD)
+    drawn = _piles(image, pen, view, PAD + header - card_height)
+    y = PAD + header + GAP
+    for panel in panels:
+        drawn += _draw_panel(image, pen, panel, y)
+        y += panel.height + GAP
+    return encode(image, drawn, pen.written)
 
 
 def _turn_line(view: GarbagePublicView, names: Sequence[str]) -> str:
-    face = style.font(20, bold=True)
     if view.to_move is None:
         playing = [seat for seat in view.seats if not seat.resigned] or list(view.seats)
         best = max(playing, key=lambda seat: seat.hands_won)
-        return f"Game over · {style.fit(names[best.seat], face, 250)} won {best.hands_won} hands"
-    return f"▶ {style.fit(names[view.to_move], face, 330)} to play"
+        return f"Game over · {names[best.seat]} won {best.hands_won} hands"
+    return f"▶ {names[view.to_move]} to play"
 
 
-def _empty_slot(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+def _piles(image: Image.Image, pen: Pen, view: GarbagePublicView, y: int) -> list[Drawn]:
+    """The discard pile, the stock and a held card in a row, each card with its words beside it (the text's terms)."""
+    drawn = []
+    x = PAD
+    if view.discard_top is not None:
+        drawn.append(cards.paste_face(image, view.discard_top, x, y, CARD, "discard"))
+    else:
+        _empty_slot(pen, x, y)
+    x = _label(pen, x + CARD + LABEL_GAP, y, ["discard pile", f"{view.discard_size} cards"])
+    if view.stock_size:
+        drawn.append(cards.paste_back(image, x, y, CARD, "stock"))
+    else:
+        _empty_slot(pen, x, y)
+    x = _label(pen, x + CARD + LABEL_GAP, y, ["stock", f"{view.stock_size} cards"])
+    held = next((seat.pending for seat in view.seats if seat.pending is not None), None)
+    if held is not None:
+        pen.draw.rounded_rectangle((x - 4, y - 4, WIDTH - PAD - 1, y + cards.height_for(CARD) + 3), radius=8,
+                                   outline=style.GOLD, width=2)  # fmt: skip
+        drawn.append(cards.paste_face(image, held, x, y, CARD, "pending"))
+        _label(pen, x + CARD + LABEL_GAP, y, ["holding"], style.GOLD)
+    return drawn
+
+
+def _label(pen: Pen, x: int, y: int, lines: list[str], colour: tuple[int, int, int] = style.TEXT) -> int:
+    """Write `lines` from (x, y); return where the next pile goes."""
+    pen.write_lines(x, y + 4, lines, SMALL_BOLD, colour)
+    return x + max(round(SMALL_BOLD.getlength(line)) for line in lines) + 3 * GAP
+
+
+def _empty_slot(pen: Pen, x: int, y: int) -> None:
     """The outline of a missing card (an empty discard pile or stock)."""
-    draw.rounded_rectangle((x, y, x + CARD - 1, y + cards.height_for(CARD) - 1), radius=6, outline=style.MUTED,
-                           width=1)  # fmt: skip
+    pen.draw.rounded_rectangle((x, y, x + CARD - 1, y + cards.height_for(CARD) - 1), radius=6, outline=style.MUTED,
+                               width=1)  # fmt: skip
 
 
-def _layout(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: GarbagePublicView,
-    seat: SeatView,
-    name: str,
-    x0: int,
-    y0: int,
-    height: int,
-) -> list[Drawn]:
-    """One seat's panel: name and hands won, then spots 1…n in rows of five."""
+def _panel(view: GarbagePublicView, seat: SeatView, name: str) -> _Panel:
+    """A seat's words in the text table's terms, wrapped to the panel."""
     active = seat.seat == view.to_move
-    style.seat_panel(draw, (x0, y0, x0 + PANEL_WIDTH - 1, y0 + height - 1), seat.seat, active=active, dot_top=11)
-    right = f"hands won {seat.hands_won}" + (" · resigned" if seat.resigned else "")
-    small = style.font(15)
-    right_width = small.getlength(right)
-    draw.text((x0 + PANEL_WIDTH - INSET, y0 + 24), right, font=small, fill=style.MUTED, anchor="rs")
-    name_font = style.font(18, bold=True)
-    shown = style.fit(("▶ " if active else "") + name, name_font, PANEL_WIDTH - 3 * INSET - 16 - right_width)
-    draw.text((x0 + INSET + 18, y0 + 24), shown, font=name_font, fill=style.GOLD if active else style.TEXT,
-              anchor="ls")  # fmt: skip
+    counts = f"{seat.layout_size} spots · {seat.hands_won} hands won" + (" · resigned" if seat.resigned else "")
+    room = PANEL_WIDTH - NAME_LEFT - INSET
+    name_lines = wrap(("▶ " if active else "") + name, NAME, room)
+    beside = NAME.getlength(name_lines[-1]) + 2 * GAP + SMALL.getlength(counts) <= room
+    holding = [] if seat.pending is None else wrap(f"Holding {seat.pending}: choose a face-down spot for it.",
+                                                   SMALL, PANEL_WIDTH - 2 * INSET)  # fmt: skip
+    return _Panel(seat, name_lines, counts, beside, holding, active)
+
+
+def _draw_panel(image: Image.Image, pen: Pen, panel: _Panel, y0: int) -> list[Drawn]:
+    """One seat's panel: name and counts, what a held Jack waits for, then spots 1…n."""
+    x0 = PAD
+    seat = panel.seat
+    style.seat_panel(pen.draw, (x0, y0, x0 + PANEL_WIDTH - 1, y0 + panel.height - 1), seat.seat, active=panel.active,
+                     dot_top=INSET + 6)  # fmt: skip
+    y = y0 + INSET
+    name_height = pen.write_lines(x0 + NAME_LEFT, y, panel.name, NAME, style.GOLD if panel.active else style.TEXT)
+    if panel.counts_beside:
+        # On the name's last line, right-aligned, on the same baseline.
+        baseline = y + name_height - line_height(NAME) + NAME.getmetrics()[0]
+        pen.write((x0 + PANEL_WIDTH - INSET, baseline), panel.counts, SMALL, style.MUTED, anchor="rs")
+        y += name_height
+    else:
+        y += name_height
+        y += pen.write_lines(x0 + NAME_LEFT, y, [panel.counts], SMALL, style.MUTED)
+    y += pen.write_lines(x0 + INSET, y, panel.holding, SMALL, style.GOLD) + 4
     drawn = []
     card_height = cards.height_for(CARD)
     for number, card in enumerate(seat.spots, start=1):
         row, column = divmod(number - 1, PER_ROW)
         x = x0 + INSET + column * (CARD + SPOT_GAP)
-        y = y0 + NAME_ROW + INSET + row * (card_height + SPOT_GAP)
+        top = y + row * (card_height + SPOT_GAP)
         place = f"seat {seat.seat} spot {number}"
         if card is None:
-            drawn.append(cards.paste_back(image, x, y, CARD, place, number=number))
+            drawn.append(cards.paste_back(image, x, top, CARD, place, number=number))
         else:
             spot = number if card.rank == JACK else None
-            drawn.append(cards.paste_face(image, card, x, y, CARD, place, spot=spot))
+            drawn.append(cards.paste_face(image, card, x, top, CARD, place, spot=spot))
     return drawn

@@ -1,36 +1,71 @@
-"""The Kasino table as one picture, from the public view only (K16): what anyone at the table may see."""
+"""The Kasino table as one picture, from the public view only (K16): what anyone at the table may see.
+
+Drawn 600 px wide for a chat that shows it 300-400 px wide: every word is at least `style.smallest_type`, names
+wrap instead of being cut, and the words are the text table's (cogs/_kasino_render.py): "hand 3 · captured 2".
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
+from render.writing import Pen, line_height, pack, wrap
 
-WIDTH: Final = 800
-PAD: Final = 16
-GAP: Final = 12
-CARD: Final = 72  # table cards; about 30 dp wide when a phone shows the picture 360 dp across
-STOCK_CARD: Final = 36
-HEADER: Final = 62
-PANEL_HEIGHT: Final = 84
-CAPTION: Final = 40  # two lines under a pile or build: what it is, and whose
+WIDTH: Final = 600
+PAD: Final = 14
+GAP: Final = 10
+INSET: Final = 12  # inside a seat panel
+CARD: Final = 68  # table cards: 34 px wide on a phone that shows the picture 300 px across
+STOCK_CARD: Final = 44
+PLATE: Final = 6  # how far a pile's or build's plate reaches past its cards
+NAME_LEFT: Final = 12 + style.DOT + 8  # a name starts right of its seat's dot
+PANEL_WIDTH: Final = (WIDTH - 2 * PAD - GAP) // 2  # seats go two to a row
+
+SMALL: Final = style.font(style.smallest_type(WIDTH))
+SMALL_BOLD: Final = style.font(style.smallest_type(WIDTH), bold=True)
+NAME: Final = style.font(24, bold=True)
+TURN: Final = style.font(26, bold=True)
+TITLE: Final = style.font(30, bold=True)
 
 
 @dataclass(frozen=True, slots=True)
-class _Placed:
+class _Panel:
+    """A seat's words, wrapped to its panel: name lines, then count lines (the first may start with the score)."""
+
+    seat: SeatSummary
+    name: list[str]
+    counts: list[str]
+    score: str
+    active: bool
+
+    @property
+    def height(self) -> int:
+        return 2 * INSET + line_height(NAME) * len(self.name) + 4 + line_height(SMALL) * len(self.counts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
     """A table item and where its block (fan plus caption) goes."""
 
     item: TableItem
     x: int
-    y: int
+    row: int
     width: int
+    caption: list[str]  # what it is: "build 9 doubled", wrapped
+    owner: list[str]  # whose build: "of Kari", wrapped
+
+    @property
+    def height(self) -> int:
+        lines = len(self.caption) + len(self.owner)
+        return cards.height_for(CARD) + (8 + line_height(SMALL) * lines if lines else 0)
 
 
 def render_kasino_table(view: KasinoPublicView, names: Sequence[str]) -> Rendered:
@@ -41,53 +76,40 @@ def render_kasino_table(view: KasinoPublicView, names: Sequence[str]) -> Rendere
     """
     if len(names) != len(view.seats):
         raise ValueError(f"{len(view.seats)} seats need {len(view.seats)} names, not {len(names)}")
-    card_height = cards.height_for(CARD)
-    placed, rows = _flow(view.table)
-    table_top = PAD + HEADER + PANEL_HEIGHT + 2 * GAP
-    row_height = card_height + CAPTION + GAP
-    height = table_top + max(rows, 1) * row_height + PAD + GAP
+    beside_stock = WIDTH - 2 * PAD - STOCK_CARD - GAP
+    turn = wrap(_turn_line(view, names), TURN, beside_stock)
+    facts = pack([f"stock {view.stock} cards" if view.stock else "stock empty", f"playing to {view.target} points"],
+                 SMALL, beside_stock)  # fmt: skip
+    header = line_height(TITLE) + line_height(TURN) * len(turn) + line_height(SMALL) * len(facts)
+    panels = [_panel(view, seat, names[seat.seat]) for seat in view.seats]
+    panel_rows = [max(panel.height for panel in panels[row : row + 2]) for row in range(0, len(panels), 2)]
+    blocks, row_heights = _flow(view.table, names)
+    table_top = PAD + header + GAP + sum(panel_rows) + GAP * len(panel_rows) + GAP
+    table_height = sum(row_heights) + GAP * (len(row_heights) + 1) if blocks else line_height(TURN) + 2 * GAP
+    height = table_top + table_height + PAD
     image = Image.new("RGB", (WIDTH, height), style.FELT)
-    draw = ImageDraw.Draw(image)
+    pen = Pen(image)
     drawn: list[Drawn] = []
-    drawn += _header(image, draw, view, names)
-    for index, seat in enumerate(view.seats):
-        _seat_panel(draw, view, seat, names[seat.seat], index)
-    draw.rounded_rectangle((PAD, table_top - GAP // 2, WIDTH - PAD - 1, height - PAD), radius=14, fill=style.PANEL)
-    if not view.table:
-        draw.text(((WIDTH) / 2, table_top + row_height / 2), "The table is empty.", font=style.font(20),
-                  fill=style.MUTED, anchor="mm")  # fmt: skip
-    for spot in placed:
-        drawn += _item(image, draw, spot, table_top + spot.y * row_height + GAP // 2, names)
-    return encode(image, drawn)
-
-
-def _flow(items: Sequence[TableItem]) -> tuple[list[_Placed], int]:
-    """Place items left to right, starting a new row when one would cross the right edge; return rows used."""
-    placed = []
-    left, right = PAD + GAP, WIDTH - PAD - GAP
-    x, row = left, 0
-    for item in items:
-        width = cards.fan_width(len(item.cards), CARD)
-        if x > left and x + width > right:
-            x, row = left, row + 1
-        placed.append(_Placed(item, x, row, width))
-        x += width + GAP
-    return placed, row + 1 if items else 0
-
-
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: KasinoPublicView, names: Sequence[str]) -> list[Drawn]:
-    """Title, whose turn it is (or the result), and the stock as a card back with its size."""
-    style.text(draw, (PAD, PAD), f"Kasino · round {view.round}", style.font(24, bold=True), style.TEXT)
-    style.text(draw, (PAD, PAD + 34), _turn_line(view, names), style.font(20, bold=True), style.GOLD)
-    stock_x = WIDTH - PAD - STOCK_CARD
-    drawn = []
+    pen.write((PAD, PAD), f"Kasino · round {view.round}", TITLE, style.TEXT)
+    y = PAD + line_height(TITLE)
+    y += pen.write_lines(PAD, y, turn, TURN, style.GOLD)
+    pen.write_lines(PAD, y, facts, SMALL, style.MUTED)
     if view.stock:
-        drawn.append(cards.paste_back(image, stock_x, PAD, STOCK_CARD, "stock"))
-    words = f"stock {view.stock}" if view.stock else "stock empty"
-    draw.text((stock_x - 10, PAD + 14), words, font=style.font(18, bold=True), fill=style.TEXT, anchor="ra")
-    draw.text((stock_x - 10, PAD + 38), f"playing to {view.target}", font=style.font(15), fill=style.MUTED,
-              anchor="ra")  # fmt: skip
-    return drawn
+        drawn.append(cards.paste_back(image, WIDTH - PAD - STOCK_CARD, PAD, STOCK_CARD, "stock"))
+    y = PAD + header + GAP
+    for row, row_height in enumerate(panel_rows):
+        for column, panel in enumerate(panels[2 * row : 2 * row + 2]):
+            _draw_panel(pen, panel, PAD + column * (PANEL_WIDTH + GAP), y, row_height)
+        y += row_height + GAP
+    pen.draw.rounded_rectangle((PAD, table_top - GAP, WIDTH - PAD - 1, table_top + table_height - 1), radius=14,
+                               fill=style.PANEL)  # fmt: skip
+    if not blocks:
+        pen.write((WIDTH / 2, table_top + table_height / 2 - GAP / 2), "The table is empty.", SMALL, style.MUTED,
+                  anchor="mm")  # fmt: skip
+    tops = [table_top + sum(row_heights[:row]) + GAP * row for row in range(len(row_heights))]
+    for block in blocks:
+        drawn += _draw_block(image, pen, block, tops[block.row])
+    return encode(image, drawn, pen.written)
 
 
 def _turn_line(view: KasinoPublicView, names: Sequence[str]) -> str:
@@ -95,70 +117,94 @@ def _turn_line(view: KasinoPublicView, names: Sequence[str]) -> str:
         playing = [seat for seat in view.seats if not seat.resigned] or list(view.seats)
         best = max(seat.score for seat in playing)
         leaders = " and ".join(names[seat.seat] for seat in playing if seat.score == best)
-        return f"Game over · {style.fit(leaders, style.font(20, bold=True), 360)} {best} points"
-    return f"▶ {style.fit(names[view.to_move], style.font(20, bold=True), 360)} to play"
+        return f"Game over · won by {leaders} with {best} pts"
+    return f"▶ {names[view.to_move]} to play"
 
 
-def _seat_panel(
-    draw: ImageDraw.ImageDraw, view: KasinoPublicView, seat: SeatSummary, name: str, index: int
-) -> None:
-    """Name, points, hand size, captured cards and sweeps of one seat; the player to move is framed in gold."""
-    count = len(view.seats)
-    width = (WIDTH - 2 * PAD - (count - 1) * GAP) // count
-    x0, y0 = PAD + index * (width + GAP), PAD + HEADER + GAP
+def _panel(view: KasinoPublicView, seat: SeatSummary, name: str) -> _Panel:
+    """A seat's words in the text table's order and terms, wrapped to the panel (the score first, in bold)."""
     active = seat.seat == view.to_move and not view.over
-    style.seat_panel(draw, (x0, y0, x0 + width - 1, y0 + PANEL_HEIGHT - 1), seat.seat, active=active, dot_top=13)
-    score_font = style.font(22, bold=True)
-    score = str(seat.score)
-    score_width = score_font.getlength(score) + style.font(13).getlength(" pts")
-    name_font = style.font(18, bold=True)
-    shown = ("▶ " if active else "") + name
-    draw.text((x0 + 28, y0 + 9), style.fit(shown, name_font, width - 44 - score_width), font=name_font,
-              fill=style.GOLD if active else style.TEXT)  # fmt: skip
-    draw.text((x0 + width - 10, y0 + 27), " pts", font=style.font(13), fill=style.MUTED, anchor="rs")
-    draw.text((x0 + width - 10 - style.font(13).getlength(" pts"), y0 + 27), score, font=score_font,
-              fill=style.TEXT, anchor="rs")  # fmt: skip
-    small = style.font(15)
-    draw.text((x0 + 12, y0 + 36), style.fit(f"hand {seat.hand_size} · taken {seat.captured}", small, width - 20),
-              font=small, fill=style.TEXT)  # fmt: skip
-    notes = [f"sweeps {seat.sweeps}"]
+    name_lines = wrap(("▶ " if active else "") + name, NAME, PANEL_WIDTH - NAME_LEFT - INSET)
+    score = f"{seat.score} pts"
+    parts = [score, f"hand {seat.hand_size}", f"captured {seat.captured}", f"sweeps {seat.sweeps}"]
     if seat.seat == view.dealer:
-        notes.append("dealer")
+        parts.append("dealer")
     if seat.resigned:
-        notes.append("resigned")
-    draw.text((x0 + 12, y0 + 58), style.fit(" · ".join(notes), small, width - 20), font=small, fill=style.MUTED)
+        parts.append("resigned")
+    bold_extra = SMALL_BOLD.getlength(score) - SMALL.getlength(score)  # the score is packed plain, drawn bold
+    counts = pack(parts, SMALL, PANEL_WIDTH - 2 * INSET - bold_extra)
+    return _Panel(seat, name_lines, counts, score, active)
 
 
-def _item(
-    image: Image.Image, draw: ImageDraw.ImageDraw, spot: _Placed, y: int, names: Sequence[str]
-) -> list[Drawn]:
-    """One table item: a loose card, or a fanned pile or build on a plate with its caption."""
-    item = spot.item
+def _draw_panel(pen: Pen, panel: _Panel, x0: int, y0: int, height: int) -> None:
+    """Name beside the seat's dot, then score and counts; the player to move is framed in gold."""
+    box = (x0, y0, x0 + PANEL_WIDTH - 1, y0 + height - 1)
+    style.seat_panel(pen.draw, box, panel.seat.seat, active=panel.active, dot_top=INSET + 6)
+    y = y0 + INSET
+    y += pen.write_lines(x0 + NAME_LEFT, y, panel.name, NAME, style.GOLD if panel.active else style.TEXT) + 4
+    for line in panel.counts:
+        x: float = x0 + INSET
+        rest = line
+        if line.startswith(panel.score):
+            x += pen.write((x, y), panel.score, SMALL_BOLD, style.TEXT)
+            rest = line.removeprefix(panel.score)
+        if rest:
+            pen.write((x, y), rest, SMALL, style.MUTED)
+        y += line_height(SMALL)
+
+
+def _flow(items: Sequence[TableItem], names: Sequence[str]) -> tuple[list[_Block], list[int]]:
+    """Place items left to right, starting a new row when one would cross the right edge; return the rows' heights.
+
+    A block is as wide as its fan or its caption's longest line, whichever is wider (but never wider than a row,
+    where the caption wraps at spaces), so no word is ever cut.
+    """
+    blocks: list[_Block] = []
+    left, right = PAD + GAP, WIDTH - PAD - GAP
+    x, row = left, 0
+    for item in items:
+        caption, owner = _captions(item, names)
+        plate = PLATE if caption else 0  # a pile or build sits on a plate that reaches this far past its block
+        lines = max((face.getlength(line) for line, face in [(caption, SMALL_BOLD), (owner, SMALL)] if line), default=0)
+        width = min(right - left - 2 * plate, max(cards.fan_width(len(item.cards), CARD), math.ceil(lines)))
+        if x > left and x + 2 * plate + width > right:
+            x, row = left, row + 1
+        caption_lines = wrap(caption, SMALL_BOLD, width) if caption else []
+        owner_lines = wrap(owner, SMALL, width) if owner else []
+        blocks.append(_Block(item, x + plate, row, width, caption_lines, owner_lines))
+        x += 2 * plate + width + GAP
+    heights = [max(block.height for block in blocks if block.row == number) for number in range(row + 1) if blocks]
+    return blocks, heights
+
+
+def _captions(item: TableItem, names: Sequence[str]) -> tuple[str, str]:
+    """What a pile or build is, in the text table's words, and whose build it is; nothing for a loose card."""
     if item.kind == "loose":
-        return [cards.paste_face(image, item.cards[0], spot.x, y, CARD, "table")]
-    card_height = cards.height_for(CARD)
+        return "", ""
+    if item.kind == "pile":
+        return f"pile {item.value}", ""
+    owner = f"of {names[item.owner]}" if item.owner is not None else ""
+    return f"build {item.value}" + (" doubled" if item.doubled else ""), owner
+
+
+def _draw_block(image: Image.Image, pen: Pen, block: _Block, y: int) -> list[Drawn]:
+    """One table item: a loose card, or a fanned pile or build on a plate with its caption."""
+    item = block.item
+    if item.kind == "loose":
+        return [cards.paste_face(image, item.cards[0], block.x, y, CARD, "table")]
     build = item.kind == "build"
-    owner = item.owner if build and item.owner is not None else None
+    owner = item.owner if build else None
     accent = style.SEAT_COLOURS[owner % len(style.SEAT_COLOURS)] if owner is not None else style.MUTED
     # A plate behind the fan and caption keeps one item's cards together, edged in the owner's colour.
-    draw.rounded_rectangle(
-        (spot.x - 5, y - 5, spot.x + spot.width + 4, y + card_height + CAPTION - 2),
+    pen.draw.rounded_rectangle(
+        (block.x - PLATE, y - PLATE, block.x + block.width + PLATE - 1, y + block.height + 2),
         radius=8,
         fill=style.FELT,
         outline=accent,
-        width=2 if build else 1,
+        width=3 if build else 1,
     )
-    drawn = cards.paste_fan(image, item.cards, spot.x, y, CARD, "table")
-    bold = style.font(15, bold=True)
-    title = f"{'build' if build else 'pile'} {item.value}"
-    draw.text((spot.x + 2, y + card_height + 4), title, font=bold, fill=style.TEXT)
-    if item.doubled:
-        left = spot.x + 2 + bold.getlength(title) + 6
-        draw.rounded_rectangle((left, y + card_height + 3, left + 30, y + card_height + 21), radius=9, fill=style.GOLD)
-        draw.text((left + 15, y + card_height + 12), "×2", font=style.font(13, bold=True), fill=style.BLACK,
-                  anchor="mm")  # fmt: skip
-    if owner is not None:
-        small = style.font(14)
-        draw.text((spot.x + 2, y + card_height + 22), style.fit(names[owner], small, spot.width - 4), font=small,
-                  fill=accent)  # fmt: skip
+    drawn = cards.paste_fan(image, item.cards, block.x, y, CARD, "table")
+    top = y + cards.height_for(CARD) + 6
+    top += pen.write_lines(block.x + 2, top, block.caption, SMALL_BOLD, style.TEXT)
+    pen.write_lines(block.x + 2, top, block.owner, SMALL, accent)
     return drawn

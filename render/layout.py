@@ -1,4 +1,4 @@
-"""Boxes and the record of what a picture shows, so tests can check every card without reading pixels."""
+"""Boxes and the record of what a picture shows, so tests can check every card and every word without reading pixels."""
 
 from __future__ import annotations
 
@@ -48,19 +48,30 @@ class Drawn:
     label: str
     box: Box
     place: str
+    text_size: float | None = None  # the smallest type on its visible part (rank index, spot number); None: no words
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One run of words as the picture shows it: the words, their font size in pixels, and their ink's box."""
+
+    words: str
+    size: float
+    box: Box
 
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """A finished picture: the PNG, its size, and one `Drawn` per card it shows."""
+    """A finished picture: the PNG, its size, one `Drawn` per card it shows and one `Written` per run of words."""
 
     png: bytes
     width: int
     height: int
     cards: tuple[Drawn, ...]
+    texts: tuple[Written, ...] = ()
 
 
-def encode(image: Image.Image, cards: list[Drawn]) -> Rendered:
+def encode(image: Image.Image, cards: list[Drawn], texts: list[Written]) -> Rendered:
     """Encode as an 8-bit palette PNG.
 
     The pictures are flat colours plus anti-aliased edges, well under 256 colours in all, so the palette
@@ -69,4 +80,4 @@ def encode(image: Image.Image, cards: list[Drawn]) -> Rendered:
     palette = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", compress_level=3)
-    return Rendered(buffer.getvalue(), image.width, image.height, tuple(cards))
+    return Rendered(buffer.getvalue(), image.width, image.height, tuple(cards), tuple(texts))

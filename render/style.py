@@ -6,6 +6,7 @@ light (#ffffff) themes; card faces are white with red and black suits.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -13,6 +14,11 @@ from typing import Final
 from PIL import ImageDraw, ImageFont
 
 FONTS: Final = Path(__file__).resolve().parent / "fonts"
+
+# Discord shows a chat picture about 400 px wide on a desktop and 300 px on a phone; type that is 11 px tall
+# there still reads, so every word of a picture is drawn at least that large at the phone's scale.
+PHONE_WIDTH: Final = 300
+PHONE_TEXT: Final = 11
 
 FELT: Final = (28, 92, 60)
 PANEL: Final = (20, 70, 45)
@@ -26,6 +32,7 @@ RED: Final = (204, 24, 36)
 BLACK: Final = (20, 20, 24)
 BACK: Final = (36, 66, 150)
 BACK_LINE: Final = (92, 124, 206)
+DOT: Final = 16
 # One accent per seat, for build tags and name plates (the name is always written too: never colour alone).
 SEAT_COLOURS: Final = (
     (236, 120, 60),
@@ -35,6 +42,11 @@ SEAT_COLOURS: Final = (
     (120, 220, 150),
     (240, 120, 140),
 )
+
+
+def smallest_type(picture_width: int) -> int:
+    """The smallest font size, in pixels, that is still PHONE_TEXT tall when the picture is shown PHONE_WIDTH wide."""
+    return math.ceil(PHONE_TEXT * picture_width / PHONE_WIDTH)
 
 
 @cache
@@ -49,39 +61,16 @@ def suit_colour(suit: str) -> tuple[int, int, int]:
     return RED if suit in "♥♦" else BLACK
 
 
-def fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
-    """`text`, cut and ended with `…` when it is wider than `width` pixels (long player names)."""
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def text(
-    draw: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    words: str,
-    face: ImageFont.FreeTypeFont,
-    fill: tuple[int, int, int],
-    *,
-    anchor: str = "la",
-) -> float:
-    """Draw `words` at `xy` (Pillow anchor, default left-ascender) and return its width."""
-    draw.text(xy, words, font=face, fill=fill, anchor=anchor)
-    return face.getlength(words)
-
-
 def seat_panel(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: int, *, active: bool, dot_top: int
 ) -> None:
     """A seat's panel, lighter and framed in gold for the player to move, with the seat's accent dot at its top left.
 
-    `dot_top` is how far below the panel's top the dot sits.
+    `dot_top` is how far below the panel's top the dot sits; the dot is DOT pixels across.
     """
     x0, y0, _, _ = box
     draw.rounded_rectangle(
         box, radius=10, fill=PANEL_ACTIVE if active else PANEL, outline=GOLD if active else None, width=3
     )
     accent = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.ellipse((x0 + 10, y0 + dot_top, x0 + 22, y0 + dot_top + 12), fill=accent)
+    draw.ellipse((x0 + 12, y0 + dot_top, x0 + 12 + DOT, y0 + dot_top + DOT), fill=accent)
