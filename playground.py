@@ -2,7 +2,8 @@
 
 The real bot, with its real cogs and a real SQLite file (`data/playground.db` unless `--database` says otherwise),
 runs inside SimCord, a simulated Discord that drives the real discord.py offline. One server, a #games channel,
-you and three friends; the page lets you act as any of them ("Viewing as"), run slash commands and click buttons.
+Maja (you, who may manage the server) and three friends; the page lets you act as any of them ("Viewing as"), run
+slash commands and click buttons, and it follows what the bot does by itself (computer moves, timers).
 
 SimCord's preview presents one channel, so the playground is set up to keep everything there: the bot may not
 open threads in #games (games are played in the channel, one at a time), and direct messages are closed, so each
@@ -18,7 +19,7 @@ import contextlib
 import errno
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,7 +29,8 @@ MakeBot = Callable[..., discord.Client]  # bot.create_bot: (database, shard_coun
 
 DEFAULT_DATABASE: Final = Path("data/playground.db")
 DEFAULT_PORT: Final = 8765
-PLAYERS: Final = ("you", "kari", "ola", "nora")
+# People's names, so the bot's sentences read as on Discord ("Kari places K♦"); the first may manage the server.
+PLAYERS: Final = ("Maja", "Kari", "Ola", "Nora")
 TICK_SECONDS: Final = 1.0
 NO_PREVIEW: Final = (
     "The playground needs SimCord's preview: run `.venv/bin/pip install \"simcord[preview]==3.2.1\"` and try again."
@@ -73,8 +75,8 @@ def preview_available() -> bool:
     return True
 
 
-async def follow_wall_clock(env: Any, stop: asyncio.Event) -> None:
-    """Move SimCord's clock with real time, so timers and tasks run as they would on Discord."""
+async def follow_wall_clock(env: Any, stop: asyncio.Event, on_tick: Callable[[], Awaitable[object]]) -> None:
+    """Move SimCord's clock with real time, so timers and tasks run as they would on Discord; `on_tick` after each."""
     from simcord.backend.errors import SetupError
 
     loop = asyncio.get_running_loop()
@@ -86,6 +88,7 @@ async def follow_wall_clock(env: Any, stop: asyncio.Event) -> None:
         with contextlib.suppress(SetupError):  # someone is acting on the page: catch up on the next tick
             await env.advance_time(now - last)
             last = now
+            await on_tick()
 
 
 class Playground:
@@ -96,11 +99,34 @@ class Playground:
 
         self.env = env
         self.guild = env.create_guild("Playground")
-        self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
+        hosts = self.guild.create_role("Hosts", permissions=discord.Permissions(manage_guild=True))
+        self.members = [
+            self.guild.add_member(env.create_user(name.lower(), global_name=name), roles=[hosts] if seat == 0 else [])
+            for seat, name in enumerate(PLAYERS)
+        ]
         no_threads = discord.PermissionOverwrite(create_public_threads=False)
         self.channel = self.guild.create_text_channel("games", overwrites={self.guild.me: no_threads})
         # Every player's DMs are closed, as a real user may choose; hands are shown with Show my hand.
         env.inject_error("POST", "/users/@me/channels", status=403, code=50007, times=None)
+        self._shown: tuple[object, ...] = ()
+
+    def channel_state(self) -> tuple[object, ...]:
+        """What the channel shows to everyone now, to tell whether the page is behind."""
+        return tuple(
+            (message.id, message.content, [embed.to_dict() for embed in message.embeds], message.edited_at)
+            for message in self.channel.history()
+        )
+
+    async def show_changes(self, preview: Any) -> bool:
+        """Republish the page when the bot changed the channel by itself (a computer's move, a timer); True if so.
+
+        SimCord's page is republished after an action taken on it, but not after the bot's own work.
+        """
+        if self.channel_state() == self._shown:
+            return False
+        await preview.refresh()  # settles the bot's pending work first, so read what it shows afterwards
+        self._shown = self.channel_state()
+        return True
 
 
 async def serve(
@@ -108,11 +134,13 @@ async def serve(
     database: Path,
     port: int,
     stop: asyncio.Event,
-    ready: asyncio.Queue[tuple[str, Playground]] | None = None,
+    ready: asyncio.Queue[tuple[str, Playground, Any]] | None = None,
     *,
     wall_clock: bool = True,
 ) -> None:
     """Run the playground until `stop` is set; the page's address goes to stdout (and to `ready`, for tests).
+
+    `ready` gets the address, the playground and its preview.
 
     `make_bot(database, shard_count=1)` is `bot.create_bot`, handed in by `bot.py` so this module need not import
     the bot that starts it. `wall_clock=False` leaves SimCord's clock to the caller (a test that drives the actors).
@@ -137,9 +165,9 @@ async def serve(
             sys.stdout.write(f"Playground ready: open {preview.url} in your browser (Ctrl-C stops it).\n")
             sys.stdout.flush()
             if ready is not None:
-                await ready.put((preview.url, playground))
+                await ready.put((preview.url, playground, preview))
             if wall_clock:
-                await follow_wall_clock(env, stop)
+                await follow_wall_clock(env, stop, lambda: playground.show_changes(preview))
             else:
                 await stop.wait()
     finally:

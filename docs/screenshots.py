@@ -52,7 +52,7 @@ async def playground_scene() -> None:
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "playground.db"
         running = asyncio.create_task(serve(create_bot, database, 0, stop, ready, wall_clock=False))
-        url, playground = await ready.get()
+        url, playground, _ = await ready.get()
         you, kari = playground.members[:2]
         opened = await you.slash(playground.channel, "kasino new", seats=2)
         await kari.click(opened.response, label="Join")

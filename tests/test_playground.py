@@ -14,7 +14,7 @@ import aiohttp
 
 from bot import create_bot
 from playground import serve
-from tests.cogs.helpers import custom_ids, is_enabled, table_message
+from tests.cogs.helpers import custom_ids, is_enabled, private_text, table_message
 from tests.startup_helpers import unused_port
 
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
@@ -25,7 +25,7 @@ async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actor
     database = tmp_path / "playground.db"
     running = asyncio.create_task(serve(create_bot, database, unused_port(), stop, ready, wall_clock=False))
     try:
-        url, playground = await asyncio.wait_for(ready.get(), timeout=60)
+        url, playground, _ = await asyncio.wait_for(ready.get(), timeout=60)
         assert url.startswith("http://127.0.0.1:")
         async with aiohttp.ClientSession() as session, session.get(url) as page:
             assert page.status == 200
@@ -44,6 +44,30 @@ async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actor
             clicked = await mover.click(table, custom_id=choice)
             assert clicked.acknowledged and not clicked.ephemeral
         assert len(await playground.env.bot.store.game_moves(game_id)) >= 3
+    finally:
+        stop.set()
+        await asyncio.wait_for(running, timeout=30)
+
+
+async def test_the_playground_has_named_people_a_manager_and_a_page_that_follows_the_bots_own_moves(tmp_path):
+    # Issue 24: "you places K♦" read badly; /pictures could not be tried; computer moves needed a manual Refresh.
+    stop, ready = asyncio.Event(), asyncio.Queue()
+    running = asyncio.create_task(serve(create_bot, tmp_path / "p.db", unused_port(), stop, ready, wall_clock=False))
+    try:
+        _, playground, preview = await asyncio.wait_for(ready.get(), timeout=60)
+        maja = playground.members[0]
+        channel, env = playground.channel, playground.env
+        managed = await maja.slash(channel, "pictures", show="off")
+        assert "now shown as text only" in private_text(managed)
+        opened = await maja.slash(channel, "garbage new", seats=2)
+        assert "Players (1/2): Maja" in opened.response.content
+        await playground.show_changes(preview)
+        assert not await playground.show_changes(preview)  # nothing new: the page is not republished
+        # The bot's own work, with nobody acting on the page (as a computer's move or a timer's post would be).
+        await env.bot.get_partial_messageable(channel.id).send("A computer places 7♥.")
+        assert await playground.show_changes(preview)
+        snapshot = await preview.snapshot()
+        assert "A computer places 7♥." in str(snapshot)
     finally:
         stop.set()
         await asyncio.wait_for(running, timeout=30)
@@ -94,12 +118,17 @@ async def test_the_clock_follows_real_time_and_waits_while_someone_acts():
                 raise SetupError("operation overlaps")
             self.advanced.append(seconds)
 
-    env, stop = Env(), asyncio.Event()
-    follower = asyncio.create_task(follow_wall_clock(env, stop))
+    env, stop, ticks = Env(), asyncio.Event(), []
+
+    async def tick():
+        ticks.append(sum(env.advanced))
+
+    follower = asyncio.create_task(follow_wall_clock(env, stop, tick))
     await asyncio.sleep(2.5)
     stop.set()
     await follower
     assert len(env.advanced) >= 1 and sum(env.advanced) >= 1.9  # the refused second is caught up, not lost
+    assert len(ticks) == len(env.advanced)  # the page is looked at after each step of the clock, not while refused
 
 
 def test_without_the_preview_extra_the_playground_says_so_in_one_line(monkeypatch, capsys):
