@@ -8,6 +8,7 @@ scene is shown through SimCord's preview in Discord's dark theme and captured wi
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import random
 import shutil
@@ -28,6 +29,7 @@ from tests.cogs.test_kasino_flow import play_turn  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 WIDTH = 1000
+PHONE_WIDTH = 300  # about what a phone gives an image in a channel
 
 
 async def capture(env: simcord.Env, place: Any, viewers: list[Any], name: str, height: int) -> None:
@@ -44,8 +46,18 @@ async def capture(env: simcord.Env, place: Any, viewers: list[Any], name: str, h
     sys.stdout.write(f"wrote docs/screenshots/{name}.png\n")
 
 
+async def phone_sized(table: Any, name: str) -> None:
+    """The table's picture as a phone shows it, 300 px wide: docs/screenshots/<name>.png."""
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(await table.attachments[0].read()))
+    height = round(picture.height * PHONE_WIDTH / picture.width)
+    picture.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS).save(OUT / f"{name}.png")
+    sys.stdout.write(f"wrote docs/screenshots/{name}.png\n")
+
+
 async def playground_scene() -> None:
-    """The playground page (`python bot.py --playground`) with a game under way, as "you" see it."""
+    """The playground page (`python bot.py --playground`) with a game under way, as Maja (you) sees it."""
     from playground import serve
 
     stop, ready = asyncio.Event(), asyncio.Queue()
@@ -53,11 +65,11 @@ async def playground_scene() -> None:
         database = Path(folder) / "playground.db"
         running = asyncio.create_task(serve(create_bot, database, 0, stop, ready, wall_clock=False))
         url, playground, _ = await ready.get()
-        you, kari = playground.members[:2]
-        opened = await you.slash(playground.channel, "kasino new", seats=2)
+        maja, kari = playground.members[:2]
+        opened = await maja.slash(playground.channel, "kasino new", seats=2)
         await kari.click(opened.response, label="Join")
-        await you.click(opened.response, label="Start")
-        await you.click(table_message(playground.channel, 1), label="Show my hand")
+        await maja.click(opened.response, label="Start")
+        await maja.click(table_message(playground.channel, 1), label="Show my hand")
         chromium = await asyncio.create_subprocess_exec(
             "chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--screenshot={OUT / 'playground'}.png",
             f"--window-size={WIDTH},1000", "--virtual-time-budget=8000", url,
@@ -103,6 +115,7 @@ async def scenes(env: simcord.Env) -> None:
     for _ in range(4):
         await play_turn(env, channel, [alice, bob, carol], kasino_id, rng, "dm")
     await capture(env, thread, [alice], "kasino-table", 1000)
+    await phone_sized(table_message(thread, kasino_id), "kasino-table-300px")
     await capture(env, alice.user.dm_channel, [alice.user], "kasino-hand", 760)
     while (await env.bot.store.get_game(kasino_id)).status == "running":  # to 1 point: the first round ends it
         await play_turn(env, channel, [alice, bob, carol], kasino_id, rng, "dm")
