@@ -29,7 +29,7 @@ class MatchResult:
 
 def play_game(
     kind: str,
-    players: Sequence[Player],
+    players: Sequence[Player[Any, Any]],
     seed: int,
     settings: Any = None,
     on_move: Callable[[Any, int, Any], None] | None = None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 
 class Strength(StrEnum):
@@ -28,13 +28,21 @@ class Strength(StrEnum):
 SAFETY_SECONDS = 5.0
 
 
-class Player(Protocol):
-    """A computer player for one game kind and strength."""
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
+MoveT_co = TypeVar("MoveT_co", covariant=True)
+
+
+class Player(Protocol[ViewT_contra, MoveT_co]):
+    """A computer player for one game kind and strength: it takes that kind's seat view and returns its move.
+
+    `Player[KasinoView, KasinoMove]` is a Kasino player; `ai.players.player_for` hands out `Player[Any, Any]`, since
+    the kind is picked at run time (the engine checks the move like any other).
+    """
 
     kind: str
     strength: Strength
 
-    def choose(self, view: Any, history: Sequence[Any] = ()) -> Any:
+    def choose(self, view: ViewT_contra, history: Sequence[Any] = ()) -> MoveT_co:
         """The move to play from `view` (the seat's own view, with its legal moves listed).
 
         `history` is the public events of the game so far, oldest first (optional: without it the player

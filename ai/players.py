@@ -20,7 +20,7 @@ def strengths_for(kind: str) -> tuple[Strength, ...]:
     return tuple(strength for strength in Strength if strength.value in listed)
 
 
-def player_for(kind: str, strength: Strength | str, seed: int = 0, **budget: Any) -> Player:
+def player_for(kind: str, strength: Strength | str, seed: int = 0, **budget: Any) -> Player[Any, Any]:
     """A computer player for `kind` at `strength` ("easy", "medium", "hard", "expert"), if the kind has one.
 
     `budget` goes to the searching players only (hard and expert: `samples=`); the others take none.
@@ -38,7 +38,7 @@ def player_for(kind: str, strength: Strength | str, seed: int = 0, **budget: Any
     if budget and strength not in _BUDGETED:
         raise ValueError(f"only hard and expert players take a budget, not {strength} ones")
     module_name, _, class_name = listed[strength.value].partition(":")
-    player: Player = getattr(importlib.import_module(module_name), class_name)(seed, **budget)
+    player: Player[Any, Any] = getattr(importlib.import_module(module_name), class_name)(seed, **budget)
     return player
 
 
