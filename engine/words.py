@@ -7,7 +7,7 @@ it here, so no message reads "1 cards" or "1 hands won".
 from __future__ import annotations
 
 # Nouns whose plural is not the singular plus "s".
-_IRREGULAR = {"match": "matches", "pass": "passes", "sweep": "sweeps", "box": "boxes"}
+_IRREGULAR = {"match": "matches", "pass": "passes", "box": "boxes"}
 
 
 def plural(noun: str, count: int) -> str:
