@@ -86,7 +86,7 @@ def score_table(names: Sequence[str], scores: Sequence[SeatScore], round_number:
             f"{score.game_total} in all\n"
             f"{counted(score.cards, 'card')}, {counted(score.spades, 'spade')} · " + " · ".join(scored)
         )
-    return f"**Round {round_number} scored**\n" + "\n".join(blocks)
+    return f"Round {round_number} scored:\n" + "\n".join(blocks)
 
 
 def hand_text(record: GameRecord, game: KasinoGame, seat: int) -> str:
