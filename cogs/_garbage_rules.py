@@ -1,6 +1,8 @@
 """The rules as players read them in `/rules`; they say what the engine does (see RULES.md and its Decisions)."""
 
-GARBAGE_RULES = """\
+from cogs._text import RESIGNED_TURNS
+
+GARBAGE_RULES = f"""\
 **Garbage** (Trash) — 2 to 6 players; one deck for 2, two for 3–4, three for 5–6.
 
 **Layout.** You have a row of face-down spots, Ace to 10 (10 spots at the start; fewer if the host chose a \
@@ -19,9 +21,8 @@ into a new stock.
 
 **Winning the game.** Win a hand with a single spot left (an Ace, or a Jack, on the Ace spot).
 
-**Leaving early.** `/game resign` gives up your seat: you place last, and the bot plays your remaining turns \
-(it draws from the stock and puts Jacks on your lowest face-down spot). A Jack you were still placing goes to the \
-discard pile. A two-player game ends at once.
+**Leaving early.** `/game resign` gives up your seat. {RESIGNED_TURNS} In Garbage that move draws from the stock and \
+puts a Jack on the lowest face-down spot; a Jack you were still placing goes to the discard pile.
 
 Buttons on the table: **Draw from stock**, **Take discard**, and one button per spot when a Jack needs one. \
 Or type `/garbage draw source:` and `/garbage jack spot:`.\

@@ -14,6 +14,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.scoring import SeatScore
 from engine.kasino.table import TableItem, hand_order
 from engine.kasino.views import KasinoPublicView
+from engine.words import counted, plural
 
 FIELD_LIMIT = 1024
 
@@ -39,13 +40,17 @@ def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence
         title=f"Kasino #{record.id} — round {view.round}",
         description=(
             f"**On the table:** {items}\n"
-            f"**Stock:** {view.stock} cards · **Dealer:** {names[view.dealer]} · **Playing to** {view.target} points"
+            f"**Stock:** {counted(view.stock, 'card')} · **Dealer:** {names[view.dealer]} · "
+            f"**Playing to** {counted(view.target, 'point')}"
         ),
     )
     for seat in view.seats:
         embed.add_field(
             name=seat_heading(record, seat.seat, to_move, resigned=seat.resigned),
-            value=f"hand {seat.hand_size} · captured {seat.captured} · sweeps {seat.sweeps} · **{seat.score}** pts",
+            value=(
+                f"hand {seat.hand_size} · captured {seat.captured} · sweeps {seat.sweeps} · "
+                f"**{seat.score}** {plural('point', seat.score)}"
+            ),
             inline=True,
         )
     last = "\n".join(narration)
@@ -55,26 +60,33 @@ def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence
 
 
 def score_table(names: Sequence[str], scores: Sequence[SeatScore], round_number: int) -> str:
-    """The K14 breakdown of one round as a fixed-width table (posted when the round is scored)."""
-    rows = [
-        ("cards", [str(score.cards) for score in scores]),
-        ("spades", [str(score.spades) for score in scores]),
-        ("most cards", [str(score.most_cards) for score in scores]),
-        ("most spades", [str(score.most_spades) for score in scores]),
-        ("aces", [str(score.aces) for score in scores]),
-        # Named, not shown as cards: this table is public, and these cards may be in a hand next round.
-        ("little cas.", [str(score.little_casino) for score in scores]),
-        ("big casino", [str(score.big_casino) for score in scores]),
-        ("sweeps", [str(score.sweeps) for score in scores]),
-        ("last take", [str(score.last_take) for score in scores]),
-        ("round", [str(score.round_total) for score in scores]),
-        ("game total", [str(score.game_total) for score in scores]),
-    ]
-    headers = [name[:10] for name in names]
-    width = max(len(header) for header in headers) + 2
-    lines = ["".ljust(12) + "".join(header.rjust(width) for header in headers)]
-    lines += [label.ljust(12) + "".join(value.rjust(width) for value in values) for label, values in rows]
-    return f"Round {round_number} scored (points; the first two rows are counts):\n```\n" + "\n".join(lines) + "\n```"
+    """The K14 breakdown of one round (posted when the round is scored): one short block per player, name first.
+
+    Not a fixed-width table: its columns cut long names ("Computer (hard)"); each name here is whole, and on a phone
+    each block wraps as words do.
+    """
+    blocks = []
+    for name, score in zip(names, scores, strict=True):
+        # Named, not shown as cards: this text is public, and these cards may be in a hand next round.
+        scored = [
+            f"{label} {points}"
+            for label, points in (
+                ("most cards", score.most_cards),
+                ("most spades", score.most_spades),
+                ("aces", score.aces),
+                ("little casino", score.little_casino),
+                ("big casino", score.big_casino),
+                ("sweeps", score.sweeps),
+                ("last take", score.last_take),
+            )
+            if points
+        ] or ["nothing scored"]
+        blocks.append(
+            f"**{discord.utils.escape_markdown(name)}**: {counted(score.round_total, 'point')} this round, "
+            f"{score.game_total} in all\n"
+            f"{counted(score.cards, 'card')}, {counted(score.spades, 'spade')} · " + " · ".join(scored)
+        )
+    return f"Round {round_number} scored:\n" + "\n".join(blocks)
 
 
 def hand_text(record: GameRecord, game: KasinoGame, seat: int) -> str:

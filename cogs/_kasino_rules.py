@@ -1,6 +1,8 @@
 """The rules as players read them in `/rules`; they say what the engine does (see RULES.md and its Decisions)."""
 
-KASINO_RULES = """\
+from cogs._text import RESIGNED_TURNS
+
+KASINO_RULES = f"""\
 **Kasino** — 2 to 4 players, one deck. Capture cards from the table; points are scored at the end of each round.
 
 **Deal.** Each player gets 4 cards and 4 go face up on the table. When everyone has played their 4, four more \
@@ -44,8 +46,7 @@ last take       1
 The game ends after the round in which someone reaches the target (16 unless the host chose another); \
 highest total wins, and a tie for first plays another round.
 
-**Leaving early.** `/game resign` gives up your seat: you place last, and the bot plays your remaining turns \
-(it places your lowest card). A two-player game ends at once.
+**Leaving early.** `/game resign` gives up your seat. {RESIGNED_TURNS} In Kasino that move places their lowest card.
 
 Commands: `/kasino play move:` (with suggestions), `/kasino hand`, or the menus in your DM.\
 """

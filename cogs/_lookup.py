@@ -96,7 +96,7 @@ async def find_game(bot: GameBot, interaction: discord.Interaction, game_id: int
     if not candidates:
         raise RefusedError("There is no game here. Use this in the game's thread, or give its number (see /games).")
     numbers = ", ".join(f"#{record.id}" for record in candidates)
-    raise RefusedError(f"Several games are here ({numbers}); add `game:` with the number you mean.")
+    raise RefusedError(f"Several games are here ({numbers}); choose one in the command's `game:` list.")
 
 
 async def my_running_game(bot: GameBot, interaction: discord.Interaction, kind: str) -> GameRecord:

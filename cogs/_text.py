@@ -4,6 +4,13 @@ import re
 
 import discord
 
+# What becomes of a resigned player's turns, told in these words everywhere: `/rules`, the lobby's timer line and the
+# README (a test finds this sentence in all of them). It is what the engines do (engine/core.py `apply`): the seat
+# places last, its turns are played by the game's fixed simple move (`auto_move`), and too few players end the game.
+RESIGNED_TURNS = (
+    "A resigned player places last, and the bot plays each of their later turns with the simplest move the rules "
+    "allow; a game left with one player ends at once."
+)
 CONTENT_LIMIT = 2000  # characters in a message's content
 QUOTE_LIMIT = 60  # characters of a player's own text quoted back in a reply
 

@@ -6,7 +6,9 @@ from datetime import datetime
 
 from discord import app_commands
 
+from cogs._text import RESIGNED_TURNS
 from db.records import GameRecord
+from engine.words import counted, plural
 from service.timers import warning_lead  # noqa: F401 - one rule, kept where the service stores it
 
 TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
@@ -27,7 +29,7 @@ def in_words(seconds: int) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     parts = [
-        f"{value} {unit}{'' if value == 1 else 's'}"
+        counted(value, unit)
         for value, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
         if value
     ]
@@ -40,8 +42,8 @@ def timer_summary(record: GameRecord) -> str:
         return "No turn timer."
     limit = record.afk_limit
     return (
-        f"{in_words(record.turn_seconds)} per turn; after {limit} automatic turn{'s' if limit != 1 else ''} "
-        "in a row a player is resigned."
+        f"{in_words(record.turn_seconds)} per turn; after {limit} automatic {plural('turn', limit)} "
+        f"in a row a player is resigned. {RESIGNED_TURNS}"
     )
 
 

@@ -3,25 +3,32 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs._delivery import settle_and_tell
-from cogs._errors import acknowledge, is_manager, refusals_answered
+from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._hands import HAND_ITEMS
-from cogs._lookup import GAME_CHOICES, find_game, guild_id_of
+from cogs._ids import number
+from cogs._lookup import GAME_CHOICES, bot_of, find_game, guild_id_of
+from cogs._text import clip
 from cogs.lobby import lobby_message
 from db.records import GameRecord
+from engine.events import join_names
 from engine.registry import GAME_KINDS, game_kind
+from service.errors import RefusedError
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
 
 log = logging.getLogger(__name__)
 
+# `/game cancel`'s menu where several games are (the chosen game's id is its value); kinds' codes have one letter.
+CANCEL_PICK_ID = "game:cancel"
 PICTURE_CHOICES = [app_commands.Choice(name="pictures", value="on"), app_commands.Choice(name="text only", value="off")]
 
 
@@ -36,20 +43,20 @@ class GamesCog(commands.Cog):
         self.bot = bot
 
     @game.command(name="cancel")
-    @app_commands.describe(game="The game's number (only needed outside its thread)")
+    @app_commands.describe(game="Which game (pick from the list; only needed where there are several)")
     async def game_cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Cancel a lobby or a running game (host or Manage Server); no results are recorded."""
         async with refusals_answered(interaction):
             await acknowledge(interaction, ephemeral=True, thinking=True)
+            if game is None:
+                here = await games_here(self.bot, interaction)
+                if len(here) > 1:  # several: offer them as a menu rather than ask for a number
+                    await interaction.followup.send(
+                        "Several games are here. Which one do you cancel?", view=cancel_menu(here), ephemeral=True
+                    )
+                    return
             record = await find_game(self.bot, interaction, game)
-            record = await self.bot.service.cancel(record.id, interaction.user.id, is_manager=is_manager(interaction))
-            title = f"{game_kind(record.kind).title} #{record.id}"
-            # The first followup fills the private "thinking…" answer; the second is the public announcement.
-            await interaction.followup.send(f"You cancelled {title}.", ephemeral=True)
-            announcement = f"{title} was cancelled by {interaction.user.mention}; no results recorded."
-            await interaction.followup.send(announcement)
-            await self.bot.delivery.settle(record.id)
-            await self._edit_lobby(record)
+            await cancel_game(self.bot, interaction, record.id)
 
     @game.command(name="resign")
     @app_commands.describe(game="The game's number (only needed outside its thread)")
@@ -138,17 +145,133 @@ class GamesCog(commands.Cog):
         state = "waiting for players" if record.status == "lobby" else "playing"
         return f"**{game_kind(record.kind).title} #{record.id}** — {state} in <#{where}>: {players}"
 
-    async def _edit_lobby(self, record: GameRecord) -> None:
-        if record.lobby_message_id is None:
-            return
-        message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(record.lobby_message_id)
-        try:
-            await message.edit(**lobby_message(self.bot, record))
-        except discord.HTTPException:
-            log.info("lobby message of game %s could not be edited", record.id)
+    @game_cancel.autocomplete("game")
+    @game_resign.autocomplete("game")
+    @game_skip.autocomplete("game")
+    @game_remove.autocomplete("game")
+    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The server's lobbies and running games as choices, by name: this channel's and the user's own first."""
+        if interaction.guild_id is None:
+            return []
+        records = await self.bot.service.games_in_guild(interaction.guild_id)
+        user_id = interaction.user.id
+
+        def order(record: GameRecord) -> tuple[bool, bool, int]:
+            here = interaction.channel_id in (record.channel_id, record.thread_id)
+            theirs = record.host_id == user_id or record.seat_of(user_id) is not None
+            return (not here, not theirs, record.id)
+
+        typed = current.strip().lower().lstrip("#")
+        choices = [
+            app_commands.Choice(name=clip(game_label(record), CHOICE_NAME_LIMIT), value=record.id)
+            for record in sorted(records, key=order)
+            if typed in game_label(record).lower()
+        ]
+        return choices[:CHOICES_LIMIT]
+
+
+CHOICES_LIMIT = 25  # Discord's most choices (autocomplete) and options (select menu)
+CHOICE_NAME_LIMIT = 100  # characters in a choice's name and a select option's label
+
+
+def game_label(record: GameRecord) -> str:
+    """A game as a menu names it: "Kasino #3 — lobby of alice (2/4)" or "Garbage #4 — alice, bob playing"."""
+    title = f"{game_kind(record.kind).title} #{record.id}"
+    if record.status == "lobby":
+        return f"{title} — lobby of {_host_name(record)} ({len(record.seats)}/{record.max_seats})"
+    return f"{title} — {join_names([seat.name for seat in record.seats] or ['nobody'])} playing"
+
+
+def cancelled_words(record: GameRecord) -> str:
+    """What was cancelled, in words: "Kasino #3, the lobby of alice" or "Garbage #4, the game of alice and bob"."""
+    title = f"{game_kind(record.kind).title} #{record.id}"
+    if record.state is None:  # never dealt: it was still a lobby
+        return f"{title}, the lobby of {_host_name(record)}"
+    return f"{title}, the game of {join_names([seat.name for seat in record.seats] or ['nobody'])}"
+
+
+def _host_name(record: GameRecord) -> str:
+    seat = record.seat_of(record.host_id)
+    return record.seats[seat].name if seat is not None else "the host"
+
+
+async def games_here(bot: GameBot, interaction: discord.Interaction) -> list[GameRecord]:
+    """The lobbies and running games in this channel or thread: the user's own if they play in any, else all."""
+    if interaction.channel_id is None:
+        return []
+    here = await bot.service.games_in_channel(interaction.channel_id, statuses=("lobby", "running"))
+    return [record for record in here if record.seat_of(interaction.user.id) is not None] or here
+
+
+def cancel_menu(records: list[GameRecord]) -> discord.ui.View:
+    """A menu of the games to cancel (an ephemeral answer: only the one who asked sees it)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CancelPick.offering(records))
+    return view
+
+
+async def cancel_game(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
+    """Cancel the game, tell the one who did what they cancelled, announce it, and close its lobby and table."""
+    record = await bot.service.cancel(game_id, interaction.user.id, is_manager=is_manager(interaction))
+    what = cancelled_words(record)
+    # The first followup fills the private "thinking…" answer (or the menu's); the second is the public announcement.
+    await interaction.followup.send(f"You cancelled {what}; no results are recorded.", ephemeral=True)
+    title = f"{game_kind(record.kind).title} #{record.id}"
+    await interaction.followup.send(f"{title} was cancelled by {interaction.user.mention}; no results recorded.")
+    await bot.delivery.settle(record.id)
+    await _edit_lobby(bot, record)
+
+
+async def _edit_lobby(bot: GameBot, record: GameRecord) -> None:
+    if record.lobby_message_id is None:
+        return
+    message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.lobby_message_id)
+    try:
+        await message.edit(**lobby_message(bot, record))
+    except discord.HTTPException:
+        log.info("lobby message of game %s could not be edited", record.id)
+
+
+class CancelPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CANCEL_PICK_ID):
+    """The menu `/game cancel` answers with where several games are: the chosen one is cancelled (persistent)."""
+
+    def __init__(self, select: discord.ui.Select[Any] | None = None) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=CANCEL_PICK_ID))
+
+    @classmethod
+    def offering(cls, records: list[GameRecord]) -> CancelPick:
+        """The menu of these games, each by name."""
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=CANCEL_PICK_ID,
+            placeholder="Choose the game to cancel…",
+            options=[
+                discord.SelectOption(label=clip(game_label(record), CHOICE_NAME_LIMIT), value=str(record.id))
+                for record in records[:CHOICES_LIMIT]
+            ],
+        )
+        return cls(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the menu from its custom id, keeping the chosen value."""
+        return cls(item if isinstance(item, discord.ui.Select) else None)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Cancel the chosen game (the service refuses anyone but its host or a manager) and close the menu."""
+        bot = bot_of(interaction)
+        await acknowledge(interaction)
+        game_id = number(self.item.values[0]) if self.item.values else 0
+        record = await bot.service.get(game_id)
+        if record.guild_id != interaction.guild_id:
+            raise RefusedError("That game is in another server.")
+        await interaction.edit_original_response(content=f"Cancelling {game_label(record)}…", view=None)
+        await cancel_game(bot, interaction, game_id)
 
 
 async def setup(bot: GameBot) -> None:
     """Add the cog, and the private-hand buttons every kind with private hands shares."""
-    bot.add_dynamic_items(*HAND_ITEMS)
+    bot.add_dynamic_items(*HAND_ITEMS, CancelPick)
     await bot.add_cog(GamesCog(bot))

@@ -24,11 +24,12 @@ from cogs._text import clip, legible
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
-from engine.cards import Card
+from engine.cards import JACK, Card
 from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
 from engine.garbage.kind import KIND
 from engine.garbage.views import GarbagePublicView, SeatView
+from engine.words import counted
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
@@ -54,21 +55,35 @@ def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequenc
     embed = discord.Embed(
         title=f"Garbage #{record.id} — hand {view.hand_number}",
         description=(
-            f"**Discard pile:** {top if top else '(empty)'} ({view.discard_size} cards) · "
-            f"**Stock:** {view.stock_size} cards"
+            f"**Discard pile:** {top if top else '(empty)'} ({counted(view.discard_size, 'card')}) · "
+            f"**Stock:** {counted(view.stock_size, 'card')}"
         ),
     )
     for seat in view.seats:
         heading = seat_heading(record, seat.seat, to_move, resigned=seat.resigned)
         holding = f"\nHolding **{seat.pending}**: choose a face-down spot for it." if seat.pending else ""
         embed.add_field(
-            name=f"{heading} · {seat.layout_size} spots · {seat.hands_won} hands won",
+            name=f"{heading} · {counted(seat.layout_size, 'spot')} · {counted(seat.hands_won, 'hand won')}",
             value=spots_text(seat) + holding,
             inline=False,
         )
     if narration:
         embed.add_field(name="Last turn", value=clip("\n".join(narration), FIELD_LIMIT), inline=False)
     return headline, embed
+
+
+def no_use(card: Card, seat: SeatView) -> bool:
+    """Whether `card` taken by this seat can only go to the discard pile and end the turn (G6d).
+
+    No spot takes it: a Queen or King, a rank above the layout's size (G2), a spot that already shows its own rank,
+    or a Jack with no face-down spot. A rank whose spot is face down (G6a) or holds a Jack (G6b) is of use.
+    """
+    if card.rank == JACK:
+        return not seat.face_down_spots
+    if card.rank > seat.layout_size:
+        return True
+    on_spot = seat.spots[card.rank - 1]
+    return on_spot is not None and on_spot.rank != JACK
 
 
 def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
@@ -83,7 +98,8 @@ def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
             view.add_item(TurnButton(record.id, record.version, "jack", spot=spot))
         return view
     view.add_item(TurnButton(record.id, record.version, "stock"))
-    discard = TurnButton(record.id, record.version, "discard", top=public.discard_top)
+    top = public.discard_top
+    discard = TurnButton(record.id, record.version, "discard", top=top, no_use=top is not None and no_use(top, seat))
     discard.item.disabled = public.discard_top is None
     view.add_item(discard)
     return view
@@ -96,13 +112,22 @@ class TurnButton(
     """Draw from stock, take the discard, or put a Jack on a spot; the version refuses clicks on an old table."""
 
     def __init__(
-        self, game_id: int, version: int, action: str, *, spot: int | None = None, top: Card | None = None
+        self,
+        game_id: int,
+        version: int,
+        action: str,
+        *,
+        spot: int | None = None,
+        top: Card | None = None,
+        no_use: bool = False,
     ) -> None:
         button: discord.ui.Button[Any]
         if action == "stock":
             button = discord.ui.Button(label="Draw from stock", style=discord.ButtonStyle.primary, row=0)
         elif action == "discard":
             label = legible(f"Take discard ({top})") if top else "Take discard"
+            # Still allowed (G5) when the card has no spot for this player, but then it only ends the turn: say so.
+            label += " — no use to you" if no_use else ""
             # Off on an empty pile; a button rebuilt from a click has no `top` and needs no label or state.
             button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=0)
         else:

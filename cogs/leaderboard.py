@@ -14,6 +14,7 @@ from cogs._ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, numbe
 from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, bot_of, guild_id_of
 from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
 from engine.registry import game_kind
+from engine.words import counted
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -31,6 +32,16 @@ SORT_CHOICES = [
 ]
 COMPUTER_CHOICES = [app_commands.Choice(name="show", value="show"), app_commands.Choice(name="hide", value="hide")]
 COMPUTER_MARK = "🤖"
+# The rating players see: openskill's conservative estimate (the stored ordinal, mu - 3 sigma) shifted and scaled, so a
+# new player shows 1000 rather than 0, a first loss shows about 900 rather than -1.8, and no one is shown a negative
+# number. Display only: the stored ordinal and the order of the board are unchanged.
+RATING_START = 1000
+RATING_PER_POINT = 50
+
+
+def shown_rating(ordinal: float) -> int:
+    """The rating as shown: 1000 + 50 × openskill's ordinal, rounded, never below 0 (1000 for a new player)."""
+    return max(0, round(RATING_START + RATING_PER_POINT * ordinal))
 
 
 def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> discord.Embed:
@@ -38,22 +49,22 @@ def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> dis
     title = f"{game_kind(kind).title} leaderboard — {guild_name}"
     embed = discord.Embed(title=title)
     if not board.rows:
-        hint = f" with at least {board.min_games} games" if board.sort == "win_rate" else ""
+        hint = f" with at least {counted(board.min_games, 'game')}" if board.sort == "win_rate" else ""
         embed.description = f"Nobody{hint} yet. Finish a game to get on the board!"
         return embed
     lines = []
     for row in board.rows:
-        rating = f"{row.rating:.1f}" if row.rating is not None else "—"
+        rating = str(shown_rating(row.rating)) if row.rating is not None else "—"
         # Computer players are there to measure against: marked, and without a rank (ranks count members only).
         place = f"{COMPUTER_MARK} " if row.is_computer else f"**{row.rank}.** "
         lines.append(
-            f"{place}{row.name} — rating {rating} · {row.wins} wins / {row.games} games "
-            f"({row.win_rate:.0%}) · {row.points} points"
+            f"{place}{row.name} — rating {rating} · {counted(row.wins, 'win')} / {counted(row.games, 'game')} "
+            f"({row.win_rate:.0%}) · {counted(row.points, 'point')}"
         )
     embed.description = "\n".join(lines)
     footer = f"Sorted by {SORT_TITLES[board.sort]} · page {board.page + 1} of {max(board.pages, 1)}"
     if board.sort == "win_rate":
-        footer += f" · at least {board.min_games} games"
+        footer += f" · at least {counted(board.min_games, 'game')}"
     if not board.computers:
         footer += " · computer players hidden"
     elif any(row.is_computer for row in board.rows):
@@ -140,13 +151,14 @@ async def fetch_board(
 def _tally_line(tally: Tally) -> str:
     if not tally.games:
         return "no games yet"
-    return f"{tally.games} games · {tally.wins} wins ({tally.win_rate:.0%}) · {tally.points} points"
+    games, wins, points = counted(tally.games, "game"), counted(tally.wins, "win"), counted(tally.points, "point")
+    return f"{games} · {wins} ({tally.win_rate:.0%}) · {points}"
 
 
 def _kind_field(stats: KindStats) -> str:
     rating = "unrated"
     if stats.rating is not None:
-        rating = f"rating {stats.rating:.1f}"
+        rating = f"rating {shown_rating(stats.rating)}"
         if stats.rank is not None:
             rating += f" (#{stats.rank} of {stats.rated_players})"
     return f"This server: {_tally_line(stats.server)} · {rating}\nAll servers: {_tally_line(stats.overall)}"

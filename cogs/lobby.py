@@ -164,7 +164,9 @@ def lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:
         where = f" Play in <#{record.thread_id}>." if record.thread_id else ""
         return {"content": f"{title} has started with {players}.{where}", "view": None}
     options = game_kind(record.kind).describe_settings(record.settings)
-    if offered_strengths(record.kind):
+    if record.is_full:
+        join = "The lobby is full: the host can press **Start**."
+    elif offered_strengths(record.kind):
         join = (
             "Press **Join** to take a seat. The host may add computer players below, and presses **Start** when "
             "everyone is in (2 players at least; one of you and computers will do)."
@@ -258,6 +260,10 @@ async def open_lobby(interaction: discord.Interaction, kind: str, options: Lobby
     bot = bot_of(interaction)
     if interaction.guild_id is None or interaction.channel_id is None:
         raise RefusedError("Games are played in a server channel, not in direct messages.")
+    if not _can_open_thread(interaction) and not isinstance(interaction.channel, discord.Thread):
+        holder = await bot.service.game_holding_channel(interaction.channel_id)
+        if holder is not None:
+            raise RefusedError(one_game_here(holder))
     record = await bot.service.open_lobby(
         kind,
         options,
@@ -323,18 +329,32 @@ async def _open_thread(message: discord.Message, record: GameRecord) -> int | No
 
 
 async def _refuse_second_game_in_channel(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
-    running = [
-        game
-        for game in await bot.service.games_in_channel(channel_id_of(interaction))
-        if game.id != game_id and game.status == "running" and game.thread_id is None
-    ]
-    if running:
-        other = running[0]
-        link = f"https://discord.com/channels/{other.guild_id}/{other.channel_id}/{other.table_message_id}"
-        raise RefusedError(
-            f"{game_kind(other.kind).title} #{other.id} is already being played in this channel ({link}), and I may "
-            "not open threads here. Finish it first, or give me Create Public Threads."
-        )
+    holder = await bot.service.game_holding_channel(channel_id_of(interaction), besides=game_id)
+    if holder is not None and holder.status == "running":
+        raise RefusedError(one_game_here(holder))
+
+
+def game_link(record: GameRecord) -> str:
+    """The game's name as a link to where it shows: its table, else its lobby message, else its channel or thread."""
+    title = f"{game_kind(record.kind).title} #{record.id}"
+    message_id = record.table_message_id or record.lobby_message_id
+    if record.thread_id is not None:
+        return f"{title} (<#{record.thread_id}>)"
+    if message_id is None:
+        return f"{title} (<#{record.channel_id}>)"
+    return f"[{title}](https://discord.com/channels/{record.guild_id}/{record.channel_id}/{message_id})"
+
+
+def one_game_here(holder: GameRecord) -> str:
+    """Why a channel without threads takes no second game, with a link to the one it holds and what to do."""
+    if holder.status == "lobby":
+        state, advice = "waiting for players", "Join that one, or open yours when it is over"
+    else:
+        state, advice = "already being played", "Open yours when it is over"
+    return (
+        f"{game_link(holder)} is {state} in this channel, and I may not open threads here, so this channel holds one "
+        f"game at a time. {advice}, or give me Create Public Threads to play several games side by side."
+    )
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):

@@ -14,6 +14,7 @@ from PIL import Image
 
 from engine.cards import JACK
 from engine.garbage.views import GarbagePublicView, SeatView
+from engine.words import counted
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, wrap
@@ -91,7 +92,7 @@ def _turn_line(view: GarbagePublicView, names: Sequence[str]) -> str:
     if view.to_move is None:
         playing = [seat for seat in view.seats if not seat.resigned] or list(view.seats)
         best = max(playing, key=lambda seat: seat.hands_won)
-        return f"Game over · {names[best.seat]} won {best.hands_won} hands"
+        return f"Game over · {names[best.seat]} won {counted(best.hands_won, 'hand')}"
     return f"▶ {names[view.to_move]} to play"
 
 
@@ -103,12 +104,12 @@ def _piles(image: Image.Image, pen: Pen, view: GarbagePublicView, y: int) -> lis
         drawn.append(cards.paste_face(image, view.discard_top, x, y, CARD, "discard"))
     else:
         _empty_slot(pen, x, y)
-    x = _label(pen, x + CARD + LABEL_GAP, y, ["discard pile", f"{view.discard_size} cards"])
+    x = _label(pen, x + CARD + LABEL_GAP, y, ["discard pile", counted(view.discard_size, "card")])
     if view.stock_size:
         drawn.append(cards.paste_back(image, x, y, CARD, "stock"))
     else:
         _empty_slot(pen, x, y)
-    x = _label(pen, x + CARD + LABEL_GAP, y, ["stock", f"{view.stock_size} cards"])
+    x = _label(pen, x + CARD + LABEL_GAP, y, ["stock", counted(view.stock_size, "card")])
     held = next((seat.pending for seat in view.seats if seat.pending is not None), None)
     if held is not None:
         pen.draw.rounded_rectangle((x - 4, y - 4, WIDTH - PAD - 1, y + cards.height_for(CARD) + 3), radius=8,
@@ -133,7 +134,8 @@ def _empty_slot(pen: Pen, x: int, y: int) -> None:
 def _panel(view: GarbagePublicView, seat: SeatView, name: str) -> _Panel:
     """A seat's words in the text table's terms, wrapped to the panel."""
     active = seat.seat == view.to_move
-    counts = f"{seat.layout_size} spots · {seat.hands_won} hands won" + (" · resigned" if seat.resigned else "")
+    counts = f"{counted(seat.layout_size, 'spot')} · {counted(seat.hands_won, 'hand won')}"
+    counts += " · resigned" if seat.resigned else ""
     room = PANEL_WIDTH - NAME_LEFT - INSET
     name_lines = wrap(("▶ " if active else "") + name, NAME, room)
     beside = NAME.getlength(name_lines[-1]) + 2 * GAP + SMALL.getlength(counts) <= room

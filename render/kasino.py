@@ -15,6 +15,7 @@ from PIL import Image
 
 from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
+from engine.words import counted
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, pack, wrap
@@ -78,7 +79,8 @@ def render_kasino_table(view: KasinoPublicView, names: Sequence[str]) -> Rendere
         raise ValueError(f"{len(view.seats)} seats need {len(view.seats)} names, not {len(names)}")
     beside_stock = WIDTH - 2 * PAD - STOCK_CARD - GAP
     turn = wrap(_turn_line(view, names), TURN, beside_stock)
-    facts = pack([f"stock {view.stock} cards" if view.stock else "stock empty", f"playing to {view.target} points"],
+    facts = pack([f"stock {counted(view.stock, 'card')}" if view.stock else "stock empty",
+                  f"playing to {counted(view.target, 'point')}"],
                  SMALL, beside_stock)  # fmt: skip
     header = line_height(TITLE) + line_height(TURN) * len(turn) + line_height(SMALL) * len(facts)
     panels = [_panel(view, seat, names[seat.seat]) for seat in view.seats]
@@ -117,7 +119,7 @@ def _turn_line(view: KasinoPublicView, names: Sequence[str]) -> str:
         playing = [seat for seat in view.seats if not seat.resigned] or list(view.seats)
         best = max(seat.score for seat in playing)
         leaders = " and ".join(names[seat.seat] for seat in playing if seat.score == best)
-        return f"Game over · won by {leaders} with {best} pts"
+        return f"Game over · won by {leaders} with {counted(best, 'point')}"
     return f"▶ {names[view.to_move]} to play"
 
 
@@ -125,7 +127,7 @@ def _panel(view: KasinoPublicView, seat: SeatSummary, name: str) -> _Panel:
     """A seat's words in the text table's order and terms, wrapped to the panel (the score first, in bold)."""
     active = seat.seat == view.to_move and not view.over
     name_lines = wrap(("▶ " if active else "") + name, NAME, PANEL_WIDTH - NAME_LEFT - INSET)
-    score = f"{seat.score} pts"
+    score = counted(seat.score, "point")
     parts = [score, f"hand {seat.hand_size}", f"captured {seat.captured}", f"sweeps {seat.sweeps}"]
     if seat.seat == view.dealer:
         parts.append("dealer")

@@ -151,6 +151,16 @@ class TableService:
         """Games (running ones unless `statuses` says otherwise) played in this channel or thread."""
         return await self.store.running_games_in_channel(channel_id, statuses=statuses)
 
+    async def game_holding_channel(self, channel_id: int, *, besides: int | None = None) -> GameRecord | None:
+        """The lobby or running game (other than `besides`) played in this channel itself, not in a thread of its own.
+
+        Where the bot may not open threads, a channel holds one game at a time: a second lobby is refused at once.
+        """
+        for record in await self.store.running_games_in_channel(channel_id, statuses=("lobby", "running")):
+            if record.id != besides and record.thread_id is None and record.channel_id == channel_id:
+                return record
+        return None
+
     async def games_in_guild(
         self, guild_id: int, statuses: Sequence[GameStatus] = ("lobby", "running")
     ) -> list[GameRecord]:

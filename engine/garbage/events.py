@@ -14,14 +14,11 @@ from enum import StrEnum
 from engine.cards import Card
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.garbage.moves import GarbageDecision
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+from engine.words import counted
 
 
 def _sizes(names: Sequence[str], sizes: tuple[int, ...]) -> str:
-    return ", ".join(f"{names[seat]} {_plural(size, 'spot')}" for seat, size in enumerate(sizes))
+    return ", ".join(f"{names[seat]} {counted(size, 'spot')}" for seat, size in enumerate(sizes))
 
 
 class DiscardReason(StrEnum):
@@ -109,7 +106,7 @@ class Discarded:
             case DiscardReason.QUEEN_OR_KING:
                 why = "queens and kings have no spot"
             case DiscardReason.ABOVE_LAYOUT:
-                why = f"{name}'s layout has only {_plural(self.layout_size, 'spot')}"
+                why = f"{name}'s layout has only {counted(self.layout_size, 'spot')}"
             case DiscardReason.SPOT_FILLED:
                 why = f"spot {card.rank} is already filled"
             case DiscardReason.NO_FACE_DOWN_SPOT:
@@ -129,7 +126,10 @@ class StockReshuffled:
 
     def describe(self, names: Sequence[str]) -> str:
         """One plain sentence."""
-        return f"The stock ran out: {_plural(self.size, 'card')} from the discard pile were shuffled into a new stock."
+        return (
+            f"The stock ran out: the discard pile under its top card ({counted(self.size, 'card')}) was shuffled "
+            "into a new stock."
+        )
 
 
 @dataclass(frozen=True, slots=True)

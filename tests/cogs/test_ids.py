@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from cogs._hands import refresh_button, show_hand_button
 from cogs._kasino_panel import CardButton, MoveSelect
+from cogs.games import CancelPick
 from cogs.garbage import TurnButton
 from cogs.leaderboard import PageButton
 from cogs.lobby import ComputerSelect, LobbyButton, RematchButton
@@ -29,6 +30,7 @@ def items():
     yield from (
         ComputerSelect(kind, BIG_ID, action) for kind in ("kasino", "garbage") for action in ("cpuadd", "cpudrop")
     )
+    yield CancelPick()
     yield show_hand_button("kasino", BIG_ID)
     yield refresh_button("kasino", BIG_ID)
     yield from (CardButton(BIG_ID, BIG_VERSION, card) for card in new_deck())

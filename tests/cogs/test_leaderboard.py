@@ -42,7 +42,7 @@ async def test_leaderboard_pages_and_stats_after_games_played_through_the_bot(si
     assert embed.footer.text == "Sorted by wins · page 1 of 2"
     lines = embed.description.splitlines()
     assert len(lines) == 10 and lines[0].startswith("**1.** ")
-    wins = [int(line.split(" — rating ")[1].split(" · ")[1].split(" wins")[0]) for line in lines]
+    wins = [int(line.split(" — rating ")[1].split(" · ")[1].split(" win")[0]) for line in lines]
     assert wins == sorted(wins, reverse=True) and wins[0] >= 1
     await players[0].click(shown.response, label="Next")
     embed = shown.response.embeds[0]

@@ -4,7 +4,8 @@ import discord
 import pytest
 import simcord
 
-from tests.cogs.helpers import game_thread, open_and_start, private_text, public_texts, table_message
+from service.tables import LobbyOptions
+from tests.cogs.helpers import components, game_thread, open_and_start, private_text, public_texts, table_message
 
 
 async def test_lobby_lists_players_as_they_join_and_leave(channel, members):
@@ -23,8 +24,12 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(channel, mem
     opened = await alice.slash(channel, "kasino new", seats=2)
     again = await alice.click(opened.response, label="Join")
     assert "already joined" in private_text(again).lower()
+    assert "Press **Join** to take a seat." in opened.response.content
     await bob.click(opened.response, label="Join")
     assert "Players (2/2)" in opened.response.content
+    # A full lobby no longer asks anyone to join: it says so, and that the host may start.
+    assert "The lobby is full: the host can press **Start**." in opened.response.content
+    assert "Join" not in opened.response.content
     # Join is disabled once full: Discord would not even send the click.
     with pytest.raises(simcord.SetupError, match="disabled"):
         await carol.click(opened.response, label="Join")
@@ -79,7 +84,8 @@ async def test_member_with_manage_server_cancels_a_running_game(simcord_env, gui
     refused = await bob.slash(thread, "game cancel")
     assert "Only the host or someone with Manage Server" in private_text(refused)
     done = await mod.slash(thread, "game cancel")
-    assert private_text(done) == f"You cancelled Kasino #{game_id}."
+    players = " and ".join(seat.name for seat in (await simcord_env.bot.store.get_game(game_id)).seats)
+    assert private_text(done) == f"You cancelled Kasino #{game_id}, the game of {players}; no results are recorded."
     announced = [followup for followup in done.followups if not followup.ephemeral]
     assert [followup.content for followup in announced] == [
         f"Kasino #{game_id} was cancelled by {mod.mention}; no results recorded."
@@ -102,19 +108,104 @@ async def test_two_games_from_one_channel_each_get_their_own_thread(channel, mem
     assert table_message(game_thread(channel, second), second)
 
 
-async def test_without_thread_permission_the_game_plays_in_the_channel_and_only_one_at_a_time(guild, members):
-    alice, bob, carol, dave = members[:4]
-    no_threads = guild.create_text_channel(
+def _no_threads_channel(guild):
+    return guild.create_text_channel(
         "no-threads", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
     )
+
+
+def _jump_link(guild, channel_id, message_id):
+    return f"https://discord.com/channels/{guild.id}/{channel_id}/{message_id}"
+
+
+async def test_without_thread_permission_the_game_plays_in_the_channel_and_a_second_lobby_is_refused_at_new(
+    simcord_env, guild, members
+):
+    alice, bob, carol = members[:3]
+    no_threads = _no_threads_channel(guild)
     _, first = await open_and_start(no_threads, alice, [bob], "garbage new", seats=2, size=2)
     assert no_threads.threads == []
-    assert table_message(no_threads, first)
+    table = table_message(no_threads, first)
+    refused = await carol.slash(no_threads, "garbage new", seats=2)
+    # Refused at once, in a sentence, with a jump link (Discord shows it as a link named after the game) to the table.
+    assert refused.ephemeral
+    link = _jump_link(guild, no_threads.id, table.id)
+    assert private_text(refused).startswith(f"[Garbage #{first}]({link}) is already being played in this channel")
+    assert "may not open threads here" in private_text(refused)
+    record = await simcord_env.bot.store.get_game(first + 1)
+    assert record is None  # no second lobby was opened
+
+
+async def test_without_thread_permission_an_open_lobby_holds_the_channel_too(guild, members):
+    alice, carol = members[0], members[2]
+    no_threads = _no_threads_channel(guild)
+    opened = await alice.slash(no_threads, "kasino new", seats=2)
+    refused = await carol.slash(no_threads, "kasino new", seats=2)
+    link = _jump_link(guild, no_threads.id, opened.response.message.id)
+    assert private_text(refused).startswith(f"[Kasino #1]({link}) is waiting for players in this channel")
+    assert "Join that one" in private_text(refused)
+
+
+async def test_where_threads_may_be_opened_two_lobbies_share_a_channel(channel, members):
+    alice, carol = members[0], members[2]
+    first = await alice.slash(channel, "kasino new", seats=2)
+    second = await carol.slash(channel, "garbage new", seats=2)
+    assert not first.ephemeral and not second.ephemeral
+    assert "Garbage #2" in second.response.content
+
+
+async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(simcord_env, guild, members):
+    # Two lobbies can be open only if the bot lost the thread permission after the second was opened.
+    alice, bob, carol, dave = members[:4]
+    no_threads = _no_threads_channel(guild)
     opened = await carol.slash(no_threads, "garbage new", seats=2)
     await dave.click(opened.response, label="Join")
+    second = await simcord_env.bot.service.open_lobby(
+        "garbage", LobbyOptions(seats=2), guild_id=guild.id, channel_id=no_threads.id, host_id=alice.id,
+        host_name="alice",
+    )
+    await simcord_env.bot.service.join(second.id, bob.id, "bob")
+    await simcord_env.bot.service.start(second.id, alice.id)
     refused = await carol.click(opened.response, label="Start")
-    assert f"Garbage #{first} is already being played in this channel" in private_text(refused)
+    # Its table was never posted (it was started behind the bot's back), so the link is to the channel.
+    assert f"Garbage #{second.id} (<#{no_threads.id}>) is already being played in this channel" in private_text(refused)
     assert "Players (2/2)" in opened.response.content
+
+
+async def test_cancel_with_several_games_here_offers_them_in_a_menu_and_says_what_it_cancelled(
+    simcord_env, channel, members
+):
+    alice = members[0]
+    await alice.slash(channel, "kasino new", seats=2)
+    await alice.slash(channel, "garbage new", seats=3)
+    asked = await alice.slash(channel, "game cancel")
+    assert asked.ephemeral and "Which one do you cancel?" in private_text(asked)
+    menu = asked.followups[0] if asked.followups else asked.response
+    options = [option["label"] for option in components(menu)[0]["options"]]
+    assert options == ["Kasino #1 — lobby of alice (1/2)", "Garbage #2 — lobby of alice (1/3)"]
+    done = await alice.select(menu, ["2"], custom_id="game:cancel")
+    assert "You cancelled Garbage #2, the lobby of alice; no results are recorded." in private_text(done)
+    assert (await simcord_env.bot.store.get_game(2)).status == "cancelled"
+    assert (await simcord_env.bot.store.get_game(1)).status == "lobby"
+    assert any(m.content == f"Garbage #2 was cancelled by {alice.mention}; no results recorded." for m in
+               channel.history())
+
+
+async def test_cancel_offers_the_games_as_autocomplete_choices_this_channels_first(guild, channel, members):
+    alice, bob = members[:2]
+    elsewhere = guild.create_text_channel("elsewhere")
+    await bob.slash(elsewhere, "garbage new", seats=2)
+    await alice.slash(channel, "kasino new", seats=2)
+    choices = await alice.autocomplete(channel, "game cancel", "game", "")
+    assert choices == [
+        {"name": "Kasino #2 — lobby of alice (1/2)", "value": 2},
+        {"name": "Garbage #1 — lobby of bob (1/2)", "value": 1},
+    ]
+    assert await alice.autocomplete(channel, "game cancel", "game", "garb") == [
+        {"name": "Garbage #1 — lobby of bob (1/2)", "value": 1}
+    ]
+    done = await alice.slash(channel, "game cancel", game=2)
+    assert private_text(done) == "You cancelled Kasino #2, the lobby of alice; no results are recorded."
 
 
 async def test_rules_are_ephemeral_and_state_the_value_and_points_tables(channel, members):

@@ -309,7 +309,7 @@ def test_g8_empty_stock_reshuffles_the_discard_pile_except_its_top_card():
     events = game.play(0, "draw stock")
     assert events[0] == StockReshuffled(size=pile - 1)
     assert events[0].describe(NAMES) == (
-        f"The stock ran out: {pile - 1} cards from the discard pile were shuffled into a new stock."
+        f"The stock ran out: the discard pile under its top card ({pile - 1} cards) was shuffled into a new stock."
     )
     assert isinstance(events[1], DrewFromStock)
     assert game.public_view().discard[0] == C("5♣")

@@ -1,0 +1,261 @@
+"""Issue 24, "Words right everywhere": counts with 1, the rating scale, one wording of the resign rule, whole names in
+the round's scores, and a Garbage discard that is of no use saying so. Through SimCord where Discord shows it."""
+
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+from cogs._kasino_render import public_table as kasino_table
+from cogs._kasino_render import score_table
+from cogs._text import CONTENT_LIMIT, RESIGNED_TURNS
+from cogs._timing import in_words
+from cogs.garbage import no_use
+from cogs.garbage import public_table as garbage_table
+from cogs.leaderboard import _kind_field, leaderboard_embed, shown_rating
+from db.ratings import DEFAULT_SKILL
+from db.records import KindStats, LeaderboardPage, LeaderboardRow, Tally
+from engine.cards import Card
+from engine.events import AutoPlayed
+from engine.garbage import GarbageGame
+from engine.garbage.events import Discarded, DiscardReason, HandWon, StockReshuffled
+from engine.kasino import KasinoGame
+from engine.kasino.scoring import SeatScore
+from render.garbage import render_garbage_table
+from render.kasino import render_kasino_table
+from tests.cogs.helpers import (
+    custom_ids,
+    game_thread,
+    is_enabled,
+    labels,
+    member_for,
+    open_and_start,
+    private_text,
+    table_message,
+)
+from tests.cogs.test_leaderboard import finish_garbage
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+WRONG = re.compile(r"\b1 (cards|points|spots|hands|games|wins|turns|seconds|minutes|hours)\b|\bpts\b")
+
+
+def record_stub(kind, names, *, game_id=7):
+    """What the table functions read of a game's record: kind, id, status and the seats' names."""
+    seats = tuple(SimpleNamespace(name=name, is_computer=False) for name in names)
+    return SimpleNamespace(kind=kind, id=game_id, status="running", seats=seats)
+
+
+def embed_text(embed):
+    return "\n".join([embed.description or "", *(f"{f.name}\n{f.value}" for f in embed.fields)])
+
+
+def picture_words(picture):
+    return [written.words for written in picture.texts]
+
+
+# ----- plurals with 1 --------------------------------------------------------------------------------------------
+
+
+def test_kv1_kasino_table_and_picture_say_1_point_and_1_card():
+    game = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥"], ["7♣"], stock="6♥", scores=[1, 0], settings={"target": 1})
+    view = game.public_view()
+    _, embed = kasino_table(record_stub("kasino", ["Kari", "Ola"]), view, [])
+    text = embed_text(embed)
+    assert "**Stock:** 1 card ·" in text and "**Playing to** 1 point" in text
+    assert "**1** point" in text and "**0** points" in text
+    assert not WRONG.search(text), text
+    words = picture_words(render_kasino_table(view, ["Kari", "Ola"]))
+    assert "1 point" in words and "0 points" in words
+    assert any("stock 1 card" in line for line in words) and any("playing to 1 point" in line for line in words)
+    assert not any(WRONG.search(line) for line in words), words
+    over = replace(view, to_move=None, over=True)
+    over_words = " ".join(picture_words(render_kasino_table(over, ["Kari", "Ola"])))
+    assert "Game over · won by Kari with 1 point " in over_words
+
+
+async def test_kv1_a_one_point_game_through_the_bot_says_point(channel, members):
+    alice, bob = members[:2]
+    await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=1)
+    table = table_message(game_thread(channel, 1), 1)
+    text = embed_text(table.embeds[0])
+    assert "**Playing to** 1 point" in text and text.count("**0** points") == 2
+    assert not WRONG.search(text), text
+
+
+def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won():
+    # Seat 0 has won one hand (9 spots left); seat 1 has one spot left; the stock holds one card.
+    game = GarbageGame.from_position(
+        ["A♠ 2♥ 3♦ 4♣ 5♠ 6♥ 7♦ 8♣ 9♠", "A♥"], stock="K♦", discard="Q♣", rest="discard"
+    )
+    view = game.public_view()
+    _, embed = garbage_table(record_stub("garbage", ["Kari", "Ola"]), view, [])
+    text = embed_text(embed)
+    assert "**Stock:** 1 card" in text
+    assert "9 spots · 1 hand won" in text and "1 spot · 9 hands won" in text
+    assert not WRONG.search(text), text
+    words = picture_words(render_garbage_table(view, ["Kari", "Ola"]))
+    assert "1 card" in words
+    assert any("9 spots · 1 hand won" in line for line in words)
+    assert any("1 spot · 9 hands won" in line for line in words)
+    assert not any(WRONG.search(line) for line in words), words
+
+
+def test_g6d_g7_g8_garbage_narration_counts_one_right():
+    names = ["Kari", "Ola"]
+    assert Discarded(0, Card.parse("2♣"), DiscardReason.ABOVE_LAYOUT, 1).describe(names) == (
+        "Kari discarded 2♣: Kari's layout has only 1 spot."
+    )
+    assert StockReshuffled(1).describe(names) == (
+        "The stock ran out: the discard pile under its top card (1 card) was shuffled into a new stock."
+    )
+    won = HandWon(0, 3, Card.parse("Q♣"), (1, 2), game_won=False).describe(names)
+    assert won.endswith("Layouts now: Kari 1 spot, Ola 2 spots.")
+
+
+def test_boards_stats_and_timers_count_one_right():
+    row = LeaderboardRow(1, 5, "alice", 0.0, 1, 1, 1.0, 1)
+    page = LeaderboardPage((row,), 0, 1, 1, "win_rate", 1)
+    embed = leaderboard_embed("Cards", "kasino", page)
+    assert embed.description == "**1.** alice — rating 1000 · 1 win / 1 game (100%) · 1 point"
+    assert "at least 1 game" in embed.footer.text
+    field = _kind_field(KindStats("kasino", Tally(1, 1, 1), Tally(1, 0, 0), 0.0, 1, 1))
+    assert field == "This server: 1 game · 1 win (100%) · 1 point · rating 1000 (#1 of 1)\n" \
+        "All servers: 1 game · 0 wins (0%) · 0 points"
+    assert [in_words(1), in_words(60), in_words(3661)] == ["1 second", "1 minute", "1 hour 1 minute 1 second"]
+
+
+async def test_a_lobby_with_a_limit_of_one_automatic_turn_says_turn(channel, members):
+    opened = await members[0].slash(channel, "garbage new", timer="2m", afk=1)
+    assert "2 minutes per turn; after 1 automatic turn in a row a player is resigned." in opened.response.content
+
+
+# ----- ratings ---------------------------------------------------------------------------------------------------
+
+
+def test_shown_rating_starts_new_players_at_1000_and_is_never_negative():
+    assert DEFAULT_SKILL.rating == 0 and shown_rating(DEFAULT_SKILL.rating) == 1000
+    assert shown_rating(-1.833) == 908 and shown_rating(3.4) == 1170
+    assert shown_rating(-30.0) == 0
+    ordinals = [-25.0, -1.8, 0.0, 0.1, 2.5, 40.0]
+    assert [shown_rating(o) for o in ordinals] == sorted(shown_rating(o) for o in ordinals)  # the order is kept
+
+
+async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(simcord_env, channel, members):
+    alice, bob, carol = members[:3]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
+    final = await finish_garbage(simcord_env, channel, members, game_id)
+    loser = member_for(members, final, 1 - final.state["game_winner"])
+    stored = await simcord_env.bot.store.player_stats(loser.id, channel.guild.id)
+    # openskill's ordinal (mu - 3 sigma), as stored: below zero after a first loss.
+    assert next(kind for kind in stored.kinds if kind.kind == "garbage").rating < 0
+    stats = await loser.slash(channel, "stats")
+    field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
+    shown = int(re.search(r"rating (-?\d+)", field.value)[1])
+    assert 800 < shown < 1000, field.value
+    board = await carol.slash(channel, "leaderboard", game="garbage")
+    ratings = [int(n) for n in re.findall(r"rating (-?\d+)", board.response.embeds[0].description)]
+    assert len(ratings) == 2 and all(rating > 0 for rating in ratings)
+    newcomer = await carol.slash(channel, "stats")
+    assert "unrated" in next(f for f in newcomer.response.embeds[0].fields if f.name == "Garbage").value
+
+
+# ----- one rule, one wording -------------------------------------------------------------------------------------
+
+
+async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rules_and_timer_text(channel, members):
+    """What the engines do (engine/core.py `apply`): the seat places last, its later turns are played with the game's
+    simple move, and a game with one player left ends. README, `/rules` of both games and the lobby's timer line
+    say it in the same sentence."""
+    alice = members[0]
+
+    def flat(text):
+        return " ".join(text.split())
+
+    assert RESIGNED_TURNS in flat(README)
+    for game in ("kasino", "garbage"):
+        shown = await alice.slash(channel, "rules", game=game)
+        assert RESIGNED_TURNS in flat(shown.response.embeds[0].description), game
+        assert "remaining turns" not in shown.response.embeds[0].description
+    opened = await alice.slash(channel, "kasino new", timer="15m")
+    assert RESIGNED_TURNS in flat(opened.response.content)
+
+
+def test_the_resign_sentence_says_what_the_engines_do():
+    # "a game left with one player ends at once", and the resigned player places last:
+    two = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥"], ["7♣"], to_move=1)
+    two.play(0, "resign")
+    assert two.is_over() and two.outcome().places == (2, 1)
+    # "the bot plays each of their later turns with the simplest move": Kasino's places the lowest card (K11).
+    three = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥", "2♥ 4♥"], ["7♣"], to_move=0)
+    three.play(1, "resign")
+    events = three.play(0, "5♦ place")
+    assert [str(event.move) for event in events if isinstance(event, AutoPlayed)] == ["3♣ place"]
+    assert not three.is_over()
+
+
+# ----- the round's scores ----------------------------------------------------------------------------------------
+
+
+def test_k14_the_round_scores_show_every_name_whole_within_discords_limit():
+    names = ["Computer (hard)", "little casino fan", "A" * 32, "Ola"]
+    scores = [
+        SeatScore(seat, 13, 4, int(seat == 0), 2 * int(seat == 1), 1, int(seat == 2), 0, 0, int(seat == 3), 2, 9)
+        for seat in range(4)
+    ]
+    text = score_table(names, scores, 3)
+    assert len(text) <= CONTENT_LIMIT
+    for name in names:
+        assert f"**{name}**:" in text
+    assert "**Computer (hard)**: 2 points this round, 9 in all\n13 cards, 4 spades · most cards 1 · aces 1" in text
+    assert "little casino 1" in text and "most spades 2" in text and "last take 1" in text
+    one = score_table(["Kari", "Ola"], [SeatScore(0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1),
+                                        SeatScore(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)], 1)  # fmt: skip
+    assert "**Kari**: 1 point this round, 1 in all\n1 card, 1 spade · last take 1" in one
+    assert "**Ola**: 0 points this round, 0 in all\n0 cards, 0 spades · nothing scored" in one
+
+
+# ----- Garbage: a discard of no use ------------------------------------------------------------------------------
+
+
+def test_g6_a_discard_is_of_no_use_exactly_when_g6d_would_discard_it():
+    game = GarbageGame.from_position(["A♠ 2♥ 3♦ J♣ 5♠", "A♥ 2♣"], face_up=[[1, 4], []], stock="9♦")
+    seat = game.public_view().seats[0]
+    useful = ["2♠", "4♥", "J♦", "3♣"]  # G6a face-down spots 2 and 3; G6b the Jack on spot 4; G6c a Jack
+    useless = ["A♦", "6♣", "10♥", "Q♠", "K♥"]  # G6d: spot 1 already shows an Ace; ranks above 5; Queen, King
+    assert [no_use(Card.parse(c), seat) for c in useful] == [False] * 4
+    assert [no_use(Card.parse(c), seat) for c in useless] == [True] * 5
+
+
+async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(simcord_env, channel, members):
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2)
+    thread = game_thread(channel, game_id)
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(200):
+        record = await simcord_env.bot.store.get_game(game_id)
+        game = GarbageGame.from_dict(record.state)
+        public = game.public_view()
+        table = table_message(thread, game_id)
+        player = member_for(members, record, game.to_move)
+        top = public.discard_top
+        if top is not None and public.seats[game.to_move].pending is None:
+            wasted = no_use(top, public.seats[game.to_move])
+            label = next(label for label in labels(table) if label.startswith("Take discard"))
+            expected = f"Take discard ({top})".replace("♠", "♠\ufe0e").replace("♣", "♣\ufe0e")
+            assert label == expected + (" — no use to you" if wasted else ""), label
+            seen.add(wasted)
+            if wasted and "clicked" not in seen:
+                # Still a legal choice (G5): it only ends the turn, the card going back to the pile (G6d).
+                taken = await player.click(table, label=label)
+                assert taken.acknowledged and not private_text(taken)
+                after = GarbageGame.from_dict((await simcord_env.bot.store.get_game(game_id)).state).public_view()
+                assert after.discard_top == top and after.to_move != game.to_move
+                seen.add("clicked")
+                continue
+        if {True, False, "clicked"} <= seen:
+            return
+        choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
+        await player.click(table, custom_id=rng.choice(choices))
+    raise AssertionError(f"saw only {seen}")
