@@ -70,18 +70,24 @@ def card_of(custom_id):
 
 
 async def choose_on_panel(actor, message, rng):
-    """Play a random move on a panel (a DM message or an ephemeral reply) in two taps: a hand card, then its move.
+    """Play a random move on a panel (a DM message or an ephemeral reply); returns the last tap's result."""
+    return (await two_taps(actor, message, rng))[0]
 
-    A card with one legal move plays it with the first tap. Returns the number of taps (clicks and picks) it took.
+
+async def two_taps(actor, message, rng):
+    """Play a random move on a panel in two taps: a hand card, then its move (a card with one move plays at once).
+
+    Returns the last tap's result and the number of taps (clicks and picks) it took; a first tap that Discord did not
+    deliver ends it there.
     """
     parts = components(message)
     hand = [c for c in parts if c["type"] == 2 and (":card:" in c["custom_id"] or ":pick:" in c["custom_id"])]
     assert hand, f"no moves on the panel: {parts}"
     assert all(":pick:" not in c["custom_id"] or c["label"].split()[0] in VERBS for c in hand), hand
     tapped = rng.choice(hand)
-    await actor.click(message, custom_id=tapped["custom_id"])
-    if ":pick:" in tapped["custom_id"]:
-        return 1
+    first = await actor.click(message, custom_id=tapped["custom_id"])
+    if ":pick:" in tapped["custom_id"] or not first.acknowledged:
+        return first, 1
     if isinstance(message, discord.Message):  # a DM: read the edited message again
         message = next(m for m in actor.dm_channel.history() if m.id == message.id)
     card = card_of(tapped["custom_id"])
@@ -91,12 +97,10 @@ async def choose_on_panel(actor, message, rng):
     if picks:
         assert select is None and len(picks) >= 2, parts
         assert all(c["label"].split()[0] in VERBS for c in picks), picks  # imperative words, not notation
-        await actor.click(message, custom_id=rng.choice(picks)["custom_id"])
-        return 2
+        return await actor.click(message, custom_id=rng.choice(picks)["custom_id"]), 2
     assert select is not None, f"the card's moves are not on the panel: {parts}"
     values = [o["value"] for o in select["options"] if not o["value"].startswith("more:")]
-    await actor.select(message, [rng.choice(values)], custom_id=select["custom_id"])
-    return 2
+    return await actor.select(message, [rng.choice(values)], custom_id=select["custom_id"]), 2
 
 
 async def play_turn(env, channel, members, game_id, rng, how):
@@ -112,12 +116,12 @@ async def play_turn(env, channel, members, game_id, rng, how):
         played = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
         assert played.ephemeral and played.response.content.startswith("Done: "), played
     elif how == "dm":
-        taps = await choose_on_panel(member.user, dm_hand_message(member, record, seat), rng)
+        _, taps = await two_taps(member.user, dm_hand_message(member, record, seat), rng)
         assert taps <= 2
     else:
         shown = await member.click(table_message(thread, game_id), label="Show my hand")
         assert "Your turn" in private_text(shown)
-        taps = await choose_on_panel(member, shown.response, rng)
+        _, taps = await two_taps(member, shown.response, rng)
         assert taps <= 2
     after, _ = await state(env, game_id)
     assert after.version == record.version + 1, "the move was not applied"

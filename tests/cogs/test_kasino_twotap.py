@@ -19,10 +19,10 @@ from tests.cogs.test_kasino_flow import (
     CLOSED,
     VERBS,
     card_of,
-    choose_on_panel,
     dm_hand_message,
     secret_through,
     state,
+    two_taps,
 )
 
 
@@ -47,9 +47,9 @@ async def play_by_panels(env, channel, members, game_id, closed, rng, limit=3000
         if member.id in closed:
             shown = await member.click(table_message(thread, game_id), label="Show my hand")
             assert "Your turn" in private_text(shown)
-            taps.append(await choose_on_panel(member, shown.response, rng))
+            taps.append((await two_taps(member, shown.response, rng))[1])
         else:
-            taps.append(await choose_on_panel(member.user, dm_hand_message(member, record, seat), rng))
+            taps.append((await two_taps(member.user, dm_hand_message(member, record, seat), rng))[1])
         after, _ = await state(env, game_id)
         assert after.version == record.version + 1, "the move was not applied"
         played = (await env.bot.store.game_moves(game_id))[-1].move.split()[0]
