@@ -47,5 +47,6 @@ highest total wins, and a tie for first plays another round.
 **Leaving early.** `/game resign` gives up your seat: you place last, and the bot plays your remaining turns \
 (it places your lowest card). A two-player game ends at once.
 
-Commands: `/kasino play move:` (with suggestions), `/kasino hand`, or the menus in your DM.\
+Commands: your hand's buttons in your DM or under **Show my hand** (a card, then its move), `/kasino hand`, or \
+`/kasino play move:` (with suggestions).\
 """

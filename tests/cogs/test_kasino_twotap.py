@@ -81,17 +81,19 @@ TABLE = ["K♥", "3♥", "10♥", "6♦", "5♣", "7♣"]
 STOCK = "8♣ 8♥ 8♦ J♠ J♣ J♥ J♦ Q♠"
 
 
-@pytest.fixture
-def crafted_deal(monkeypatch):
-    """Every new Kasino game starts in the position above, seat 0 to move (a replay of its log starts there too)."""
+def deal_in(monkeypatch, hands, table, stock=""):
+    """Every new Kasino game starts in this position, seat 0 to move (a replay of its log starts there too)."""
 
     def dealt(cls, players, seed, settings=None):
-        hands = [MOVER_HAND, OTHER_HAND]
-        table = [*TABLE, {"build": "4♦ 2♦", "owner": 1}]
-        return KasinoGame.from_position(hands, table, stock=STOCK, to_move=0, seed=seed, settings=settings)
+        return KasinoGame.from_position(hands, table, stock=stock, to_move=0, seed=seed, settings=settings)
 
     monkeypatch.setattr(KasinoGame, "new", classmethod(dealt))
     return 0
+
+
+@pytest.fixture
+def crafted_deal(monkeypatch):
+    return deal_in(monkeypatch, [MOVER_HAND, OTHER_HAND], [*TABLE, {"build": "4♦ 2♦", "owner": 1}], STOCK)
 
 
 def hand_buttons(panel):
@@ -205,3 +207,27 @@ def test_move_button_ids_fit_and_read_back():
         claimed = [cls for cls in others if re.fullmatch(cls.__discord_ui_compiled_template__, button.custom_id)]
         assert claimed == [MoveButton]
     assert {CardButton, MoveSelect} <= others
+
+
+async def test_a_card_with_more_moves_than_buttons_fit_offers_them_in_one_menu(
+    simcord_env, channel, members, monkeypatch
+):
+    table = ["A♥", "2♦", "3♥", "4♦", "5♣", "6♥", "7♣", "8♦"]
+    mover_seat = deal_in(monkeypatch, ["A♠ 5♥ 9♣ K♦", "K♣ 7♦ 8♠ 2♥"], table, "Q♠ Q♥ Q♦ Q♣ J♠ J♣ J♥ J♦")
+    alice, bob = members[:2]
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    record, game = await state(simcord_env, game_id)
+    mover = member_for(members, record, mover_seat)
+    dm = dm_hand_message(mover, record, mover_seat)
+    await mover.user.click(dm, custom_id=f"k:{game_id}:{record.version}:card:9c")
+    dm = dm_hand_message(mover, record, mover_seat)
+    (menu,) = [c for c in components(dm) if c["type"] == 3]
+    labels = [plain(option["label"]) for option in menu["options"]]
+    assert len(labels) == 24 == len([m for m in game.legal_moves(mover_seat) if str(m.card) == "9♣"])
+    assert all(label.split()[0] in VERBS and label.endswith("9♣") for label in labels)
+    assert labels[0] == "Take A♥+8♦ and 2♦+7♣ and 3♥+6♥ and 4♦+5♣ with 9♣"  # K6: four groups of 9, the biggest first
+    assert not moves_of(dm, "9c")  # the menu, not buttons
+    picked = await mover.user.select(dm, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
+    assert picked.acknowledged
+    after, _ = await state(simcord_env, game_id)
+    assert after.version == record.version + 1
