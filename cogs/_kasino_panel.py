@@ -28,9 +28,10 @@ from db.records import GameRecord
 from engine.base import AnyGame
 from engine.cards import Card
 from engine.kasino import KasinoGame
-from engine.kasino.moves import CardMove, Take
+from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
+from engine.words import counted
 from render.kasino_hand import render_hand
 from service.errors import RefusedError
 from service.tables import USER_ERRORS
@@ -41,8 +42,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SELECT_LIMIT = 25
+BUTTON_LABEL_LIMIT = 80
+ROW_WIDTH = 5  # buttons in one row
+ROWS = 5  # rows in one message
+ROW_LABELS = 60  # characters of labels in one row of move buttons, so a row reads on a phone without wrapping much
 HAND_PICTURE = "hand.png"
 CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
+OUT_OF_DATE = "That move is out of date; the table has changed."
+CHOOSE = "**{card}**: choose its move below."
 
 
 def best_first(game: KasinoGame, moves: Sequence[CardMove]) -> list[CardMove]:
@@ -51,9 +58,20 @@ def best_first(game: KasinoGame, moves: Sequence[CardMove]) -> list[CardMove]:
     def key(move: CardMove) -> tuple[int, int]:
         if isinstance(move, Take):
             return 0, -len(move.targets)
-        return (2, 0) if str(move).endswith(" place") else (1, 0)
+        return (2, 0) if isinstance(move, Place) else (1, 0)
 
     return sorted(moves, key=key)
+
+
+def moves_by_card(game: KasinoGame, seat: int) -> dict[Card, list[CardMove]]:
+    """The seat's legal moves per hand card, cards in hand order and each card's moves best first.
+
+    A move button names its move by card and place in this list, which is the same for the same game version.
+    """
+    by_card: dict[Card, list[CardMove]] = {}
+    for move in best_first(game, game.legal_moves(seat)):
+        by_card.setdefault(move.card, []).append(move)
+    return dict(sorted(by_card.items(), key=lambda pair: hand_order(pair[0])))
 
 
 def kasino_hand_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
@@ -64,22 +82,73 @@ def kasino_hand_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str,
 def panel(
     record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0
 ) -> dict[str, Any]:
-    """Content and view of a seat's panel (`card`: show only that card's moves; `offset`: the page of them)."""
+    """Content and view of a seat's panel: two taps to a move.
+
+    On the seat's turn the first row holds the hand as buttons: a card with one legal move plays it at once (its
+    label says the move, "Place 4♠"); any other card shows its moves (`card`), as buttons under the hand or, when
+    they do not fit, as a menu (`offset`: its page). Refresh ends the first row.
+    """
     view = discord.ui.View(timeout=None)
-    moves = best_first(game, game.legal_moves(seat)) if record.status == "running" else []
-    if moves and card is None and len(moves) > SELECT_LIMIT:
-        for hand_card in sorted({move.card for move in moves}, key=hand_order):
-            view.add_item(CardButton(record.id, record.version, hand_card))
-    elif moves:
-        choices = [move for move in moves if move.card == card] if card is not None else moves
-        view.add_item(MoveSelect.build(record, game, choices, card=card, offset=offset))
-    view.add_item(refresh_button("kasino", record.id))
-    seat_view = game.view(seat)
+    by_card = moves_by_card(game, seat) if record.status == "running" else {}
     content = legible(hand_text(record, game, seat))
+    chosen = card if card is not None and len(by_card.get(card, ())) > 1 else None
+    first_row: list[discord.ui.Item[Any]] = []
+    for hand_card, moves in by_card.items():
+        if len(moves) == 1:
+            first_row.append(MoveButton.build(record, game, moves[0], 0))
+        else:
+            first_row.append(
+                CardButton(record.id, record.version, hand_card, moves=len(moves), chosen=hand_card == chosen)
+            )
+    first_row.append(refresh_button("kasino", record.id))
+    for index, item in enumerate(first_row):
+        item.row = index // ROW_WIDTH
+        view.add_item(item)
+    if chosen is not None:
+        below = (len(first_row) - 1) // ROW_WIDTH + 1
+        moves = by_card[chosen]
+        rows = _button_rows([_label(game, move) for move in moves], ROWS - below)
+        if rows is None:
+            select = MoveSelect.build(record, game, moves, card=chosen, offset=offset)
+            select.row = below
+            view.add_item(select)
+        else:
+            for index, row in enumerate(rows):
+                for position in row:
+                    button = MoveButton.build(record, game, moves[position], position)
+                    button.row = below + index
+                    view.add_item(button)
+        content += "\n" + legible(CHOOSE.format(card=chosen))
     if record.status == "cancelled":  # the picture would still say "waiting"; the text says the game ended
         return {"content": content, "view": view, "attachments": []}
-    picture = discord.File(io.BytesIO(_hand_png(seat_view)), filename=HAND_PICTURE, description="Your hand")
+    picture = discord.File(io.BytesIO(_hand_png(game.view(seat))), filename=HAND_PICTURE, description="Your hand")
     return {"content": content, "view": view, "attachments": [picture]}
+
+
+def _label(game: KasinoGame, move: CardMove) -> str:
+    """A move's words on a button: the imperative of `describe_move`, as the narration will say it."""
+    return clip(legible(game.describe_move(move)), BUTTON_LABEL_LIMIT)
+
+
+def _button_rows(labels: Sequence[str], rows: int) -> list[list[int]] | None:
+    """The labels' positions packed into at most `rows` rows of buttons, in order (None: they do not fit)."""
+    packed: list[list[int]] = []
+    width = 0
+    for position, label in enumerate(labels):
+        if packed and len(packed[-1]) < ROW_WIDTH and width + len(label) <= ROW_LABELS:
+            packed[-1].append(position)
+            width += len(label)
+        else:
+            packed.append([position])
+            width = len(label)
+    return packed if len(packed) <= rows else None
+
+
+def _style(move: CardMove) -> discord.ButtonStyle:
+    # Takes in green, places in grey, builds and doubles in blue; the words say it too (colour is never alone).
+    if isinstance(move, Take):
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.secondary if isinstance(move, Place) else discord.ButtonStyle.primary
 
 
 _HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(512)
@@ -153,13 +222,14 @@ def _page_choice(choice: str) -> tuple[Card | None, int]:
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_template("kasino", "card", CARD_ARG)):
-    """First step when there are more than 25 moves: pick the hand card, then its move."""
+    """The first tap: a hand card with several legal moves; the panel then shows its moves."""
 
-    def __init__(self, game_id: int, version: int, card: Card) -> None:
+    def __init__(self, game_id: int, version: int, card: Card, *, moves: int = 0, chosen: bool = False) -> None:
+        label = f"{card} ({counted(moves, 'move')})" if moves else str(card)
         super().__init__(
             discord.ui.Button(
-                label=legible(str(card)),
-                style=discord.ButtonStyle.secondary,
+                label=legible(label),
+                style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
                 custom_id=component_id("kasino", game_id, version, "card", card_arg(card)),
             )
         )
@@ -182,6 +252,53 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_t
             await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
             return
         await interaction.edit_original_response(**await drawn_panel(record, game, seat, card=self.card))
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=game_template("kasino", "pick", rf"{CARD_ARG}:[0-9]{{1,4}}"),
+):
+    """The second tap (or the only one, for a card with one move): play this move.
+
+    Its custom id names the move by hand card and place in `moves_by_card` at the game version it carries; a click
+    on an older version is refused before the move is looked up, so it can never play a different move.
+    """
+
+    def __init__(self, game_id: int, version: int, card: Card, index: int, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.game_id, self.version, self.card, self.index = game_id, version, card, index
+
+    @classmethod
+    def build(cls, record: GameRecord, game: KasinoGame, move: CardMove, index: int) -> MoveButton:
+        """The button of `move`, the `index`-th of its card's moves, labelled with the move's words."""
+        custom_id = component_id("kasino", record.id, record.version, "pick", f"{card_arg(move.card)}:{index}")
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=_label(game, move), style=_style(move), custom_id=custom_id
+        )
+        return cls(record.id, record.version, move.card, index, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild from the custom id."""
+        card, index = match["arg"].split(":")
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button(custom_id=match.string)
+        return cls(number(match["game_id"]), number(match["version"]), Card.parse(card), number(index), button)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the move, if the panel is still current."""
+        bot = bot_of(interaction)
+        await acknowledge(interaction)
+        record, game, seat = await load_seat(bot, interaction, self.game_id)
+        if record.status != "running":
+            raise RefusedError("This game is over.")
+        moves = moves_by_card(game, seat).get(self.card, []) if record.version == self.version else []
+        if self.index >= len(moves):
+            await _redraw(bot, interaction, self.game_id)
+            raise RefusedError(OUT_OF_DATE)
+        await play_from_panel(bot, interaction, self.game_id, moves[self.index], self.version)
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_template("kasino", "move")):
@@ -238,7 +355,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
 
 
 async def play_from_panel(
-    bot: GameBot, interaction: discord.Interaction, game_id: int, move: str, version: int | None
+    bot: GameBot, interaction: discord.Interaction, game_id: int, move: str | CardMove, version: int | None
 ) -> None:
     """Apply a move picked on a panel (already acknowledged), show it everywhere, and redraw the panel it came from.
 
@@ -270,4 +387,4 @@ async def _redraw(bot: GameBot, interaction: discord.Interaction, game_id: int) 
         log.debug("could not redraw the panel of game %s", game_id)
 
 
-DYNAMIC_ITEMS = (CardButton, MoveSelect)
+DYNAMIC_ITEMS = (CardButton, MoveButton, MoveSelect)

@@ -48,5 +48,6 @@ highest total wins, and a tie for first plays another round.
 
 **Leaving early.** `/game resign` gives up your seat. {RESIGNED_TURNS} In Kasino that move places their lowest card.
 
-Commands: `/kasino play move:` (with suggestions), `/kasino hand`, or the menus in your DM.\
+Commands: your hand's buttons in your DM or under **Show my hand** (a card, then its move), `/kasino hand`, or \
+`/kasino play move:` (with suggestions).\
 """

@@ -7,12 +7,23 @@ importable from here too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import Card, format_cards
 from engine.events import AutoPlayed, GameOver, Resigned
+from engine.kasino.describe import (
+    Phrase,
+    build_phrase,
+    built_on,
+    double_phrase,
+    place_phrase,
+    raise_phrase,
+    take_phrase,
+)
 from engine.kasino.moves import CardMove
 from engine.kasino.scoring import SeatScore
+from engine.kasino.table import BUILD, TableItem, table_value
+from engine.words import counted, plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,22 +33,37 @@ class CardPlaced:
     seat: int
     card: Card
 
+    @property
+    def phrase(self) -> Phrase:
+        """The move's words, as its menu entry said them: "Place 4♠"."""
+        return place_phrase(self.card)
+
     def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return f"{names[self.seat]} places {self.card} on the table."
+        """One sentence for the table channel: "Kari places 4♠."."""
+        return f"{names[self.seat]} {self.phrase.third_person}."
 
 
 @dataclass(frozen=True, slots=True)
 class CardsTaken:
-    """K6: `card` took `taken` (every card of every item, piles and builds included)."""
+    """K6: `card` took `taken` (every card of every item, piles and builds included).
+
+    `groups` are the items taken, split as the take's sums were (only for its words; equality ignores it).
+    """
 
     seat: int
     card: Card
     taken: tuple[Card, ...]
+    groups: tuple[tuple[TableItem, ...], ...] = field(default=(), compare=False)
+
+    @property
+    def phrase(self) -> Phrase:
+        """The move's words, as its menu entry said them: "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"."""
+        groups = self.groups or ((*(TableItem.loose(card) for card in self.taken),),)
+        return take_phrase(self.card, groups)
 
     def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return f"{names[self.seat]} takes {format_cards(self.taken)} with {self.card}."
+        """One sentence for the table channel: "Kari takes K♥+3♥ and 10♥+6♦ with 10♦ (16)."."""
+        return f"{names[self.seat]} {self.phrase.third_person}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +75,14 @@ class BuildMade:
     onto: tuple[Card, ...]
     value: int
 
+    @property
+    def phrase(self) -> Phrase:
+        """The move's words, as its menu entry said them: "Build 9 on 5♣ with 4♠"."""
+        return build_phrase(self.card, built_on(self.onto, self.value - table_value(self.card)))
+
     def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return f"{names[self.seat]} builds {self.value} with {self.card} on {format_cards(self.onto)}."
+        """One sentence for the table channel: "Kari builds 9 on 5♣ with 4♠."."""
+        return f"{names[self.seat]} {self.phrase.third_person}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +95,14 @@ class BuildRaised:
     old_value: int
     value: int
 
+    @property
+    def phrase(self) -> Phrase:
+        """The move's words, as its menu entry said them: "Raise the 6 to 9 with 3♣"."""
+        return raise_phrase(self.card, self.old_value)
+
     def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return (
-            f"{names[self.seat]} raises {names[self.previous_owner]}'s {self.old_value} build to {self.value}"
-            f" with {self.card} and now owns it."
-        )
+        """One sentence for the table channel: "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."."""
+        return f"{names[self.seat]} {self.phrase.third_person}{_taken_over(names, self.seat, self.previous_owner)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,16 +119,21 @@ class Doubled:
     value: int
     previous_owner: int | None = None
 
+    @property
+    def phrase(self) -> Phrase:
+        """The move's words, as its menu entry said them: "Double 7♣ with 7♦", "Double the 9 build with 9♥"."""
+        return double_phrase(self.card, built_on(self.target, self.value, build=self.kind == BUILD))
+
     def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        name = names[self.seat]
-        if self.kind == "loose":
-            return f"{name} doubles {format_cards(self.target)} with {self.card}: a pile worth {self.value}."
-        if self.kind == "pile":
-            return f"{name} adds {self.card} to the {self.value} pile."
-        if self.previous_owner is None or self.previous_owner == self.seat:
-            return f"{name} doubles their own {self.value} build with {self.card}."
-        return f"{name} doubles {names[self.previous_owner]}'s {self.value} build with {self.card} and now owns it."
+        """One sentence for the table channel: "Kari doubles 7♣ with 7♦."."""
+        return f"{names[self.seat]} {self.phrase.third_person}{_taken_over(names, self.seat, self.previous_owner)}."
+
+
+def _taken_over(names: Sequence[str], seat: int, previous_owner: int | None) -> str:
+    # A build changing hands is said after the move's words, which stay those of its menu entry.
+    if previous_owner is None or previous_owner == seat:
+        return ""
+    return f" and takes the build over from {names[previous_owner]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +157,9 @@ class CardsDealt:
 
     def describe(self, names: Sequence[str]) -> str:
         """One sentence for the table channel."""
-        return f"Everyone gets {self.cards_each} new cards; {self.stock} cards are left in the stock."
+        new = f"{self.cards_each} new {plural('card', self.cards_each)}"
+        left = "is" if self.stock == 1 else "are"
+        return f"Everyone gets {new}; {counted(self.stock, 'card')} {left} left in the stock."
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +176,7 @@ class RoundStarted:
     def describe(self, names: Sequence[str]) -> str:
         """One sentence for the table channel."""
         return (
-            f"Round {self.round}: {names[self.dealer]} deals {self.cards_each} cards to everyone and"
+            f"Round {self.round}: {names[self.dealer]} deals {counted(self.cards_each, 'card')} to everyone and"
             f" {format_cards(self.table)} to the table; {names[self.leader]} plays first."
         )
 
@@ -157,9 +197,11 @@ class RoundEnded:
     def describe(self, names: Sequence[str]) -> str:
         """One sentence for the table channel."""
         if self.last_taker is None:
-            ending = f"nobody took anything, so {len(self.leftover)} cards are set aside"
+            were = "is" if len(self.leftover) == 1 else "are"
+            ending = f"nobody took anything, so {counted(len(self.leftover), 'card')} {were} set aside"
         else:
-            ending = f"{names[self.last_taker]} has the last take and gets {len(self.leftover)} cards from the table"
+            leftover = counted(len(self.leftover), "card")
+            ending = f"{names[self.last_taker]} has the last take and gets {leftover} from the table"
         points = ", ".join(f"{names[score.seat]} {score.round_total} ({score.game_total})" for score in self.scores)
         return f"Round {self.round} is over: {ending}; points this round (total): {points}."
 

@@ -131,7 +131,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         >>> [str(move) for move in game.legal_moves(0)]
         ['5♥ build 10♣', '5♥ place', '9♦ take 4♦', '9♦ place', '2♠ build 7♣', '2♠ place']
         >>> game.describe_move(game.parse_move(0, "9d take 9"))
-        '9♦ takes the 9 build'
+        'Take the 9 build with 9♦'
 
         The 42 cards not named are set aside; seat 1 is the dealer (the seat before `to_move`).
 
@@ -194,7 +194,10 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         return tuple(self._totals)
 
     def describe_move(self, move: KasinoPlay) -> str:
-        """The move in words for a menu: "5♥ takes 3♦ A♥ A♠", "5♥ builds 15 on 10♣", "Q♠ is placed on the table"."""
+        """The move in words for a menu: "Take 3♦+A♥+A♠ with 5♥", "Build 15 on 10♣ with 5♥", "Place Q♠".
+
+        The events of the move say the same words in the third person ("Kari places Q♠").
+        """
         return describe_move(self._table, move)
 
     # ------------------------------------------------------------------------------------------ views
@@ -304,7 +307,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         card = move.card
         self._hands[seat].remove(card)
         if isinstance(move, Take):
-            self._take(seat, card, move.targets, events)
+            self._take(seat, move, events)
         elif isinstance(move, Place):
             self._table.append(TableItem.loose(card))
             events.append(CardPlaced(seat, card))
@@ -312,20 +315,26 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
             events.append(self._stack(seat, card, move))
         self._advance(seat, events)
 
-    def _take(self, seat: int, card: Card, targets: frozenset[Card], events: _Events) -> None:
+    def _take(self, seat: int, move: Take, events: _Events) -> None:
+        card, targets = move.card, move.targets
         kept: list[TableItem] = []
         taken: list[Card] = []
+        named: dict[Card, TableItem] = {}
         for item in self._table:
             if item.cards[0] in targets:
                 taken += item.cards
+                named[item.cards[0]] = item
             else:
                 kept.append(item)
+        # The take's words group the items as its notation does; a take listed without groups is one group.
+        groups = move.groups if all(key in named for group in move.groups for key in group) else ()
+        groups = groups or (tuple(named),)
         self._table = kept
         cards = tuple(taken)
         self._captured[seat].append(card)
         self._captured[seat].extend(cards)
         self._last_taker = seat
-        events.append(CardsTaken(seat, card, cards))
+        events.append(CardsTaken(seat, card, cards, tuple(tuple(named[key] for key in group) for group in groups)))
         round_over = not self._stock and not any(self._hands)
         if not self._table and not round_over:  # K12: the last play of a round is no sweep
             self._sweeps[seat] += 1

@@ -7,6 +7,7 @@ import discord
 import pytest
 
 import cogs._kasino_panel
+from cogs._ids import card_arg
 from cogs._recent import Recent
 from cogs._text import TEXT_STYLE, legible
 from engine.kasino import KasinoGame
@@ -22,6 +23,7 @@ from tests.cogs.helpers import (
     texts_visible_to,
 )
 
+VERBS = {"Take", "Build", "Raise", "Double", "Place"}
 CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
 
 
@@ -62,20 +64,43 @@ def dm_hand_message(member, record, seat):
     return next(m for m in member.user.dm_channel.history() if m.id == message_id)
 
 
+def card_of(custom_id):
+    """The hand card a panel button names: `k:<game>:<version>:card:9d` or `k:<game>:<version>:pick:9d:2`."""
+    return custom_id.split(":")[4]
+
+
 async def choose_on_panel(actor, message, rng):
-    """Pick a random move on a panel (a DM message or an ephemeral reply), card first when there are >25."""
-    for _ in range(3):
-        parts = components(message)
-        select = next((c for c in parts if c["type"] == 3), None)
-        if select is not None:
-            values = [o["value"] for o in select["options"] if not o["value"].startswith("more:")]
-            return await actor.select(message, [rng.choice(values)], custom_id=select["custom_id"])
-        cards = [c for c in parts if c["type"] == 2 and ":card:" in c.get("custom_id", "")]
-        assert cards, f"no moves on the panel: {parts}"
-        await actor.click(message, custom_id=rng.choice(cards)["custom_id"])
-        if isinstance(message, discord.Message):  # a DM: read the edited message again
-            message = next(m for m in actor.dm_channel.history() if m.id == message.id)
-    raise AssertionError("panel never offered a move")
+    """Play a random move on a panel (a DM message or an ephemeral reply); returns the last tap's result."""
+    return (await two_taps(actor, message, rng))[0]
+
+
+async def two_taps(actor, message, rng):
+    """Play a random move on a panel in two taps: a hand card, then its move (a card with one move plays at once).
+
+    Returns the last tap's result and the number of taps (clicks and picks) it took; a first tap that Discord did not
+    deliver ends it there.
+    """
+    parts = components(message)
+    hand = [c for c in parts if c["type"] == 2 and (":card:" in c["custom_id"] or ":pick:" in c["custom_id"])]
+    assert hand, f"no moves on the panel: {parts}"
+    assert all(":pick:" not in c["custom_id"] or c["label"].split()[0] in VERBS for c in hand), hand
+    tapped = rng.choice(hand)
+    first = await actor.click(message, custom_id=tapped["custom_id"])
+    if ":pick:" in tapped["custom_id"] or not first.acknowledged:
+        return first, 1
+    if isinstance(message, discord.Message):  # a DM: read the edited message again
+        message = next(m for m in actor.dm_channel.history() if m.id == message.id)
+    card = card_of(tapped["custom_id"])
+    parts = components(message)
+    picks = [c for c in parts if c["type"] == 2 and ":pick:" in c["custom_id"] and card_of(c["custom_id"]) == card]
+    select = next((c for c in parts if c["type"] == 3), None)
+    if picks:
+        assert select is None and len(picks) >= 2, parts
+        assert all(c["label"].split()[0] in VERBS for c in picks), picks  # imperative words, not notation
+        return await actor.click(message, custom_id=rng.choice(picks)["custom_id"]), 2
+    assert select is not None, f"the card's moves are not on the panel: {parts}"
+    values = [o["value"] for o in select["options"] if not o["value"].startswith("more:")]
+    return await actor.select(message, [rng.choice(values)], custom_id=select["custom_id"]), 2
 
 
 async def play_turn(env, channel, members, game_id, rng, how):
@@ -89,13 +114,15 @@ async def play_turn(env, channel, members, game_id, rng, how):
         choices = await member.autocomplete(thread, "kasino play", "move", "")
         assert choices and len(choices) <= 25
         played = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
-        assert played.ephemeral and played.response.content.startswith("Played: "), played
+        assert played.ephemeral and played.response.content.startswith("Done: "), played
     elif how == "dm":
-        await choose_on_panel(member.user, dm_hand_message(member, record, seat), rng)
+        _, taps = await two_taps(member.user, dm_hand_message(member, record, seat), rng)
+        assert taps <= 2
     else:
         shown = await member.click(table_message(thread, game_id), label="Show my hand")
         assert "Your turn" in private_text(shown)
-        await choose_on_panel(member, shown.response, rng)
+        _, taps = await two_taps(member, shown.response, rng)
+        assert taps <= 2
     after, _ = await state(env, game_id)
     assert after.version == record.version + 1, "the move was not applied"
     played = (await env.bot.store.game_moves(game_id))[-1].move.split()[0]
@@ -139,7 +166,9 @@ async def test_each_player_gets_their_hand_by_dm_and_only_their_own(simcord_env,
         assert all(card in dm.content for card in own)
         assert not any(card in dm.content for card in others)
     to_move = member_for(members, record, game.to_move)
-    assert any(c["type"] == 3 for c in components(dm_hand_message(to_move, record, game.to_move)))
+    # The mover's panel shows the hand as buttons, every card with at least one move (K11: a card can always be placed).
+    hand_buttons = components(dm_hand_message(to_move, record, game.to_move))[:-1]  # the last one is Refresh
+    assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, game.view(game.to_move).hand))
 
 
 async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(simcord_env, channel, members):
@@ -211,8 +240,22 @@ async def test_autocomplete_offers_only_the_callers_legal_moves(simcord_env, cha
     assert {choice["value"] for choice in offered} <= legal
     placed = await mover.autocomplete(thread, "kasino play", "move", "place")
     assert placed and all(choice["value"].endswith(" place") for choice in placed)
-    assert await waiting.autocomplete(thread, "kasino play", "move", "") == []
-    assert await carol.autocomplete(thread, "kasino play", "move", "") == []
+    # The words are the panel's ("Take 8♦+3♣ with J♦"); what is typed may be notation, words or ASCII cards.
+    assert {choice["name"].split()[0] for choice in offered} <= {"Take", "Build", "Raise", "Double", "Place"}
+    card = str(game.legal_moves(game.to_move)[0].card)
+    ascii_card = card[:-1].lower() + {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[card[-1]]
+    by_ascii = await mover.autocomplete(thread, "kasino play", "move", ascii_card)
+    assert by_ascii and all(card in choice["value"] for choice in by_ascii)
+    # With nothing to offer, the one suggestion says why; sent anyway, it is refused in the same words.
+    turn = f"It is {record.seats[game.to_move].name}'s turn, not yours."
+    stranger = "You are not playing in a Kasino game in this server."
+    for actor, reason in [(waiting, turn), (carol, stranger)]:
+        (why,) = await actor.autocomplete(thread, "kasino play", "move", "")
+        assert why["name"] == reason
+        refused = await actor.slash(thread, "kasino play", move=why["value"])
+        assert refused.ephemeral and private_text(refused) == reason
+        after, _ = await state(simcord_env, game_id)
+        assert after.version == record.version and after.state == record.state
 
 
 async def test_a_stale_menu_is_refused(simcord_env, channel, members):
@@ -223,16 +266,20 @@ async def test_a_stale_menu_is_refused(simcord_env, channel, members):
     mover = member_for(members, record, game.to_move)
     panel = await mover.click(table_message(thread, game_id), label="Show my hand")
     snapshot = panel.response
-    move = str(game.legal_moves(game.to_move)[0])
-    await mover.slash(thread, "kasino play", move=move)
-    select = next(c for c in components(snapshot) if c["type"] == 3)
-    assert select["custom_id"] == f"k:{game_id}:{record.version}:move"
-    # The ephemeral panel is a snapshot: its menu still carries the old version.
-    other = next(o["value"] for o in select["options"] if o["value"] != move)
-    stale = await mover.select(snapshot, [other], custom_id=select["custom_id"])
-    assert "out of date" in private_text(stale)
+    cards = [c for c in components(snapshot) if ":card:" in c["custom_id"]]
+    if cards:  # the first tap shows that card's moves; it changes nothing
+        await mover.click(snapshot, custom_id=cards[0]["custom_id"])
+    pick = next(c for c in components(snapshot) if ":pick:" in c["custom_id"])
+    assert pick["custom_id"].startswith(f"k:{game_id}:{record.version}:pick:")
+    await mover.slash(thread, "kasino play", move=str(game.legal_moves(game.to_move)[0]))
+    played, _ = await state(simcord_env, game_id)
+    # The ephemeral panel is a snapshot: its move buttons still carry the old version.
+    stale = await mover.click(snapshot, custom_id=pick["custom_id"])
+    assert "That move is out of date; the table has changed." in private_text(stale)
     # The refused panel is redrawn in place with the current (waiting) panel.
     assert "Not your turn yet" in stale.response.content
+    after, _ = await state(simcord_env, game_id)
+    assert after.version == played.version and after.state == played.state
     assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
 
 

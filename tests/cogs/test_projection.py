@@ -158,10 +158,10 @@ async def test_a_failed_dm_edit_is_redone_and_the_player_told(simcord_env, chann
     seat = game.to_move
     dm = mover.user.dm_channel
     simcord_env.inject_error("PATCH", f"/channels/{dm.id}/messages/*", **UNAVAILABLE)
-    move = str(game.legal_moves(seat)[0])
-    played = await mover.slash(thread, "kasino play", move=move)
+    move = game.legal_moves(seat)[0]
+    played = await mover.slash(thread, "kasino play", move=str(move))
     told = private_text(played)
-    assert told.startswith(legible(f"Played: {move}.")) and CATCH_UP in told
+    assert told.startswith(legible(f"Done: {game.describe_move(move)}.")) and CATCH_UP in told
     assert await moves_logged(simcord_env, game_id) == 1
     await simcord_env.advance_time(7)
     record, game = await stored(simcord_env, game_id)
@@ -393,4 +393,3 @@ def test_retries_double_up_to_five_minutes_and_honour_retry_after():
     assert retry_delay(1, 30.0) == 30.0
     assert retry_delay(5, 1.0) == 80.0
     assert retry_delay(1, None, jitter=1.2) == 6.0
-

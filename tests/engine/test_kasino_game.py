@@ -6,6 +6,7 @@ from dataclasses import fields, is_dataclass
 
 import pytest
 
+import engine.kasino.describe
 import engine.kasino.game
 import engine.kasino.moves
 from engine.base import Game, Outcome
@@ -414,19 +415,57 @@ def test_describe_move_in_words():
     game = position(["5♥ 2♠ 3♣ 7♦ 9♦", "K♣"],
                     ["8♣", "3♦", "A♥", "A♠", "10♣", "7♣", {"build": "4♦ 2♥", "owner": 1}])  # fmt: skip
     words = {str(move): game.describe_move(move) for move in game.legal_moves(0)}
-    assert words["5♥ take 3♦+A♥+A♠"] == "5♥ takes 3♦ A♥ A♠"
-    assert words["5♥ build 10♣"] == "5♥ builds 15 on 10♣"
-    assert words["3♣ raise 4♦"] == "3♣ raises the 6 build to 9"
-    assert words["7♦ double 7♣"] == "7♦ doubles 7♣"
-    assert game.describe_move(Place(card("9♦"))) == "9♦ is placed on the table"
+    assert words["5♥ take 3♦+A♥+A♠"] == "Take 3♦+A♥+A♠ with 5♥"
+    assert words["5♥ build 10♣"] == "Build 15 on 10♣ with 5♥"
+    assert words["3♣ raise 4♦"] == "Raise the 6 to 9 with 3♣"
+    assert words["7♦ double 7♣"] == "Double 7♣ with 7♦"
+    assert game.describe_move(Place(card("9♦"))) == "Place 9♦"
     assert game.describe_move(Resign()) == "Resign from the game"
+
+
+def test_k2_k6_a_take_is_worded_by_its_groups_with_the_played_cards_value():
+    # K6: several groups in one take; K2: 10♦ counts 16 from the hand, so its value is said.
+    game = position(["10♦ 9♠", "K♣"], ["K♥", "3♥", "10♥", "6♦", {"build": "5♣ 4♠", "owner": 1}, "8♣ 8♥"])
+    words = {str(move): game.describe_move(move) for move in game.legal_moves(0)}
+    assert words["10♦ take K♥+3♥ | 10♥+6♦"] == "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"
+    assert words["9♠ take 5♣"] == "Take the 9 build with 9♠"  # face value 9: no value said
+    assert words["9♠ take 3♥+6♦ | 5♣"] == "Take 3♥+6♦ and the 9 build with 9♠"
+    ace = position(["A♠", "K♣"], ["6♦", "8♣ 8♥"])
+    assert ace.describe_move(ace.legal_moves(0)[0]) == "Take 6♦+the 8 pile with A♠ (14)"  # K2: an Ace counts 14
+
+
+def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration():
+    names = ("Kari", "Ola")
+    cases = [
+        (["4♠ 9♥", "K♣"], ["5♣"], "4s build 5c", "Build 9 on 5♣ with 4♠"),
+        (["4♠ 9♥", "K♣"], ["5♣"], "4s place", "Place 4♠"),
+        (["7♦ 9♥", "K♣"], ["7♣"], "7d double 7c", "Double 7♣ with 7♦"),
+        (["7♦ 7♥", "K♣"], ["7♣ 7♠"], "7d double 7c", "Double the 7 pile with 7♦"),
+        (["3♣ 9♥", "K♣"], [{"build": "4♦ 2♥", "owner": 1}], "3c raise 6", "Raise the 6 to 9 with 3♣"),
+        (["10♦ 2♥", "K♣"], ["K♥", "3♥", "10♥", "6♦", "2♣"], "10d take K♥+3♥ | 10♥+6♦",
+         "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"),
+    ]  # fmt: skip
+    for hands, table, typed, label in cases:
+        game = position(hands, table)
+        move = game.parse_move(0, typed)
+        assert game.describe_move(move) == label
+        sentence = game.apply(0, move)[0].describe(names)
+        verb, rest = label.split(" ", 1)
+        # "Place 4♠" in the menu, "Kari places 4♠." after (a raise adds whose build it was)
+        assert sentence.startswith(f"Kari {verb.lower()}s {rest}") and sentence.endswith(".")
+
+
+def test_narration_says_when_a_build_changes_hands():
+    game = position(["3♣ 9♥", "K♣"], [{"build": "4♦ 2♥", "owner": 1}])
+    (raised, *_) = game.play(0, "3c raise 6")
+    assert raised.describe(("Kari", "Ola")) == "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."
 
 
 def test_events_are_sentences_and_a_deal_carries_no_cards():
     game = position(["5♥", "6♣"], ["K♣"], to_move=1, dealer=0, stock="2♥ 3♥ 4♥ 7♥ 8♥ 9♥ J♥ Q♥")
     game.play(1, "6c place")
     placed, dealt = game.play(0, "5h place")
-    assert placed.describe(NAMES) == "Kari places 5♥ on the table."
+    assert placed.describe(NAMES) == "Kari places 5♥."
     assert dealt == CardsDealt(4, 0)
     assert dealt.describe(NAMES) == "Everyone gets 4 new cards; 0 cards are left in the stock."
     assert cards_in(dealt) == set()
@@ -556,7 +595,7 @@ def test_from_position_needs_the_seat_to_move_to_hold_a_card():
         position(["", "K♣"], ["10♣"])
 
 
-@pytest.mark.parametrize("module", [engine.kasino.game, engine.kasino.moves])
+@pytest.mark.parametrize("module", [engine.kasino.game, engine.kasino.moves, engine.kasino.describe])
 def test_docstring_examples_run(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
