@@ -116,6 +116,6 @@ def hand_text(record: GameRecord, game: KasinoGame, seat: int) -> str:
             f"**Your turn** in Kasino #{record.id} (round {view.public.round}, move {game.move_count + 1}):",
             f"# {hand}",
             f"Table: {table}",
-            "Pick a move below, or type `/kasino play`.",
+            "Pick a card, then its move — or type `/kasino play`.",
         ]
     )

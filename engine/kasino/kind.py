@@ -6,10 +6,11 @@ from engine.kasino.game import KasinoGame
 from engine.kasino.scoring import KasinoSettings
 from engine.kasino.views import KasinoPublicView
 from engine.kinds import GameKind, WholeNumber
+from engine.words import counted
 
 
 def _settings_line(settings: KasinoSettings) -> str:
-    return f"Playing to {settings.target} points."
+    return f"Playing to {counted(settings.target, 'point')}."
 
 
 NOTATION = """\
