@@ -224,10 +224,13 @@ async def test_a_stale_menu_is_refused(simcord_env, channel, members):
     panel = await mover.click(table_message(thread, game_id), label="Show my hand")
     snapshot = panel.response
     move = str(game.legal_moves(game.to_move)[0])
+    # An ephemeral panel is kept current through its token; once the token lapsed (15 minutes) it cannot change.
+    for _ in range(3):  # in steps: each advance must settle within the wall-clock settle timeout
+        await simcord_env.advance_time(5 * 60)
     await mover.slash(thread, "kasino play", move=move)
     select = next(c for c in components(snapshot) if c["type"] == 3)
     assert select["custom_id"] == f"k:{game_id}:{record.version}:move"
-    # The ephemeral panel is a snapshot: its menu still carries the old version.
+    # So this one is a snapshot: its menu still carries the old version.
     other = next(o["value"] for o in select["options"] if o["value"] != move)
     stale = await mover.select(snapshot, [other], custom_id=select["custom_id"])
     assert "out of date" in private_text(stale)
