@@ -43,6 +43,9 @@ def seat_names(record: GameRecord) -> list[str]:
     return [seat.name for seat in record.seats]
 
 
+Told = tuple[int, tuple[str, ...], bool]  # a move's seat, its narration, and whether it ended a round
+
+
 def fitted(lines: Sequence[str], limit: int = FIELD_LIMIT) -> tuple[str, ...]:
     """`lines` that fit an embed field (joined by newlines, suits made legible), the oldest dropped first for "…"."""
     kept, cut = list(lines), False
@@ -65,8 +68,9 @@ class Presenter:
         # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
         self.finished_items: list[FinishedItem] = []
         self._pictures: Recent[tuple[int, int], bytes] = Recent(PICTURES_KEPT)
-        # (game id, move number) → (seat that moved, the move in words); what is missing is told again by a replay.
-        self._narrations: Recent[tuple[int, int], tuple[int, tuple[str, ...]]] = Recent(NARRATIONS_KEPT)
+        # (game id, move number) → the seat that moved, the move in words, and whether it ended a round (it had
+        # one-off posts); what is missing is told again by a replay.
+        self._narrations: Recent[tuple[int, int], Told] = Recent(NARRATIONS_KEPT)
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""
@@ -97,10 +101,14 @@ class Presenter:
     def remember(self, results: Sequence[MoveResult]) -> None:
         """Keep the narration of moves just saved, as stored, for the table's account of the recent moves."""
         for result in results:
-            self._narrations.put((result.record.id, result.record.move_count), (result.seat, result.narration))
+            ended = bool(self.uis[result.record.kind].notices(result.record, result.events))
+            self._narrations.put((result.record.id, result.record.move_count), (result.seat, result.narration, ended))
 
     async def recent_narration(self, record: GameRecord, game: AnyGame) -> tuple[str, ...]:
-        """Every move since the player to move last moved, oldest first, within an embed field (oldest cut first).
+        """Every move since the player to move last moved in this round, oldest first, within an embed field.
+
+        A move that ended a round (one with one-off posts, such as the round's scores) closes the account: the cards
+        it names may be in new hands now. The oldest moves are cut first when they do not fit.
 
         The latest move is told as stored; earlier ones as they were told when made, or, after a restart, as a replay
         of the move log tells them (the same events; a move the bot made for someone says so). A player's several
@@ -109,7 +117,7 @@ class Presenter:
         if record.move_count == 0 or record.status != "running" or game.to_move is None:
             return record.narration
         moves: list[tuple[int, tuple[str, ...]]] = []
-        replayed: dict[int, tuple[int, tuple[str, ...]]] | None = None
+        replayed: dict[int, Told] | None = None
         for seq in range(record.move_count, max(0, record.move_count - RECENT_MOVES), -1):
             told = self._narrations.get((record.id, seq))
             if told is None:
@@ -118,10 +126,10 @@ class Presenter:
                 told = replayed.get(seq)
                 if told is None:
                     break
-            seat, lines = told
+            seat, lines, ended = told
             if seq == record.move_count:
                 lines = record.narration or lines
-            if seat == game.to_move and seq != record.move_count:
+            elif seat == game.to_move or ended:
                 break
             moves.append((seat, lines))
         moves.reverse()
@@ -132,7 +140,7 @@ class Presenter:
             kept.append((seat, lines))
         return fitted([line for _, lines in kept for line in lines])
 
-    async def _replay(self, record: GameRecord, after: int) -> dict[int, tuple[int, tuple[str, ...]]]:
+    async def _replay(self, record: GameRecord, after: int) -> dict[int, Told]:
         try:
             logged = await self.bot.service.store.game_moves(record.id)
             events = dict(await self.bot.service.events_after(record, max(0, after)))
@@ -140,12 +148,17 @@ class Presenter:
             log.exception("game #%d: its recent moves could not be told again", record.id)
             return {}
         names = seat_names(record)
-        told = {}
+        told: dict[int, Told] = {}
+        notices = self.uis[record.kind].notices
         for move in logged:
             if move.seq not in events:
                 continue
             lead = (f"⏰ The bot played for {names[move.seat]}.",) if move.auto else ()
-            told[move.seq] = (move.seat, narrate(record, events[move.seq], lead))
+            told[move.seq] = (
+                move.seat,
+                narrate(record, events[move.seq], lead),
+                bool(notices(record, events[move.seq])),
+            )
             self._narrations.put((record.id, move.seq), told[move.seq])
         return told
 
