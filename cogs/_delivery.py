@@ -8,7 +8,8 @@ changes nothing. A move raises the game's version in the statement that saves it
 the work still owed to Discord, and it survives a crash: start-up settles every such game (`cogs._catch_up`).
 
 Requests are spent where they are free: an edit of the message that was clicked goes through the interaction, and
-so does a ping posted in the channel of a click (the mover's, or the pinged player's own latest one). A failed
+so does a ping posted in the channel of a click (the mover's, or the pinged player's own latest one), and so does
+every edit of a member's ephemeral panel (through the token of the latest interaction on it, while it lives). A failed
 Discord call never changes the game and is retried with backoff; the player is told their move counted and that
 the table will catch up. Only a deleted channel (Unknown Channel) moves or ends a game: missing access or
 permissions (a moderator editing the channel, an outage) is a passing condition, retried one request per step,
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._backoff import retry_delay
-from cogs._hands import DMS_CLOSED, as_new_message
+from cogs._hands import DMS_CLOSED, as_new_message, panel_state, show_hand_button, stamped
 from cogs._recent import Recent
 from cogs._table import TableMessage
 from cogs._text import legible
@@ -86,6 +87,20 @@ class Via:
         """Edit the clicked message through the interaction (not counted against the global limit)."""
         self.message_used = True
         await self.interaction.edit_original_response(**fields)
+
+
+@dataclass(slots=True)
+class _Shown:
+    """A member's latest ephemeral panel of a game, and the latest interaction whose token can still edit it."""
+
+    interaction: discord.Interaction
+    message_id: int
+    at: float  # when that interaction arrived (the event loop's clock)
+    state: str  # what the panel shows (`cogs._hands.panel_state`), so an unchanged panel is not edited
+
+    def alive(self, now: float) -> bool:
+        """Whether its token still works (with a margin: tokens last 15 minutes)."""
+        return now - self.at < FOLLOWUP_LIFETIME.total_seconds()
 
 
 @dataclass(slots=True)
@@ -148,21 +163,51 @@ class Delivery:
         # its own in the database), so that catching up on thousands of games does not grow it without end.
         self._dm_channels: Recent[int, int] = Recent(DM_CHANNELS_KEPT)
         self._latest: dict[int, _Click] = {}  # user id → their latest interaction, for free pings
+        self._shown: dict[int, dict[int, _Shown]] = {}  # game id → user id → their latest ephemeral panel
+        self._panel_games: dict[int, int] = {}  # ephemeral panel's message id → its game id
         self._latest_limit = LATEST_KEPT
         self._blocked_since: dict[int, float] = {}  # game id → when passing refusals began (the loop's clock)
         self._tasks: set[asyncio.Task[None]] = set()
         self._paused: set[int] = set()  # games whose retries stopped after PAUSE_AFTER; their next action resumes
 
     async def note_interaction(self, interaction: discord.Interaction) -> None:
-        """Remember a member's latest interaction (`on_interaction`): a ping in its channel can be its followup."""
+        """Remember a member's latest interaction (`on_interaction`): a ping in its channel can be its followup.
+
+        A click on a member's latest ephemeral panel renews the token the panel is kept current through.
+        """
         if interaction.guild_id is None:
             return
         now = asyncio.get_running_loop().time()
+        message = interaction.message
+        if message is not None and (game_id := self._panel_games.get(message.id)) is not None:
+            shown = self._shown.get(game_id, {}).get(interaction.user.id)
+            if shown is not None and shown.message_id == message.id:
+                shown.interaction, shown.at = interaction, now
         self._latest[interaction.user.id] = _Click(interaction, now)
         if len(self._latest) > self._latest_limit:  # now and then, forget the clicks whose followups no longer work
             lifetime = FOLLOWUP_LIFETIME.total_seconds()
             self._latest = {user: click for user, click in self._latest.items() if now - click.at < lifetime}
             self._latest_limit = max(LATEST_KEPT, 2 * len(self._latest))  # so the sweep costs O(1) a click
+
+    async def show_panel(self, game_id: int, interaction: discord.Interaction, message_id: int, state: str) -> None:
+        """Note a member's new ephemeral panel of a game, answered through `interaction`; the one before it goes.
+
+        The panel before it is deleted through its own token while that lives (else it stays, showing its age).
+        """
+        now = asyncio.get_running_loop().time()
+        panels = self._shown.setdefault(game_id, {})
+        old = panels.get(interaction.user.id)
+        panels[interaction.user.id] = _Shown(interaction, message_id, now, state)
+        self._panel_games[message_id] = game_id
+        if old is None or old.message_id == message_id:
+            return
+        self._panel_games.pop(old.message_id, None)
+        if not old.alive(now):
+            return
+        try:
+            await old.interaction.delete_original_response()
+        except discord.HTTPException:
+            log.debug("game #%d: the ephemeral panel before could not be removed", game_id)
 
     # -- entry points -------------------------------------------------------------------------------------------------
 
@@ -234,6 +279,8 @@ class Delivery:
     def forget(self, game_id: int) -> None:
         """Drop what is kept in memory for a game."""
         self._pings.pop(game_id, None)
+        for shown in self._shown.pop(game_id, {}).values():
+            self._panel_games.pop(shown.message_id, None)
         self._blocked_since.pop(game_id, None)
         self._paused.discard(game_id)
         task = self._retries.pop(game_id, None)
@@ -270,16 +317,16 @@ class Delivery:
         self._pings.pop(record.id, None)
         return await self._deliver_in_place(moved, None, fresh)
 
-    async def _deliver_in_place(
-        self, record: GameRecord, via: Via | None, fresh: Sequence[MoveResult]
-    ) -> GameRecord:
+    async def _deliver_in_place(self, record: GameRecord, via: Via | None, fresh: Sequence[MoveResult]) -> GameRecord:
         game = self.bot.service.game_of(record)
+        self.bot.presenter.remember(fresh)
         # The table first: through a click on it, it is free and cannot fail like the channel's own routes, so the
         # player who clicked sees the current game even while other posts are refused.
         record = await self._show_table(record, game, via)
         await self._post_notices(record, game, fresh)
         if game_kind(record.kind).private_hands:
             record = await self._show_panels(record, game, via, fresh)
+            await self._show_ephemeral_panels(record, game)
         await self._show_ping(record, game, via)
         await self._clear_warning(record)
         if record.status != "running":
@@ -294,8 +341,8 @@ class Delivery:
             notices = self._notices(record, game, seq, events)
             first = record.shown_notices if seq == record.shown_moves + 1 else 0
             for index in range(first, len(notices)):
-                place, text = notices[index]
-                await place.send(text)
+                place, text, view = notices[index]
+                await place.send(text, view=view or discord.utils.MISSING)
                 last = index + 1 == len(notices)
                 await self.bot.service.projection.note_notices(
                     record.id, self.owner, moves=seq if last else seq - 1, notices=0 if last else index + 1
@@ -303,17 +350,22 @@ class Delivery:
 
     def _notices(
         self, record: GameRecord, game: AnyGame, seq: int, events: tuple[Event, ...]
-    ) -> list[tuple[discord.PartialMessageable, str]]:
-        """Move `seq`'s one-off posts in order, with where each goes (derived again alike at every try)."""
+    ) -> list[tuple[discord.PartialMessageable, str, discord.ui.View | None]]:
+        """Move `seq`'s one-off posts in order, with where each goes (derived again alike at every try).
+
+        What a finished game offers (Rematch) goes beside its result, on the result line where the game is played.
+        """
         place = self.bot.presenter.game_channel(record)
-        notices = [(place, legible(line)) for line in self.bot.presenter.uis[record.kind].notices(record, events)]
+        notices: list[tuple[discord.PartialMessageable, str, discord.ui.View | None]] = [
+            (place, legible(line), None) for line in self.bot.presenter.uis[record.kind].notices(record, events)
+        ]
         if seq == record.move_count and record.status == "finished":
             result = self.bot.presenter.result_line(record, game)
             if result is not None:
-                notices.append((place, legible(result)))
+                notices.append((place, legible(result), self.bot.presenter.finished_view(record)))
                 if record.thread_id is not None:
                     parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                    notices.append((parent, f"{legible(result)} — table: <#{record.thread_id}>"))
+                    notices.append((parent, f"{legible(result)} — table: <#{record.thread_id}>", None))
         return notices
 
     async def _events_after(
@@ -379,6 +431,7 @@ class Delivery:
         changed = False
         resigned = self._resigned(game)
         timed_out = {result.seat for result in fresh if result.auto}
+        closed: list[int] = []
         for seat in record.seats:
             if seat.user_id is None or not seat.dm_ok:
                 continue
@@ -386,10 +439,57 @@ class Delivery:
                 continue
             if seat.seat in timed_out and game.to_move != seat.seat and seat.seat not in resigned:
                 continue
-            changed |= await self._show_panel(record, game, seat, via)
+            shown = await self._show_panel(record, game, seat, via)
+            changed |= shown is not False
+            if shown is None:
+                closed.append(seat.user_id)
+        if closed:  # one notice for everyone found with DMs closed (a start may find several)
+            await self._tell_dms_closed(record, closed)
         return await self.bot.service.get(record.id) if changed else record
 
-    async def _show_panel(self, record: GameRecord, game: AnyGame, seat: SeatRecord, via: Via | None) -> bool:
+    async def _tell_dms_closed(self, record: GameRecord, user_ids: Sequence[int]) -> None:
+        mentions = ", ".join(f"<@{user_id}>" for user_id in user_ids)
+        view = discord.ui.View(timeout=None)
+        view.add_item(show_hand_button(record.kind, record.id))
+        await self.bot.presenter.game_channel(record).send(
+            DMS_CLOSED.format(mentions=mentions, kind=record.kind),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id) for user_id in user_ids]),
+        )
+
+    async def _show_ephemeral_panels(self, record: GameRecord, game: AnyGame) -> None:
+        """Keep each member's latest ephemeral panel current through its token, while the token lives.
+
+        Free (an interaction's webhook is not bound to the global limit). A panel whose token lapsed cannot be changed
+        any more: it shows its age, and a click on it answers with the current panel.
+        """
+        panels = self._shown.get(record.id)
+        if not panels:
+            return
+        now = asyncio.get_running_loop().time()
+        for user_id, shown in list(panels.items()):
+            seat = record.seat_of(user_id)
+            if seat is None or not shown.alive(now):
+                del panels[user_id]
+                self._panel_games.pop(shown.message_id, None)
+                continue
+            if not shown.interaction.response.is_done():
+                continue  # its interaction is being answered right now; the next settle finds it answered
+            panel = await self.bot.presenter.hand_panel(record, game, seat)
+            state = panel_state(panel, record, game, seat)
+            if state == shown.state:
+                continue
+            try:
+                await shown.interaction.edit_original_response(**stamped(panel, record, game, seat, self.bot.clock()))
+            except discord.HTTPException:
+                log.debug("game #%d: an ephemeral panel could not be edited; it shows its age", record.id)
+                del panels[user_id]
+                self._panel_games.pop(shown.message_id, None)
+                continue
+            shown.state = state
+
+    async def _show_panel(self, record: GameRecord, game: AnyGame, seat: SeatRecord, via: Via | None) -> bool | None:
+        """Show a seat's DM panel: True when it changed, False when it was current, None when DMs are closed."""
         assert seat.user_id is not None
         panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat)
         turn = record.status == "running" and game.to_move == seat.seat
@@ -417,11 +517,7 @@ class Delivery:
                 message_id = (await channel.send(**as_new_message(panel))).id
         except discord.Forbidden:
             await self.bot.service.projection.note_seat(record.id, seat.seat, dm_ok=False)
-            await self.bot.presenter.game_channel(record).send(
-                DMS_CLOSED.format(user_id=seat.user_id, kind=record.kind),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
-            )
-            return True
+            return None
         await self.bot.service.projection.note_seat(
             record.id, seat.seat, panel=digest, hand_message_id=message_id, dm_channel_id=channel_id
         )
@@ -464,9 +560,17 @@ class Delivery:
             await self.bot.service.projection.set_messages(record.id, ping_message_id=None, ping_user_id=None)
         if target is None:
             return
-        text = f"<@{target}>, your turn in {game_kind(record.kind).title} #{record.id}."
-        mentions = discord.AllowedMentions(users=[discord.Object(target)])
         place = self.bot.presenter.game_channel(record)
+        title = f"{game_kind(record.kind).title} #{record.id}"
+        if record.table_message_id is not None:  # a jump link: the table stays where it is, however far up
+            link = f"https://discord.com/channels/{record.guild_id}/{place.id}/{record.table_message_id}"
+            title = f"[{title}]({link})"
+        text = f"<@{target}>, your turn in {title}."
+        mentions = discord.AllowedMentions(users=[discord.Object(target)])
+        view: discord.ui.View | None = None
+        if game_kind(record.kind).private_hands:  # one tap back to the hand, whatever panel they had
+            view = discord.ui.View(timeout=None)
+            view.add_item(show_hand_button(record.kind, record.id))
         now = asyncio.get_running_loop().time()
         # A followup of a click in the game's channel (the mover's, else the pinged player's own latest) is free,
         # and it notifies like any message.
@@ -474,11 +578,13 @@ class Delivery:
         clicks += [latest] if (latest := self._latest.get(target)) is not None else []
         click = next((each.interaction for each in clicks if each.can_ping_in(place.id, now)), None)
         if click is not None:
-            sent = await click.followup.send(text, allowed_mentions=mentions, wait=True)
+            sent = await click.followup.send(
+                text, allowed_mentions=mentions, view=view or discord.utils.MISSING, wait=True
+            )
             self._pings[record.id] = _Ping(sent, asyncio.get_running_loop().time())
             message_id = sent.id
         else:
-            message_id = (await place.send(text, allowed_mentions=mentions)).id
+            message_id = (await place.send(text, allowed_mentions=mentions, view=view or discord.utils.MISSING)).id
             self._pings.pop(record.id, None)
         await self.bot.service.projection.set_messages(record.id, ping_message_id=message_id, ping_user_id=target)
 
@@ -570,11 +676,14 @@ async def settle_and_tell(
 ) -> bool:
     """After a saved change: show it on Discord, then tell the player what happened (only them).
 
-    `done` says what their action did; when Discord could not be brought up to date the player also learns that
-    the change counted and that the table will catch up. Nothing is said when there is nothing to say.
+    `done` says what a typed command did (its answer ends Discord's "thinking…"; a click on a button or menu is
+    answered by the table and panels themselves, so nothing is said for it); when Discord could not be brought up to
+    date the player also learns that the change counted and that the table will catch up.
     """
     if not results:
         return True
+    if interaction.type != discord.InteractionType.application_command:
+        done = None
     shown = await bot.delivery.settle(results[-1].record.id, interaction=interaction, fresh=results)
     lines = ([done] if done else []) + ([] if shown else [CATCH_UP])
     if lines:

@@ -2,13 +2,19 @@
 
 The kind supplies one function, a seat's panel (content and components drawn from that seat's view only). The
 delivery (`cogs._delivery`) keeps each seat's DM panel in line with the game; this module shows the panel on request
-as an ephemeral reply (**Show my hand** on the table, `/<kind> hand`, **Refresh**), which works with DMs closed.
+as an ephemeral reply (**Show my hand** on the table or on a turn ping, `/<kind> hand`, **Refresh**), which works
+with DMs closed. A member has one ephemeral panel per game: a new one replaces the one before, and the delivery keeps
+it current through the token of the latest interaction on it while that lives (15 minutes). Since an ephemeral
+message can no longer be changed once its token lapsed, every ephemeral panel says whose turn it is and when it was
+drawn (a Discord relative timestamp, "drawn 3 minutes ago"), so an old one is plainly old.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
@@ -18,6 +24,7 @@ from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._ids import any_kind_template, component_id, kind_named_by, number
 from cogs._lookup import bot_of, component_game, my_running_game
 from db.records import GameRecord
+from engine.base import AnyGame
 from engine.kinds import GameKind
 from service.errors import RefusedError
 
@@ -28,9 +35,43 @@ log = logging.getLogger(__name__)
 
 NOT_A_PLAYER = "You are not playing in this game; everything public is on the table message."
 DMS_CLOSED = (
-    "<@{user_id}>, I can't send you direct messages, so your cards stay private here: press **Show my hand** on "
-    "the table, or use `/{kind} hand`."
+    "{mentions}: I can't send you direct messages, so your cards stay private here: press **Show my hand** (below, "
+    "on the table or on your turn ping), or use `/{kind} hand`."
 )
+AGE_COLOUR = 0x4F545C  # Discord's grey: the stamp is a footnote, not news
+
+
+def whose_turn(record: GameRecord, game: AnyGame, seat: int) -> str:
+    """Whose turn it is, as a panel's footnote says it."""
+    if record.status == "cancelled":
+        return "The game was cancelled."
+    if record.status != "running" or game.to_move is None:
+        return "The game is over."
+    if game.to_move == seat:
+        return "**Your turn.**"
+    return f"**{record.seats[game.to_move].name}** to play."
+
+
+def panel_state(panel: dict[str, Any], record: GameRecord, game: AnyGame, seat: int) -> str:
+    """What an ephemeral panel shows, in short (its text, its controls and whose turn it is; not its age)."""
+    text = str(panel.get("content", ""))
+    view = panel.get("view")
+    ids = [str(item.to_component_dict()) for item in view.children] if view is not None else []
+    parts = [text, whose_turn(record, game, seat), *ids]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+
+
+def stamped(panel: dict[str, Any], record: GameRecord, game: AnyGame, seat: int, drawn_at: datetime) -> dict[str, Any]:
+    """An ephemeral panel with a footnote: whose turn it is, and when it was drawn ("drawn 3 minutes ago").
+
+    The footnote is an embed of its own, so a kind that redraws the panel's text and controls in place keeps it.
+    """
+    note = discord.Embed(
+        description=f"{whose_turn(record, game, seat)} Drawn <t:{int(drawn_at.timestamp())}:R>.", colour=AGE_COLOUR
+    )
+    fresh = dict(panel)
+    fresh["embeds"] = [*panel.get("embeds", ()), note]
+    return fresh
 
 
 def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
@@ -40,8 +81,8 @@ def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
     return fresh
 
 
-async def seat_panel(bot: GameBot, record: GameRecord, user_id: int) -> dict[str, Any]:
-    """The caller's own panel in this game (its picture drawn off the event loop).
+async def seat_panel(bot: GameBot, record: GameRecord, user_id: int) -> tuple[dict[str, Any], str]:
+    """The caller's own panel in this game as an ephemeral message (stamped), and what it shows in short.
 
     Raises:
         RefusedError: the caller has no seat in it.
@@ -49,7 +90,16 @@ async def seat_panel(bot: GameBot, record: GameRecord, user_id: int) -> dict[str
     seat = record.seat_of(user_id)
     if seat is None:
         raise RefusedError(NOT_A_PLAYER)
-    return await bot.presenter.hand_panel(record, bot.service.game_of(record), seat)
+    game = bot.service.game_of(record)
+    panel = await bot.presenter.hand_panel(record, game, seat)
+    return stamped(panel, record, game, seat, bot.clock()), panel_state(panel, record, game, seat)
+
+
+async def answer_with_panel(bot: GameBot, interaction: discord.Interaction, record: GameRecord) -> None:
+    """Answer a (thinking, ephemeral) interaction with the caller's panel, replacing their panel before it."""
+    panel, state = await seat_panel(bot, record, interaction.user.id)
+    sent = await interaction.followup.send(**as_new_message(panel), ephemeral=True, wait=True)
+    await bot.delivery.show_panel(record.id, interaction, sent.id, state)
 
 
 HAND_TEMPLATE = any_kind_template("(?P<action>hand|refresh)")
@@ -58,8 +108,8 @@ HAND_TEMPLATE = any_kind_template("(?P<action>hand|refresh)")
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_TEMPLATE):
     """The clicking player's own panel, visible to them only; works with DMs closed.
 
-    **Show my hand** on the table answers with it; **Refresh** on a panel redraws it in place (an ephemeral panel
-    cannot be pushed to, so it is redrawn on request).
+    **Show my hand** (on the table, a turn ping or the closed-DM notice) answers with it and removes the panel before
+    it; **Refresh** on a panel redraws it in place, which is also how an old ephemeral panel is brought back to life.
     """
 
     LABELS: ClassVar[dict[str, str]] = {"hand": "Show my hand", "refresh": "Refresh"}
@@ -87,11 +137,24 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         else:
             await acknowledge(interaction)
         record = await component_game(bot, interaction, self.game_id, self.kind)
-        panel = await seat_panel(bot, record, interaction.user.id)
         if self.action == "hand":
-            await interaction.followup.send(**as_new_message(panel), ephemeral=True)
-        else:
-            await interaction.edit_original_response(**panel)
+            await answer_with_panel(bot, interaction, record)
+            return
+        if interaction.message is not None and not interaction.message.flags.ephemeral:
+            panel = await bot.presenter.hand_panel(record, bot.service.game_of(record), _seat(record, interaction))
+            await interaction.edit_original_response(**panel)  # a DM panel: the delivery keeps it current
+            return
+        panel, state = await seat_panel(bot, record, interaction.user.id)
+        await interaction.edit_original_response(**panel)
+        if interaction.message is not None:
+            await bot.delivery.show_panel(record.id, interaction, interaction.message.id, state)
+
+
+def _seat(record: GameRecord, interaction: discord.Interaction) -> int:
+    seat = record.seat_of(interaction.user.id)
+    if seat is None:
+        raise RefusedError(NOT_A_PLAYER)
+    return seat
 
 
 def show_hand_button(kind: str, game_id: int) -> HandButton:
@@ -112,8 +175,7 @@ def hand_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
             await acknowledge(interaction, ephemeral=True, thinking=True)
             bot = bot_of(interaction)
             record = await my_running_game(bot, interaction, kind.name)
-            panel = as_new_message(await seat_panel(bot, record, interaction.user.id))
-            await interaction.followup.send(**panel, ephemeral=True)
+            await answer_with_panel(bot, interaction, record)
 
     return app_commands.Command(
         name="hand", description="See your hand and your moves (only you see the answer).", callback=hand

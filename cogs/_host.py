@@ -45,6 +45,14 @@ class Presents(Protocol):
         """The table message with its picture, where the server shows pictures."""
         ...
 
+    def finished_view(self, record: GameRecord) -> discord.ui.View | None:
+        """What a finished game offers beside its result (Rematch), or None."""
+        ...
+
+    def remember(self, results: Sequence[MoveResult]) -> None:
+        """Keep the narration of moves just saved (the table tells the moves since the player to move last moved)."""
+        ...
+
     async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
         """A seat's private panel, its picture drawn off the event loop."""
         ...
@@ -65,6 +73,10 @@ class Delivers(Protocol):
         self, game_id: int, *, interaction: discord.Interaction | None = None, fresh: Sequence[MoveResult] = ()
     ) -> bool:
         """Show the stored game on Discord; True when Discord shows the current version entirely."""
+        ...
+
+    async def show_panel(self, game_id: int, interaction: discord.Interaction, message_id: int, state: str) -> None:
+        """Note a member's new ephemeral panel of a game (`state`: what it shows); the one before it goes."""
         ...
 
 

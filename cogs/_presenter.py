@@ -7,7 +7,7 @@ a player's private view never passes through this module. `cogs._delivery` puts 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from db.records import GameRecord
 from engine.base import AnyGame
 from engine.registry import game_kind
 from render import has_table_picture, render_table
+from service.tables import MoveResult, narrate
 
 if TYPE_CHECKING:
     from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures
@@ -32,11 +33,26 @@ log = logging.getLogger(__name__)
 # failed call, after 5 s or more) or repeated; at most a few are, so a few dozen suffice, and 256 (20-30 KB each)
 # filled 5-8 MB with the pictures of games the start-up catch-up had shown and would not show again.
 PICTURES_KEPT = 32
+NARRATIONS_KEPT = 4096  # moves' narrations, by game and move number: a few dozen a game in play
+RECENT_MOVES = 24  # at most this many moves are told on the table (one full turn of the largest tables, and more)
+FIELD_LIMIT = 1024  # characters in an embed field's value
 
 
 def seat_names(record: GameRecord) -> list[str]:
     """Display names by seat."""
     return [seat.name for seat in record.seats]
+
+
+Told = tuple[int, tuple[str, ...], bool]  # a move's seat, its narration, and whether it ended a round
+
+
+def fitted(lines: Sequence[str], limit: int = FIELD_LIMIT) -> tuple[str, ...]:
+    """`lines` that fit an embed field (joined by newlines, suits made legible), the oldest dropped first for "…"."""
+    kept, cut = list(lines), False
+    while len(kept) > 1 and len(legible("\n".join((["…"] if cut else []) + kept))) > limit:
+        kept.pop(0)
+        cut = True
+    return tuple((["…"] if cut else []) + kept)  # a single line longer than a field: the kind's table clips it
 
 
 class Presenter:
@@ -52,24 +68,99 @@ class Presenter:
         # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
         self.finished_items: list[FinishedItem] = []
         self._pictures: Recent[tuple[int, int], bytes] = Recent(PICTURES_KEPT)
+        # (game id, move number) → the seat that moved, the move in words, and whether it ended a round (it had
+        # one-off posts); what is missing is told again by a replay.
+        self._narrations: Recent[tuple[int, int], Told] = Recent(NARRATIONS_KEPT)
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""
         return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
 
-    def render(self, record: GameRecord, game: AnyGame) -> TableMessage:
-        """The table message for this version of the game."""
+    def render(self, record: GameRecord, game: AnyGame, narration: Sequence[str] | None = None) -> TableMessage:
+        """The table message for this version of the game (`narration`: the moves to tell, else the last one).
+
+        A finished table offers nothing: what comes next (Rematch) is offered beside the result (`finished_view`).
+        """
         title = f"{game_kind(record.kind).title} #{record.id}"
         if record.status == "cancelled":
             return TableMessage(f"{title} was cancelled; no results were recorded.", self._last_table(record, game))
-        narration = record.narration or ("The game is on.",)
-        table = self.uis[record.kind].render_table(record, game, narration)
-        view = table.view
-        if record.status == "finished":
-            view = discord.ui.View(timeout=None)
-            for item in self.finished_items:
-                view.add_item(item(record))
+        told = tuple(narration or ()) or record.narration or ("The game is on.",)
+        table = self.uis[record.kind].render_table(record, game, told)
+        view = None if record.status == "finished" else table.view
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
+
+    def finished_view(self, record: GameRecord) -> discord.ui.View | None:
+        """What a finished game offers beside its result line (the lobby's Rematch), or None."""
+        if not self.finished_items:
+            return None
+        view = discord.ui.View(timeout=None)
+        for item in self.finished_items:
+            view.add_item(item(record))
+        return view
+
+    def remember(self, results: Sequence[MoveResult]) -> None:
+        """Keep the narration of moves just saved, as stored, for the table's account of the recent moves."""
+        for result in results:
+            ended = bool(self.uis[result.record.kind].notices(result.record, result.events))
+            self._narrations.put((result.record.id, result.record.move_count), (result.seat, result.narration, ended))
+
+    async def recent_narration(self, record: GameRecord, game: AnyGame) -> tuple[str, ...]:
+        """Every move since the player to move last moved in this round, oldest first, within an embed field.
+
+        A move that ended a round (one with one-off posts, such as the round's scores) closes the account: the cards
+        it names may be in new hands now. The oldest moves are cut first when they do not fit.
+
+        The latest move is told as stored; earlier ones as they were told when made, or, after a restart, as a replay
+        of the move log tells them (the same events; a move the bot made for someone says so). A player's several
+        decisions in a row whose stored narrations repeat the ones before (an automatic turn) are told once.
+        """
+        if record.move_count == 0 or record.status != "running" or game.to_move is None:
+            return record.narration
+        moves: list[tuple[int, tuple[str, ...]]] = []
+        replayed: dict[int, Told] | None = None
+        for seq in range(record.move_count, max(0, record.move_count - RECENT_MOVES), -1):
+            told = self._narrations.get((record.id, seq))
+            if told is None:
+                if replayed is None:
+                    replayed = await self._replay(record, record.move_count - RECENT_MOVES)
+                told = replayed.get(seq)
+                if told is None:
+                    break
+            seat, lines, ended = told
+            if seq == record.move_count:
+                lines = record.narration or lines
+            elif seat == game.to_move or ended:
+                break
+            moves.append((seat, lines))
+        moves.reverse()
+        kept: list[tuple[int, tuple[str, ...]]] = []
+        for seat, lines in moves:
+            if kept and kept[-1][0] == seat and lines[: len(kept[-1][1])] == kept[-1][1]:
+                kept.pop()  # this narration repeats the one before: keep the longer
+            kept.append((seat, lines))
+        return fitted([line for _, lines in kept for line in lines])
+
+    async def _replay(self, record: GameRecord, after: int) -> dict[int, Told]:
+        try:
+            logged = await self.bot.service.store.game_moves(record.id)
+            events = dict(await self.bot.service.events_after(record, max(0, after)))
+        except Exception:  # the table then tells the last move alone
+            log.exception("game #%d: its recent moves could not be told again", record.id)
+            return {}
+        names = seat_names(record)
+        told: dict[int, Told] = {}
+        notices = self.uis[record.kind].notices
+        for move in logged:
+            if move.seq not in events:
+                continue
+            lead = (f"⏰ The bot played for {names[move.seat]}.",) if move.auto else ()
+            told[move.seq] = (
+                move.seat,
+                narrate(record, events[move.seq], lead),
+                bool(notices(record, events[move.seq])),
+            )
+            self._narrations.put((record.id, move.seq), told[move.seq])
+        return told
 
     def _last_table(self, record: GameRecord, game: AnyGame) -> discord.Embed:
         # The game as it stood (the kinds mark no turn once it is over).
@@ -95,7 +186,7 @@ class Presenter:
         await self.draw_hands(
             record, game, (seat.seat for seat in record.seats if seat.user_id is not None and seat.dm_ok)
         )
-        table = self.render(record, game)
+        table = self.render(record, game, await self.recent_narration(record, game))
         if record.status == "cancelled" or not await self.bot.service.server_settings.pictures_on(record.guild_id):
             return table
         picture = await self._picture(record, game)

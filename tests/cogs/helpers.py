@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from engine.registry import game_class
 
@@ -54,6 +55,14 @@ def table_message(place, game_id):
         if message.embeds and f"#{game_id} " in (message.embeds[0].title or "") + " ":
             return message
     raise AssertionError(f"no table message for game {game_id}")
+
+
+def result_message(place, game_id):
+    """The result line where the game was played ("Kasino #3 is over. 1. …"), which offers Rematch."""
+    for message in place.history():
+        if re.match(rf"\w+ #{game_id} is over\. ", message.content or ""):
+            return message
+    raise AssertionError(f"no result line for game {game_id}")
 
 
 def texts_visible_to(viewer, guild, extra_channels=()):
@@ -109,7 +118,6 @@ def is_enabled(message, custom_id):
             if component.get("custom_id") == custom_id:
                 return not component.get("disabled", False)
     return False
-
 
 
 def components(message):

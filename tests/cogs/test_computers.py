@@ -20,6 +20,7 @@ from tests.cogs.helpers import (
     labels,
     private_text,
     public_texts,
+    result_message,
     table_message,
 )
 
@@ -291,7 +292,7 @@ async def test_a_rematch_seats_the_same_computers_again(simcord_env, channel, me
     await alice.slash(thread, "game resign")
     record, _ = await state(simcord_env, game_id)
     assert record.status == "finished"
-    await alice.click(table_message(thread, game_id), label="Rematch")
+    await alice.click(result_message(thread, game_id), label="Rematch")
     lobby = channel.last_message
     assert "Players (2/2): alice, Computer (hard)" in lobby.content
     assert labels(lobby)[:4] == ["Join", "Leave", "Start", "Cancel"]

@@ -15,6 +15,7 @@ from tests.cogs.helpers import (
     open_and_start,
     private_text,
     public_texts,
+    result_message,
     table_message,
 )
 
@@ -61,7 +62,8 @@ async def test_complete_game_through_buttons(simcord_env, channel, members, play
     record, turns = await play_to_end(simcord_env, channel, members, game_id, seed=players)
     assert record.status == "finished" and turns > 0
     table = table_message(game_thread(channel, game_id), game_id)
-    assert table.content == f"**Garbage #{game_id}** is over." and labels(table) == ["Rematch"]
+    assert table.content == f"**Garbage #{game_id}** is over." and labels(table) == []
+    assert labels(result_message(game_thread(channel, game_id), game_id)) == ["Rematch"]  # beside the result
     result_line = channel.last_message.content
     assert result_line.startswith(f"Garbage #{game_id} is over. 1. ")
     board = await simcord_env.bot.store.leaderboard(channel.guild.id, "garbage", "wins")

@@ -179,7 +179,10 @@ async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(simcord_en
     old = (await mover.click(table_message(thread, game_id), label="Show my hand")).response
     await mover.click(old, custom_id=f"k:{game_id}:{record.version}:card:10d")
     take = moves_of(old, "10d")["Take K♥+3♥ with 10♦ (16)"]
-    # The panel is drawn again by Show my hand, and the move made there; the first panel is now old.
+    # Its token lapses (15 minutes), so it can be neither kept current nor replaced: it stays as drawn. The panel is
+    # drawn again by Show my hand, and the move made there; the first panel is now old.
+    for _ in range(4):  # in steps: each advance must settle within the wall-clock settle timeout
+        await simcord_env.advance_time(5 * 60)
     new = (await mover.click(table_message(thread, game_id), label="Show my hand")).response
     await mover.click(new, custom_id=f"k:{game_id}:{record.version}:card:4s")
     await mover.click(new, custom_id=moves_of(new, "4s")["Place 4♠"])

@@ -287,7 +287,10 @@ async def test_a_finished_game_leaves_no_ping_and_posts_round_scores_before_the_
     over = [index for index, text in enumerate(texts) if f"Kasino #{game_id} is over." in text]
     assert len(over) == 1 and scored and max(scored) < over[0]
     table = table_message(thread, game_id)
-    assert [c.get("label") for c in components(table)] == ["Rematch"]
+    # Rematch is offered beside the result, not on the table far above it.
+    assert components(table) == []
+    result = next(m for m in thread.history() if f"Kasino #{game_id} is over." in (m.content or ""))
+    assert [c.get("label") for c in components(result)] == ["Rematch"]
 
 
 async def test_cancelling_retires_the_table_the_ping_and_every_dm_menu(simcord_env, channel, members):
@@ -381,7 +384,9 @@ async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(simco
     await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
-    assert [c.get("label") for c in components(table_message(thread, game_id))] == ["Rematch"]
+    assert components(table_message(thread, game_id)) == []  # Rematch is on the result line
+    result = next(m for m in thread.history() if "is over." in (m.content or "") and m.embeds == [])
+    assert [c.get("label") for c in components(result)] == ["Rematch"]
     results = [m for m in thread.history() if f"Garbage #{game_id} is over." in (m.content or "")]
     assert len(results) == 1
     assert turn_pings(thread) == []

@@ -4,7 +4,15 @@ from datetime import timedelta
 
 from ai.players import player_for
 from engine.registry import game_class
-from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import (
+    game_thread,
+    labels,
+    member_for,
+    open_and_start,
+    private_text,
+    result_message,
+    table_message,
+)
 
 
 async def state(env, game_id):
@@ -116,9 +124,7 @@ async def test_host_skips_and_removes_others_may_not(simcord_env, channel, membe
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3)
     thread = game_thread(channel, game_id)
     refused = await bob.slash(thread, "game skip")
-    assert (
-        private_text(refused) == "Only the host or someone with Manage Server can skip a turn."
-    )
+    assert private_text(refused) == "Only the host or someone with Manage Server can skip a turn."
     refused = await bob.slash(thread, "game remove", player=carol)
     assert "can remove a player" in private_text(refused)
     assert await simcord_env.bot.store.game_moves(game_id) == []
@@ -141,9 +147,9 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=3, target=7, timer="15m", afk=4)
     thread = game_thread(channel, game_id)
     await bob.slash(thread, "game resign")
-    table = table_message(thread, game_id)
-    assert labels(table) == ["Rematch"]
-    clicked = await bob.click(table, label="Rematch")
+    result = result_message(thread, game_id)  # Rematch is offered beside the result
+    assert labels(result) == ["Rematch"] and labels(table_message(thread, game_id)) == []
+    clicked = await bob.click(result, label="Rematch")
     assert clicked.acknowledged
     lobby = channel.last_message
     assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention} — press **Join** to play again.")
