@@ -6,8 +6,9 @@ each acting only on what they were shown:
 - a Kasino player acts from their latest private panel (the DM panel, which a new turn brings as a new DM, or their
   latest ephemeral panel, which the bot keeps current through the interaction's token). When that panel does not show
   the current turn, the turn "needed a refresh": they press **Show my hand** on the turn ping (or on the table).
-  Then they click what the panel offers (a select's option, else one of its buttons other than Refresh) until a
-  move is played. Taps count from the turn notice; opening Discord or the DM is not a tap.
+  Then they click what the panel offers (a select's option, else one of its buttons other than Refresh), following
+  what their last tap opened (a card's moves, not another card), until a move is played. Taps count from the turn
+  notice; opening Discord or the DM is not a tap.
 - a Garbage player presses one of the table's buttons per decision.
 
 "Channel messages" are the messages anyone can see in the game's thread when a round (a hand) ends, counted in the
@@ -134,8 +135,12 @@ async def _kasino_turn(env: Any, thread: Any, game_id: int, player: Player, rng:
         panel, is_dm = await player.show_hand(thread, game_id), False
         fig.taps += 1
     actor = player.member.user if is_dm else player.member
+    before: set[str] = set()
     for _ in range(10):
         parts = [part for part in components(panel) if part.get("label") not in NOT_A_MOVE]
+        # A player follows what their last tap opened (a card's moves), rather than tapping another card.
+        revealed = [part for part in parts if part.get("custom_id") not in before]
+        parts, before = revealed or parts, {part.get("custom_id", "") for part in parts}
         select = next((part for part in parts if part["type"] == 3), None)
         if select is not None:
             values = [o["value"] for o in select["options"] if not o["value"].startswith("more:")]
