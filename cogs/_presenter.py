@@ -21,6 +21,7 @@ from cogs._timing import deadline_line
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.registry import game_kind
+from engine.words import counted
 from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
@@ -218,7 +219,8 @@ class Presenter:
         unit = game_kind(record.kind).score_unit
         ranked = sorted(range(len(record.seats)), key=lambda seat: outcome.places[seat])
         standings = ", ".join(
-            f"{outcome.places[seat]}. {record.seats[seat].name} ({outcome.scores[seat]} {unit})" for seat in ranked
+            f"{outcome.places[seat]}. {record.seats[seat].name} ({counted(outcome.scores[seat], unit)})"
+            for seat in ranked
         )
         return f"{game_kind(record.kind).title} #{record.id} is over. {standings}"
 

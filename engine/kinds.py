@@ -87,7 +87,7 @@ class GameKind:
     name: str
     code: str  # one lowercase letter, unique among kinds: custom ids carry it
     engine: type[AnyGame]
-    score_unit: str  # what the placings were decided by, for result lines ("points", "hands won")
+    score_unit: str  # what the placings were decided by, counted in result lines: "point", "hand won"
     private_hands: bool  # whether each player holds cards only they may see (DM panels, Show my hand)
     tagline: str  # the slash command group's description
     options: tuple[LobbyOption, ...]

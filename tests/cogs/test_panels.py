@@ -95,14 +95,18 @@ async def play(table, member, rng):
         actor = member
     else:
         panel, actor = table.dm_panel(member), member.user
+    before: set[str] = set()
     for _ in range(5):
-        select = next((c for c in components(panel) if c["type"] == 3), None)
+        # The player follows what their last tap opened (a card's moves) rather than tapping another card.
+        shown = [c for c in components(panel) if c.get("label") != "Refresh"]
+        parts, before = [c for c in shown if c["custom_id"] not in before] or shown, {c["custom_id"] for c in shown}
+        select = next((c for c in parts if c["type"] == 3), None)
         if select is not None:
             values = [o["value"] for o in select["options"] if not o["value"].startswith("more:")]
             await actor.select(panel, [rng.choice(values)], custom_id=select["custom_id"])
         else:
-            cards = [c for c in components(panel) if c["type"] == 2 and c.get("label") not in ("Refresh",)]
-            await actor.click(panel, custom_id=rng.choice(cards)["custom_id"])
+            buttons = [c for c in parts if c["type"] == 2 and not c.get("disabled")]
+            await actor.click(panel, custom_id=rng.choice(buttons)["custom_id"])
         if (await table.record()).version != record.version:
             return
         panel = table.ephemeral_panel(member) if member.id in table.closed else table.dm_panel(member)

@@ -32,6 +32,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    result_message,
     table_message,
 )
 from tests.cogs.test_leaderboard import finish_garbage
@@ -146,6 +147,10 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(sim
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     final = await finish_garbage(simcord_env, channel, members, game_id)
     loser = member_for(members, final, 1 - final.state["game_winner"])
+    # The result line counts each player's hands won in the right form ("1 hand won", "0 hands won").
+    line = result_message(game_thread(channel, game_id), game_id).content
+    counts = re.findall(r"\((\d+) (hands? won)\)", line)
+    assert len(counts) == 2 and all((n == "1") == (noun == "hand won") for n, noun in counts), line
     stored = await simcord_env.bot.store.player_stats(loser.id, channel.guild.id)
     # openskill's ordinal (mu - 3 sigma), as stored: below zero after a first loss.
     assert next(kind for kind in stored.kinds if kind.kind == "garbage").rating < 0
