@@ -24,6 +24,7 @@ from cogs._kasino_render import hand_text
 from cogs._lookup import bot_of, component_game, engine_as
 from cogs._recent import Recent
 from cogs._text import clip, legible
+from cogs._words import move_words
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.cards import Card
@@ -31,7 +32,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
-from engine.words import counted
+from i18n import counted
 from render.kasino_hand import render_hand
 from service.errors import RefusedError
 from service.tables import USER_ERRORS
@@ -127,7 +128,7 @@ def panel(
 
 def _label(game: KasinoGame, move: CardMove) -> str:
     """A move's words on a button: the imperative of `describe_move`, as the narration will say it."""
-    return clip(legible(game.describe_move(move)), BUTTON_LABEL_LIMIT)
+    return clip(legible(move_words(game, move)), BUTTON_LABEL_LIMIT)
 
 
 def _button_rows(labels: Sequence[str], rows: int) -> list[list[int]] | None:
@@ -319,7 +320,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
         else:
             offset, page = 0, moves
         options = [
-            discord.SelectOption(label=clip(legible(game.describe_move(move)), 100), value=str(move)) for move in page
+            discord.SelectOption(label=clip(legible(move_words(game, move)), 100), value=str(move)) for move in page
         ]
         if len(moves) > SELECT_LIMIT:
             following = offset + len(page)

@@ -14,7 +14,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.scoring import SeatScore
 from engine.kasino.table import TableItem, hand_order
 from engine.kasino.views import KasinoPublicView
-from engine.words import counted, plural
+from i18n import counted, noun
 
 FIELD_LIMIT = 1024
 
@@ -49,7 +49,7 @@ def public_table(record: GameRecord, view: KasinoPublicView, narration: Sequence
             name=seat_heading(record, seat.seat, to_move, resigned=seat.resigned),
             value=(
                 f"hand {seat.hand_size} · captured {seat.captured} · sweeps {seat.sweeps} · "
-                f"**{seat.score}** {plural('point', seat.score)}"
+                f"**{seat.score}** {noun(seat.score, 'point')}"
             ),
             inline=True,
         )

@@ -18,10 +18,12 @@ from cogs._recent import Recent
 from cogs._table import PICTURE_NAME, TableMessage, TableUI
 from cogs._text import legible, legible_embed
 from cogs._timing import deadline_line
+from cogs._words import said, seat_names
 from db.records import GameRecord
 from engine.base import AnyGame
+from engine.message import Message, Seat
 from engine.registry import game_kind
-from engine.words import counted
+from i18n import counted
 from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
@@ -39,12 +41,7 @@ RECENT_MOVES = 24  # at most this many moves are told on the table (one full tur
 FIELD_LIMIT = 1024  # characters in an embed field's value
 
 
-def seat_names(record: GameRecord) -> list[str]:
-    """Display names by seat."""
-    return [seat.name for seat in record.seats]
-
-
-Told = tuple[int, tuple[str, ...], bool]  # a move's seat, its narration, and whether it ended a round
+Told = tuple[int, tuple[Message, ...], bool]  # a move's seat, its narration, and whether it ended a round
 
 
 def fitted(lines: Sequence[str], limit: int = FIELD_LIMIT) -> tuple[str, ...]:
@@ -85,7 +82,7 @@ class Presenter:
         title = f"{game_kind(record.kind).title} #{record.id}"
         if record.status == "cancelled":
             return TableMessage(f"{title} was cancelled; no results were recorded.", self._last_table(record, game))
-        told = tuple(narration or ()) or record.narration or ("The game is on.",)
+        told = tuple(narration or ()) or said(record, record.narration or (Message("shared.game-on"),))
         table = self.uis[record.kind].render_table(record, game, told)
         view = None if record.status == "finished" else table.view
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
@@ -116,8 +113,8 @@ class Presenter:
         decisions in a row whose stored narrations repeat the ones before (an automatic turn) are told once.
         """
         if record.move_count == 0 or record.status != "running" or game.to_move is None:
-            return record.narration
-        moves: list[tuple[int, tuple[str, ...]]] = []
+            return said(record, record.narration)
+        moves: list[tuple[int, tuple[Message, ...]]] = []
         replayed: dict[int, Told] | None = None
         for seq in range(record.move_count, max(0, record.move_count - RECENT_MOVES), -1):
             told = self._narrations.get((record.id, seq))
@@ -134,12 +131,12 @@ class Presenter:
                 break
             moves.append((seat, lines))
         moves.reverse()
-        kept: list[tuple[int, tuple[str, ...]]] = []
+        kept: list[tuple[int, tuple[Message, ...]]] = []
         for seat, lines in moves:
             if kept and kept[-1][0] == seat and lines[: len(kept[-1][1])] == kept[-1][1]:
                 kept.pop()  # this narration repeats the one before: keep the longer
             kept.append((seat, lines))
-        return fitted([line for _, lines in kept for line in lines])
+        return fitted(list(said(record, [line for _, lines in kept for line in lines])))
 
     async def _replay(self, record: GameRecord, after: int) -> dict[int, Told]:
         try:
@@ -148,16 +145,15 @@ class Presenter:
         except Exception:  # the table then tells the last move alone
             log.exception("game #%d: its recent moves could not be told again", record.id)
             return {}
-        names = seat_names(record)
         told: dict[int, Told] = {}
         notices = self.uis[record.kind].notices
         for move in logged:
             if move.seq not in events:
                 continue
-            lead = (f"⏰ The bot played for {names[move.seat]}.",) if move.auto else ()
+            lead = (Message("shared.bot-played-short", {"player": Seat(move.seat)}),) if move.auto else ()
             told[move.seq] = (
                 move.seat,
-                narrate(record, events[move.seq], lead),
+                narrate(events[move.seq], lead),
                 bool(notices(record, events[move.seq])),
             )
             self._narrations.put((record.id, move.seq), told[move.seq])
@@ -165,7 +161,7 @@ class Presenter:
 
     def _last_table(self, record: GameRecord, game: AnyGame) -> discord.Embed:
         # The game as it stood (the kinds mark no turn once it is over).
-        return legible_embed(self.uis[record.kind].render_table(record, game, record.narration).embed)
+        return legible_embed(self.uis[record.kind].render_table(record, game, said(record, record.narration)).embed)
 
     async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
         """A seat's private panel, its picture drawn off the event loop."""

@@ -8,7 +8,7 @@ from discord import app_commands
 
 from cogs._text import RESIGNED_TURNS
 from db.records import GameRecord
-from engine.words import counted, plural
+from i18n import counted
 from service.timers import warning_lead  # noqa: F401 - one rule, kept where the service stores it
 
 TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
@@ -28,11 +28,7 @@ def in_words(seconds: int) -> str:
     """A duration for people: `2 minutes`, `1 hour 30 minutes`, `24 hours`."""
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [
-        counted(value, unit)
-        for value, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
-        if value
-    ]
+    parts = [counted(value, unit) for value, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second")) if value]
     return " ".join(parts) or "0 seconds"
 
 
@@ -42,7 +38,7 @@ def timer_summary(record: GameRecord) -> str:
         return "No turn timer."
     limit = record.afk_limit
     return (
-        f"{in_words(record.turn_seconds)} per turn; after {limit} automatic {plural('turn', limit)} "
+        f"{in_words(record.turn_seconds)} per turn; after {counted(limit, 'automatic turn')} "
         f"in a row a player is resigned. {RESIGNED_TURNS}"
     )
 

@@ -18,8 +18,8 @@ from cogs._lookup import GAME_CHOICES, bot_of, find_game, guild_id_of
 from cogs._text import clip
 from cogs.lobby import lobby_message
 from db.records import GameRecord
-from engine.events import join_names
 from engine.registry import GAME_KINDS, game_kind
+from i18n import join_names
 from service.errors import RefusedError
 
 if TYPE_CHECKING:

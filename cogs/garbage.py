@@ -21,6 +21,7 @@ from cogs._ids import component_id, game_template, number
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
 from cogs._table import TableMessage, seat_heading, turn_headline
 from cogs._text import clip, legible
+from cogs._words import said
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
@@ -29,7 +30,7 @@ from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
 from engine.garbage.kind import KIND
 from engine.garbage.views import GarbagePublicView, SeatView
-from engine.words import counted
+from i18n import counted
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
@@ -182,8 +183,8 @@ class GarbageUI:
 
     def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
         """A won hand on its own line, so it stands out from the turn-by-turn table."""
-        names = [seat.name for seat in record.seats]
-        return [f"🏆 {event.describe(names)}" for event in events if isinstance(event, HandWon) and not event.game_won]
+        won = [event.message() for event in events if isinstance(event, HandWon) and not event.game_won]
+        return [f"🏆 {line}" for line in said(record, won)]
 
 
 @app_commands.guild_only()
@@ -212,7 +213,9 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
             await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await my_running_game(self.bot, interaction, "garbage")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
-            await settle_and_tell(self.bot, interaction, [result], done=f"Done: {' '.join(result.narration)}")
+            await settle_and_tell(
+                self.bot, interaction, [result], done=f"Done: {' '.join(said(result.record, result.narration))}"
+            )
 
 
 async def setup(bot: GameBot) -> None:

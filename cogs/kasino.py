@@ -20,13 +20,14 @@ from cogs._kasino_rules import KASINO_RULES
 from cogs._lookup import engine_as, my_running_game
 from cogs._table import TableMessage
 from cogs._text import QUOTE_LIMIT, clip, legible
+from cogs._words import move_words, phrase_words
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
 from engine.kasino import KasinoGame
-from engine.kasino.describe import Phrase
 from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
+from engine.message import Message
 from service.errors import RefusedError
 from service.tables import FROZEN
 
@@ -109,7 +110,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         typed = typed_cards(current.strip().lower())
         choices = []
         for legal in best_first(game, game.legal_moves(seat)):
-            words = game.describe_move(legal)
+            words = move_words(game, legal)
             if typed in str(legal).lower() or typed in words.lower():
                 choices.append(app_commands.Choice(name=clip(legible(words), CHOICE_LIMIT), value=str(legal)))
             if len(choices) == AUTOCOMPLETE_LIMIT:
@@ -140,8 +141,8 @@ def done_line(events: Sequence[Event]) -> str:
     """What `/kasino play` answers once the move is made: the move's menu words ("Done: Place 4♠.")."""
     for event in events:
         phrase = getattr(event, "phrase", None)
-        if isinstance(phrase, Phrase):
-            return f"Done: {phrase.imperative}."
+        if isinstance(phrase, Message):
+            return f"Done: {phrase_words(phrase)}."
     return "Done."
 
 

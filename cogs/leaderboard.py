@@ -14,7 +14,7 @@ from cogs._ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, numbe
 from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, bot_of, guild_id_of
 from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
 from engine.registry import game_kind
-from engine.words import counted
+from i18n import counted
 from service.errors import RefusedError
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summ
 from db.records import GameRecord
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
 from engine.registry import game_kind
+from i18n import SOURCE_LOCALE, render_message
 from service.computers import ComputerPlayers, offered_strengths
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
@@ -163,7 +164,7 @@ def lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:
     if record.status != "lobby":
         where = f" Play in <#{record.thread_id}>." if record.thread_id else ""
         return {"content": f"{title} has started with {players}.{where}", "view": None}
-    options = game_kind(record.kind).describe_settings(record.settings)
+    options = render_message(game_kind(record.kind).describe_settings(record.settings), SOURCE_LOCALE)
     if record.is_full:
         join = "The lobby is full: the host can press **Start**."
     elif offered_strengths(record.kind):

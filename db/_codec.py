@@ -9,6 +9,9 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from db.records import GameRecord, MoveRecord, SeatRecord
+from engine.message import Message
+from engine.message import from_json as message_from_json
+from engine.message import to_json as message_to_json
 
 _GAME_COLUMN_NAMES: Final = (
     "id", "kind", "guild_id", "channel_id", "thread_id", "lobby_message_id", "table_message_id", "ping_message_id",
@@ -124,7 +127,7 @@ def game_from_row(
         move_count=column["move_count"],
         turn_seconds=column["turn_seconds"],
         afk_limit=column["afk_limit"],
-        narration=tuple(json.loads(column["narration"])) if column["narration"] else (),
+        narration=narration_from_json(column["narration"]),
         shown_version=column["shown_version"],
         shown_moves=column["shown_moves"],
         ping_user_id=column["ping_user_id"],
@@ -143,3 +146,13 @@ def _state_from_text(text: str | None, tolerate_bad_state: bool) -> dict[str, An
             return None
         raise
     return state
+
+
+def narration_to_json(narration: Sequence[Message]) -> str:
+    """A game's narration for its column: a JSON list of messages (`engine.message.to_json`)."""
+    return json.dumps([message_to_json(message) for message in narration], ensure_ascii=False)
+
+
+def narration_from_json(text: str | None) -> tuple[Message, ...]:
+    """The narration `narration_to_json` wrote (old sentences come as `shared.stored-text`, migration 0010)."""
+    return tuple(message_from_json(line) for line in json.loads(text)) if text else ()

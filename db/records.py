@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Final, Literal, TypedDict
 
 from engine.base import AnyGame
+from engine.message import Message
 from engine.registry import game_class
 
 
@@ -127,8 +128,8 @@ class GameRecord:
     move_count: int
     turn_seconds: int | None
     afk_limit: int
-    # The last change in words (stored with it, so a restart shows it too).
-    narration: tuple[str, ...] = ()
+    # The last change as messages (stored with it, so a restart shows it too); the presenter puts it into words.
+    narration: tuple[Message, ...] = ()
     # How far Discord has caught up: the version it shows, and the moves whose one-off posts went out.
     shown_version: int = 0
     shown_moves: int = 0

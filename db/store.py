@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -54,6 +53,7 @@ from db._codec import (
     MOVE_COLUMNS,
     game_from_row,
     move_from_row,
+    narration_to_json,
     optional_time_to_text,
     text_to_time,
     time_to_text,
@@ -98,6 +98,7 @@ from db.records import (
 from db.results import record_results
 from engine import registry
 from engine.base import Outcome
+from engine.message import Message
 from engine.registry import game_class
 
 log = logging.getLogger(__name__)
@@ -415,7 +416,7 @@ class Store:
         state: dict[str, Any],
         now: datetime,
         deadline: datetime | None = None,
-        narration: Sequence[str] = (),
+        narration: Sequence[Message] = (),
         *,
         warn_at: datetime | None = None,
     ) -> GameRecord:
@@ -424,7 +425,7 @@ class Store:
         `seat_user_ids` lists each member of the lobby once and None once for each of its computer seats; the
         computer seats fill the None places in the order they were added to the lobby.
 
-        `narration` is the start in words, shown on the table until the first move.
+        `narration` is the start (messages), shown on the table until the first move.
 
         `deadline` is the first turn's (None: no timer), `warn_at` when to warn its player (None: no warning).
 
@@ -447,7 +448,7 @@ class Store:
                     optional_time_to_text(deadline),
                     _timer_at(deadline, False, warn_at),
                     time_to_text(now),
-                    json.dumps(list(narration), ensure_ascii=False),
+                    narration_to_json(narration),
                     game_id,
                 ),
             )
@@ -574,9 +575,9 @@ class Store:
         warned: bool = False,
         warn_at: datetime | None = None,
         outcome: Outcome | None = None,
-        narration: Sequence[str] = (),
+        narration: Sequence[Message] = (),
     ) -> GameRecord:
-        """Log a move and store the new snapshot atomically, with `narration` (the move in words); version + 1.
+        """Log a move and store the new snapshot atomically, with `narration` (the move's messages); version + 1.
 
         `deadline` is the next turn's (None: no timer), `warn_at` when to warn its player (None: no warning). With
         `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result row per
@@ -610,7 +611,7 @@ class Store:
             warned and not finished,
             None if finished else _timer_at(deadline, warned, warn_at),
             stamp,
-            json.dumps(list(narration), ensure_ascii=False),
+            narration_to_json(narration),
             *((stamp,) if finished else ()),
             game_id,
             expected_version,
@@ -1065,8 +1066,6 @@ def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None)
     if warn_at is not None and not warned:
         return time_to_text(min(warn_at, deadline))
     return time_to_text(deadline)
-
-
 
 
 def _require_lobby(game: GameRecord) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
+from engine.message import Message
+
 MoveT = TypeVar("MoveT", bound="Move")
 EventT_co = TypeVar("EventT_co", bound="Event", covariant=True)
 PublicT_co = TypeVar("PublicT_co", bound="PublicView", covariant=True)
@@ -73,8 +75,8 @@ def seat_order(seed: int, count: int) -> tuple[int, ...]:
 class Event(Protocol):
     """Something that happened during `apply`, in order; cogs narrate from these and never diff states."""
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence, with `names[seat]` for each seat mentioned."""
+    def message(self) -> Message:
+        """What happened, as a message id and parameters (seats as `Seat`); the presenter says it in words."""
         ...
 
 
@@ -263,8 +265,8 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
         """
         ...
 
-    def describe_move(self, move: MoveT) -> str:
-        """The move in words for a menu or a button ("5♥ takes 3♦ A♥", "Draw from the stock")."""
+    def describe_move(self, move: MoveT) -> Message:
+        """The move phrase for a menu or a button ("take 3♦+A♥ with 5♥", "draw from the stock")."""
         ...
 
     def outcome(self) -> Outcome | None:

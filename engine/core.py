@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 from engine.base import Outcome, Settings, places_from_standing
 from engine.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
 from engine.events import AutoPlayed, GameOver, Resigned
+from engine.message import Message
 
 RESIGN_NOTATION: Final = "resign"
 SCHEMA: Final = 1  # the snapshot format of both engines
@@ -26,16 +27,16 @@ SCHEMA: Final = 1  # the snapshot format of both engines
 class Resign:
     """Leave the game: the seat places last and its later turns are played automatically (notation `resign`)."""
 
-    @property
-    def words(self) -> str:
-        """The move in plain words, without the position."""
-        return "resign"
-
     def __str__(self) -> str:
         return RESIGN_NOTATION
 
 
 RESIGN: Final = Resign()
+
+
+def resign_phrase() -> Message:
+    """The move phrase of `Resign`: "resign"."""
+    return Message("shared.move-resign")
 
 
 def is_resign(text: str) -> bool:
@@ -97,7 +98,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
     MOVE_COUNT_KEY: ClassVar[str]  # the snapshot key holding `move_count` (see `engine.base.Game`)
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
-    SCORES_LABEL: ClassVar[str]  # what `GameOver` calls the scores
+    SCORES_LABEL: ClassVar[Message]  # what `GameOver` calls the scores
     SNAPSHOT: ClassVar[SnapshotFormat]  # the engine's snapshot module, which `to_dict` and `from_dict` use
 
     __slots__ = ("_moves", "_players", "_resigned", "_seed", "_settings")
@@ -436,5 +437,5 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         """The view of `seat`, an existing seat."""
 
     @abstractmethod
-    def describe_move(self, move: MoveT | Resign) -> str:
-        """The move in words for a menu or a button."""
+    def describe_move(self, move: MoveT | Resign) -> Message:
+        """The move phrase for a menu or a button (capitalised there) and an automatic turn's narration."""

@@ -1,17 +1,16 @@
-"""The events both engines report the same way: a seat resigned, a resigned seat's turn was played, the game ended."""
+"""The events both engines report the same way: a seat resigned, a resigned seat's turn was played, the game ended.
+
+Each event says what happened as a `Message` (an id and parameters); the catalogs put it into words.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from engine.message import Joined, Message, Seat, seats
+
 MoveT = TypeVar("MoveT")
-
-
-def join_names(names: Sequence[str]) -> str:
-    """`A`, `A and B`, `A, B and C`."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,9 +19,9 @@ class Resigned:
 
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} resigns."
+    def message(self) -> Message:
+        """What happened: "Kari resigns."."""
+        return Message("shared.resigned", {"player": Seat(self.seat)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,14 +33,11 @@ class AutoPlayed(Generic[MoveT]):
 
     seat: int
     move: MoveT
-    words: str
+    words: Message
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        words = self.words
-        if words[1:2].islower():  # "Draw from the stock" reads on after the colon; "Q♠ is placed" keeps its rank
-            words = words[:1].lower() + words[1:]
-        return f"{names[self.seat]} has resigned, so their turn is played for them: {words}."
+    def message(self) -> Message:
+        """What happened: "Kari has resigned, so their turn is played for them: place 4♠."."""
+        return Message("shared.auto-played", {"player": Seat(self.seat), "move": self.words})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +46,22 @@ class GameOver:
 
     places: tuple[int, ...]
     scores: tuple[int, ...]
-    label: str = "final totals"
+    label: Message = field(default_factory=lambda: Message("shared.final-totals"))
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        winners = [names[seat] for seat, place in enumerate(self.places) if place == 1]
-        verb = "wins" if len(winners) == 1 else "win"
-        totals = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(self.scores))
-        return f"Game over: {join_names(winners)} {verb}; {self.label}: {totals}."
+    def message(self) -> Message:
+        """What happened: "Game over: Kari wins; final totals: Kari 17, Ola 9."."""
+        winners = [seat for seat, place in enumerate(self.places) if place == 1]
+        totals = Joined(
+            tuple(
+                Message("shared.seat-total", {"player": Seat(seat), "score": score})
+                for seat, score in enumerate(self.scores)
+            ),
+            "join.comma",
+        )
+        return Message(
+            "shared.game-over",
+            {"winners": seats(winners), "count": len(winners), "label": self.label, "totals": totals},
+        )
 
 
 SharedEvent = Resigned | AutoPlayed[MoveT] | GameOver

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.base import AnyGame
+from engine.message import Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class GameKind:
     private_hands: bool  # whether each player holds cards only they may see (DM panels, Show my hand)
     tagline: str  # the slash command group's description
     options: tuple[LobbyOption, ...]
-    settings_line: Callable[[Any], str]  # the lobby's options in one sentence, from the engine's settings object
+    settings_line: Callable[[Any], Message]  # the lobby's options in one sentence, from the engine's settings object
     # How a move is typed, for players: a few examples with what each does (shown by `/rules` under the rules).
     notation: str = ""
     # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
@@ -123,7 +124,7 @@ class GameKind:
         """The most players a game may have (the engine's)."""
         return self.engine.MAX_PLAYERS
 
-    def describe_settings(self, settings: Mapping[str, Any] | None) -> str:
+    def describe_settings(self, settings: Mapping[str, Any] | None) -> Message:
         """The lobby's chosen options in one sentence ("Playing to 16 points.")."""
         return self.settings_line(self.engine.settings_from_dict(dict(settings or {})))
 

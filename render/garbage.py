@@ -14,7 +14,7 @@ from PIL import Image
 
 from engine.cards import JACK
 from engine.garbage.views import GarbagePublicView, SeatView
-from engine.words import counted
+from i18n import counted
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, wrap

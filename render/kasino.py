@@ -15,7 +15,7 @@ from PIL import Image
 
 from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
-from engine.words import counted
+from i18n import counted
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, pack, wrap

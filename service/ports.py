@@ -28,6 +28,7 @@ from db.records import (
     StartUpCheck,
 )
 from engine.base import Outcome
+from engine.message import Message
 
 
 class GameRepository(Protocol):
@@ -61,7 +62,7 @@ class GameRepository(Protocol):
         state: dict[str, Any],
         now: datetime,
         deadline: datetime | None = ...,
-        narration: Sequence[str] = ...,
+        narration: Sequence[Message] = ...,
         *,
         warn_at: datetime | None = ...,
     ) -> GameRecord:
@@ -86,7 +87,7 @@ class GameRepository(Protocol):
         warned: bool = ...,
         warn_at: datetime | None = ...,
         outcome: Outcome | None = ...,
-        narration: Sequence[str] = ...,
+        narration: Sequence[Message] = ...,
     ) -> GameRecord:
         """Log a move with its snapshot, next deadline and warning time (and results when it ends), version-checked."""
         ...
@@ -127,9 +128,7 @@ class GameRepository(Protocol):
         """A server's games with one of `statuses`."""
         ...
 
-    async def running_games_in_channel(
-        self, channel_id: int, statuses: Sequence[GameStatus] = ...
-    ) -> list[GameRecord]:
+    async def running_games_in_channel(self, channel_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:
         """Games played in a channel or thread."""
         ...
 

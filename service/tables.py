@@ -22,6 +22,7 @@ from db.errors import StoreError
 from db.records import DueTimer, GameRecord, GameStatus, MoveRecord, NewLobby, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
+from engine.message import Joined, Message, Seat
 from engine.registry import game_class, game_kind
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
@@ -38,16 +39,18 @@ DEFAULT_AFK_LIMIT = 3
 FROZEN = "This game was stopped because it could not be restored after a restart."
 
 
-def narrate(record: GameRecord, events: Sequence[Event], lead: Sequence[str] = ()) -> tuple[str, ...]:
-    """One action in words: `lead` (why the bot acted, if it did), then each event as a sentence."""
-    names = [seat.name for seat in record.seats]
-    return (*lead, *(event.describe(names) for event in events))
+def narrate(events: Sequence[Event], lead: Sequence[Message] = ()) -> tuple[Message, ...]:
+    """One action as messages: `lead` (why the bot acted, if it did), then each event's message."""
+    return (*lead, *(event.message() for event in events))
 
 
-def seating_line(record: GameRecord) -> str:
-    """The start in words: who sits where."""
-    seats = ", ".join(f"{index + 1}. {seat.name}" for index, seat in enumerate(record.seats))
-    return f"The game begins. Seats: {seats}."
+def seating_line(record: GameRecord) -> Message:
+    """The start: who sits where."""
+    seats = (
+        Message("shared.seat-number", {"number": index + 1, "player": Seat(index)})
+        for index in range(len(record.seats))
+    )
+    return Message("shared.game-begins", {"seats": Joined(tuple(seats), "join.comma")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +85,8 @@ class MoveResult:
         return self.record.status == "finished"
 
     @property
-    def narration(self) -> tuple[str, ...]:
-        """The action in words, as stored with it."""
+    def narration(self) -> tuple[Message, ...]:
+        """The action's messages, as stored with it."""
         return self.record.narration
 
 
@@ -392,7 +395,7 @@ class TableService:
             seat = record.seat_of(target_id)
             if seat is None:
                 raise RefusedError("That member is not playing in this game.")
-            lead = f"{self._host_name(record, user_id)} removed {record.seats[seat].name} from the game."
+            lead = Message("shared.host-removed", {"host": self._host_name(record, user_id), "player": Seat(seat)})
             return await self._apply(record, game, seat, game.resign_move(), auto=True, lead=(lead,))
 
     async def skip(
@@ -407,7 +410,7 @@ class TableService:
             record, game = await self._running_engine(game_id, None)
             self._require_host(record, user_id, is_manager, "skip a turn")
             by = by_name or self._host_name(record, user_id)
-            return await self._play_for_absent(record, game, f"was skipped by {by}")
+            return await self._play_for_absent(record, game, Message("shared.reason-skipped", {"host": by}))
 
     async def expire(self, game_id: int, *, version: int) -> list[MoveResult]:
         """The turn's time ran out: play it for the player; after too many such turns in a row, resign them.
@@ -416,7 +419,7 @@ class TableService:
         """
         async with self.lock(game_id):
             record, game = await self._running_engine(game_id, version)
-            return await self._play_for_absent(record, game, "ran out of time")
+            return await self._play_for_absent(record, game, Message("shared.reason-timed-out"))
 
     async def mark_warned(self, game_id: int, *, version: int) -> GameRecord:
         """Record that the player to move was warned of their deadline; returns the game as warned.
@@ -434,14 +437,14 @@ class TableService:
             await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
             return replace(record, warned=True)
 
-    async def _play_for_absent(self, record: GameRecord, game: AnyGame, reason: str) -> list[MoveResult]:
+    async def _play_for_absent(self, record: GameRecord, game: AnyGame, reason: Message) -> list[MoveResult]:
         seat = game.to_move
         if seat is None:
             raise RefusedError("This game is over.")
         if record.seats[seat].is_computer:  # issue 15: they move by themselves, never on a timer or a skip
             raise RefusedError(f"{record.seats[seat].name} is a computer player: it moves by itself in a moment.")
         results = []
-        lead: tuple[str, ...] = (f"⏰ {record.seats[seat].name} {reason}; the bot played for them.",)
+        lead: tuple[Message, ...] = (Message("shared.bot-played", {"player": Seat(seat), "reason": reason}),)
         # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn. Each decision's stored
         # narration repeats the earlier ones, so the table tells the whole turn whichever decision it shows last.
         while game.to_move == seat:
@@ -452,8 +455,7 @@ class TableService:
         streak = record.seats[seat].auto_streak + 1
         await self.store.set_auto_streak(record.id, seat, streak, expected_version=record.version)
         if streak >= record.afk_limit and record.status == "running" and not self._has_resigned(game, seat):
-            plural = "s" if streak != 1 else ""
-            why = f"{record.seats[seat].name} was resigned after {streak} automatic turn{plural} in a row."
+            why = Message("shared.auto-resigned", {"player": Seat(seat), "turns": streak})
             resigned = await self._apply(record, game, seat, game.resign_move(), auto=True, lead=(why,))
             results.append(replace(resigned, removed=True))
         return results
@@ -512,7 +514,7 @@ class TableService:
         return record, game, seat
 
     async def _apply(
-        self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool, lead: Sequence[str] = ()
+        self, record: GameRecord, game: AnyGame, seat: int, move: Move, *, auto: bool, lead: Sequence[Message] = ()
     ) -> MoveResult:
         events = game.apply(seat, move)
         deadline = self._deadline(record, game)
@@ -527,7 +529,7 @@ class TableService:
             deadline=deadline,
             warn_at=warning_time(deadline, record.turn_seconds),
             outcome=game.outcome(),
-            narration=narrate(record, events, lead),
+            narration=narrate(events, lead),
         )
         if saved.status == "running":  # the next move starts from a copy of this engine (`game` goes to the caller)
             self.engines.keep(saved.id, saved.version, game.copy())

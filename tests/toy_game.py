@@ -8,7 +8,7 @@ and no computer players, as a new kind may start.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -16,6 +16,7 @@ from engine.cards import Card, cards_from_codes, new_deck
 from engine.core import SCHEMA, BaseGame, Resign
 from engine.errors import IllegalMoveError, InvalidMoveError
 from engine.kinds import GameKind, YesNo
+from engine.message import STORED_TEXT, Message
 
 ROUNDS = 3
 
@@ -33,8 +34,9 @@ class Shown:
     seat: int
     card: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} shows {self.card}."
+    def message(self) -> Message:
+        # A test kind has no catalog: its words are stored text, as old narration is.
+        return Message(STORED_TEXT, {"text": f"Seat {self.seat + 1} shows {self.card}."})
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
     MOVE_COUNT_KEY: ClassVar[str] = "moves"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 3
-    SCORES_LABEL: ClassVar[str] = "best card"
+    SCORES_LABEL: ClassVar[Message] = Message(STORED_TEXT, {"text": "best card"})
 
     def __init__(self, players: int, seed: int, settings: ToySettings) -> None:
         super().__init__(players, seed, settings)
@@ -191,19 +193,19 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
     def _view(self, seat: int) -> ToyView:
         return ToyView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))
 
-    def describe_move(self, move: Show | Resign) -> str:
-        return "Resign" if isinstance(move, Resign) else f"Show {move.card}"
+    def describe_move(self, move: Show | Resign) -> Message:
+        return Message(STORED_TEXT, {"text": "Resign" if isinstance(move, Resign) else f"Show {move.card}"})
 
 
 KIND = GameKind(
     name="toy",
     code="t",
     engine=HighCard,
-    score_unit="top rank",
+    score_unit="point",  # a noun the catalogs count (`count.point`)
     private_hands=True,
     tagline="High Card, a toy of the test suite.",
     options=(YesNo("aces_low", "aces_low", "Aces count low", False),),
-    settings_line=lambda settings: "Aces low." if settings.aces_low else "Aces high.",
+    settings_line=lambda settings: Message(STORED_TEXT, {"text": "Aces low." if settings.aces_low else "Aces high."}),
     notation="`show 7♥` — show 7♥ from your hand\n`resign` — give up your seat",
     cog="tests.toy_cog",
 )

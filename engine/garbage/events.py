@@ -7,18 +7,21 @@ because it is now in the open, a turned-up card because it has just been turned.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.garbage.moves import GarbageDecision
-from engine.words import counted
+from engine.message import Count, Joined, Message, Param, Seat
 
 
-def _sizes(names: Sequence[str], sizes: tuple[int, ...]) -> str:
-    return ", ".join(f"{names[seat]} {counted(size, 'spot')}" for seat, size in enumerate(sizes))
+def _sizes(sizes: tuple[int, ...]) -> Joined:
+    layouts = (
+        Message("garbage.layout", {"player": Seat(seat), "spots": Count(size, "spot")})
+        for seat, size in enumerate(sizes)
+    )
+    return Joined(tuple(layouts), "join.comma")
 
 
 class DiscardReason(StrEnum):
@@ -32,6 +35,13 @@ class DiscardReason(StrEnum):
     GAME_OVER = "game_over"  # the game ended (resignations) while a Jack was waiting for a spot
 
 
+_WHY = {  # the reasons said without parameters
+    DiscardReason.QUEEN_OR_KING: "garbage.why-queen-or-king",
+    DiscardReason.NO_FACE_DOWN_SPOT: "garbage.why-no-face-down-spot",
+    DiscardReason.GAME_OVER: "garbage.why-game-over",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class DrewFromStock:
     """G5: `seat` drew `card` from the stock; it is now face up in their hand."""
@@ -39,9 +49,9 @@ class DrewFromStock:
     seat: int
     card: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} drew {self.card} from the stock."
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message("garbage.drew-from-stock", {"player": Seat(self.seat), "card": self.card})
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +61,9 @@ class TookDiscard:
     seat: int
     card: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} took {self.card} from the discard pile."
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message("garbage.took-discard", {"player": Seat(self.seat), "card": self.card})
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +75,12 @@ class PlacedOnSpot:
     card: Card
     turned_up: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} put {self.card} on spot {self.spot} and turned up {self.turned_up}."
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message(
+            "garbage.placed-on-spot",
+            {"player": Seat(self.seat), "card": self.card, "spot": self.spot, "turned_up": self.turned_up},
+        )
 
 
 class JackPlaced(PlacedOnSpot):
@@ -85,9 +98,12 @@ class JackDisplaced:
     card: Card
     jack: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"{names[self.seat]} put {self.card} on spot {self.spot} in place of {self.jack}, which moves on."
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message(
+            "garbage.jack-displaced",
+            {"player": Seat(self.seat), "card": self.card, "spot": self.spot, "jack": self.jack},
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,23 +115,19 @@ class Discarded:
     reason: DiscardReason
     layout_size: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        name, card = names[self.seat], self.card
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        player = Seat(self.seat)
         match self.reason:
-            case DiscardReason.QUEEN_OR_KING:
-                why = "queens and kings have no spot"
             case DiscardReason.ABOVE_LAYOUT:
-                why = f"{name}'s layout has only {counted(self.layout_size, 'spot')}"
+                why = Message("garbage.why-above-layout", {"player": player, "spots": Count(self.layout_size, "spot")})
             case DiscardReason.SPOT_FILLED:
-                why = f"spot {card.rank} is already filled"
-            case DiscardReason.NO_FACE_DOWN_SPOT:
-                why = "no spot is face down"
+                why = Message("garbage.why-spot-filled", {"spot": self.card.rank})
             case DiscardReason.RESIGNED:
-                why = f"{name} resigned before choosing a spot"
+                why = Message("garbage.why-resigned", {"player": player})
             case _:
-                why = "the game is over"
-        return f"{name} discarded {card}: {why}."
+                why = Message(_WHY[self.reason])
+        return Message("garbage.discarded", {"player": player, "card": self.card, "why": why})
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +136,9 @@ class StockReshuffled:
 
     size: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return (
-            f"The stock ran out: the discard pile under its top card ({counted(self.size, 'card')}) was shuffled "
-            "into a new stock."
-        )
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message("garbage.stock-reshuffled", {"size": Count(self.size, "card")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +154,12 @@ class HandWon:
     layout_sizes: tuple[int, ...]
     game_won: bool
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        won = f"{names[self.seat]} filled every spot and wins hand {self.hand}"
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        said: dict[str, Param] = {"player": Seat(self.seat), "hand": self.hand, "leftover": self.leftover}
         if self.game_won:
-            return f"{won} and the game! {self.leftover} goes to the discard pile."
-        return f"{won}; {self.leftover} goes to the discard pile. Layouts now: {_sizes(names, self.layout_sizes)}."
+            return Message("garbage.game-won", said)
+        return Message("garbage.hand-won", {**said, "layouts": _sizes(self.layout_sizes)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +170,11 @@ class NewHandDealt:
     layout_sizes: tuple[int, ...]
     first: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One plain sentence."""
-        return f"Hand {self.hand} is dealt: {_sizes(names, self.layout_sizes)}. {names[self.first]} plays first."
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message(
+            "garbage.hand-dealt", {"hand": self.hand, "layouts": _sizes(self.layout_sizes), "first": Seat(self.first)}
+        )
 
 
 GarbageOwnEvent = (

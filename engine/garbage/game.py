@@ -42,10 +42,19 @@ from engine.garbage.events import (
     StockReshuffled,
     TookDiscard,
 )
-from engine.garbage.moves import DrawDiscard, DrawStock, GarbageDecision, GarbageMove, PlaceJack, parse_garbage_move
+from engine.garbage.moves import (
+    DrawDiscard,
+    DrawStock,
+    GarbageDecision,
+    GarbageMove,
+    PlaceJack,
+    move_phrase,
+    parse_garbage_move,
+)
 from engine.garbage.positions import check_layout, check_pending, check_seats, read_cards, unused_cards
 from engine.garbage.rules import MAX_PLAYERS, MIN_PLAYERS, GarbageSettings, check_decision, decks_for, legal_decisions
 from engine.garbage.views import GarbagePublicView, GarbageView, SeatView
+from engine.message import Message
 
 if TYPE_CHECKING:
     from engine.base import Game
@@ -63,7 +72,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
     MOVE_COUNT_KEY: ClassVar[str] = "moves"
     MIN_PLAYERS: ClassVar[int] = MIN_PLAYERS
     MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
-    SCORES_LABEL: ClassVar[str] = "hands won"
+    SCORES_LABEL: ClassVar[Message] = Message("garbage.hands-won")
     SNAPSHOT: ClassVar[SnapshotFormat] = snapshot  # card lists run bottom to top (the last card is the top)
     __slots__ = (
         "_decks",
@@ -144,10 +153,10 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         ...     ["A♠ 2♥ 7♦", "Q♣ 5♠ 3♦"], face_up=[[1], []], stock="3♠ K♥", discard="9♣",
         ...     settings=GarbageSettings(start_size=3))
         >>> for event in game.play(0, "draw stock"):
-        ...     print(event.describe(["Kari", "Ola"]))
-        Kari drew 3♠ from the stock.
-        Kari put 3♠ on spot 3 and turned up 7♦.
-        Kari discarded 7♦: Kari's layout has only 3 spots.
+        ...     print(event.message().id)
+        garbage.drew-from-stock
+        garbage.placed-on-spot
+        garbage.discarded
 
         Raises:
             ValueError: the position is impossible (a card twice, a card outside the decks, a wrong spot count,
@@ -201,11 +210,11 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         """G2: the number of spots `seat` plays with."""
         return self._settings.start_size - self._hands_won[seat]
 
-    def describe_move(self, move: GarbageMove) -> str:
-        """The move in words for a button or menu, e.g. "Take 7♣ from the discard pile"."""
+    def describe_move(self, move: GarbageMove) -> Message:
+        """The move phrase for a button or menu (capitalised there), e.g. "take 7♣ from the discard pile"."""
         if isinstance(move, DrawDiscard) and self._discard:
-            return f"Take {self._discard[-1]} from the discard pile"
-        return move.words[0].upper() + move.words[1:]
+            return Message("garbage.move-take-discard", {"card": self._discard[-1]})
+        return move_phrase(move)
 
     def hidden_cards(self, seat: int | None = None) -> frozenset[Card]:
         """G11: every face-down card (its owner's too, so `seat` changes nothing) and the stock."""

@@ -7,12 +7,13 @@ from engine.garbage.moves import MAX_SPOT
 from engine.garbage.rules import GarbageSettings
 from engine.garbage.views import GarbagePublicView
 from engine.kinds import GameKind, WholeNumber
+from engine.message import Count, Message
 
 
-def _settings_line(settings: GarbageSettings) -> str:
+def _settings_line(settings: GarbageSettings) -> Message:
     if settings.start_size == MAX_SPOT:
-        return "Full layouts of 10 spots."
-    return f"Short game: layouts start at {settings.start_size} spots."
+        return Message("garbage.settings-full", {"spots": Count(MAX_SPOT, "spot")})
+    return Message("garbage.settings-short", {"spots": Count(settings.start_size, "spot")})
 
 
 NOTATION = """\

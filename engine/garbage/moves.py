@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from engine.core import RESIGN, Resign, is_resign
+from engine.core import RESIGN, Resign, is_resign, resign_phrase
 from engine.errors import InvalidMoveError
+from engine.message import Message
 
 MAX_SPOT: Final = 10
 
@@ -25,11 +26,6 @@ MAX_SPOT: Final = 10
 class DrawStock:
     """G5: draw the top card of the stock."""
 
-    @property
-    def words(self) -> str:
-        """The move in plain words, without the position."""
-        return "draw from the stock"
-
     def __str__(self) -> str:
         return "draw stock"
 
@@ -37,11 +33,6 @@ class DrawStock:
 @dataclass(frozen=True, slots=True)
 class DrawDiscard:
     """G5: take the top card of the discard pile."""
-
-    @property
-    def words(self) -> str:
-        """The move in plain words, without the position."""
-        return "take the top card of the discard pile"
 
     def __str__(self) -> str:
         return "draw discard"
@@ -57,17 +48,24 @@ class PlaceJack:
         if not 1 <= self.spot <= MAX_SPOT:
             raise ValueError(f"spot must be 1..{MAX_SPOT}, not {self.spot!r}")
 
-    @property
-    def words(self) -> str:
-        """The move in plain words, without the position."""
-        return f"put the Jack on spot {self.spot}"
-
     def __str__(self) -> str:
         return f"jack {self.spot}"
 
 
 GarbageDecision = DrawStock | DrawDiscard | PlaceJack  # what a turn asks for (G5, G6c)
 GarbageMove = GarbageDecision | Resign  # every move of the game (`Resign` is the one both games share)
+
+
+def move_phrase(move: GarbageMove) -> Message:
+    """The move in words, without the position: "draw from the stock", "put the Jack on spot 3", "resign"."""
+    if isinstance(move, DrawStock):
+        return Message("garbage.move-draw-stock")
+    if isinstance(move, DrawDiscard):
+        return Message("garbage.move-draw-discard")
+    if isinstance(move, PlaceJack):
+        return Message("garbage.move-place-jack", {"spot": move.spot})
+    return resign_phrase()
+
 
 DRAW_STOCK: Final = DrawStock()
 DRAW_DISCARD: Final = DrawDiscard()

@@ -1,83 +1,89 @@
-"""Kasino moves in words: one verb phrase per move, said to the player and about them.
+"""Kasino moves as messages: one move phrase per move, said to the player and about them.
 
-The menu says it in the imperative ("Place 4♠", "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"), the narration in the third
-person ("Kari places 4♠", "Kari takes K♥+3♥ and 10♥+6♦ with 10♦ (16)"). Both come from one `Phrase`, so a move has
-one name everywhere: the menu and the confirmation use `describe_move`, the events (`engine.kasino.events`) the
-phrase of what they report.
+A move phrase (`kasino.move-*`) is the move's words inside a sentence ("take K♥+3♥ and 10♥+6♦ with 10♦ (16)"):
+the menu capitalises it ("Take …"), an automatic turn's narration says it after a colon. What a player did is said
+by the events (`engine.kasino.events`) with the same parameters in the third person ("Kari takes …"), so a move
+has one name everywhere. No words live here: the catalogs (`i18n/locales/*/kasino.po`) hold them.
 
->>> take_phrase(Card.parse("10♦"), [[_loose("K♥"), _loose("3♥")], [_loose("10♥"), _loose("6♦")]]).imperative
-'Take K♥+3♥ and 10♥+6♦ with 10♦ (16)'
->>> place_phrase(Card.parse("4♠")).third_person
-'places 4♠'
+>>> move = take_phrase(Card.parse("10♦"), [[_loose("K♥"), _loose("3♥")], [_loose("10♥"), _loose("6♦")]])
+>>> move.id, sorted(move.params)
+('kasino.move-take', ['card', 'taken', 'worth'])
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.core import Resign
 from engine.kasino.moves import Build, Double, KasinoPlay, Place, Raise, Take
 from engine.kasino.rules import find_item
 from engine.kasino.table import BUILD, LOOSE, PILE, TableItem, hand_value, notation_order, table_value
+from engine.message import Joined, Message, Param
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
-    """A move's verb ("take") and the rest of its words ("K♥+3♥ with 10♦")."""
-
-    verb: str
-    rest: str
-
-    @property
-    def imperative(self) -> str:
-        """What a menu offers: "Place 4♠"."""
-        return f"{self.verb.capitalize()} {self.rest}"
-
-    @property
-    def third_person(self) -> str:
-        """What the narration says after a name: "places 4♠" (every Kasino verb takes a plain -s)."""
-        return f"{self.verb}s {self.rest}"
-
-
-def item_name(item: TableItem) -> str:
-    """A table item in words: a loose card by itself ("7♣"), else "the 7 pile" or "the 9 build"."""
+def item_name(item: TableItem) -> Card | Message:
+    """A table item to say: a loose card by itself ("7♣"), else "the 7 pile" or "the 9 build"."""
     if item.kind == LOOSE:
-        return str(item.cards[0])
-    return f"the {item.value} {item.kind}"
+        return item.cards[0]
+    return Message(f"kasino.item-{item.kind}", {"value": item.value})
 
 
-def place_phrase(card: Card) -> Phrase:
-    """K11: "Place 4♠"."""
-    return Phrase("place", str(card))
+def place_params(card: Card) -> dict[str, Param]:
+    """K11: "place 4♠"."""
+    return {"card": card}
 
 
-def take_phrase(card: Card, groups: Iterable[Sequence[TableItem]]) -> Phrase:
-    """K6: "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)".
+def take_params(card: Card, groups: Iterable[Sequence[TableItem]]) -> dict[str, Param]:
+    """K6: "take K♥+3♥ and 10♥+6♦ with 10♦ (16)".
 
     Each group of items makes the card's hand value, which is said where it is not the card's face value
     (K2: an Ace 14, 2♠ 15, 10♦ 16).
     """
-    taken = " and ".join("+".join(item_name(item) for item in group) for group in groups)
+    taken = Joined(tuple(Joined(tuple(item_name(item) for item in group), "join.plus") for group in groups), "join.and")
     value = hand_value(card)
-    worth = f" ({value})" if value != table_value(card) else ""
-    return Phrase("take", f"{taken} with {card}{worth}")
+    worth = Message("kasino.worth", {"value": value}) if value != table_value(card) else None
+    return {"taken": taken, "card": card, "worth": worth}
 
 
-def build_phrase(card: Card, onto: TableItem) -> Phrase:
-    """K7: "Build 9 on 5♣ with 4♠"."""
-    return Phrase("build", f"{table_value(card) + onto.value} on {item_name(onto)} with {card}")
+def build_params(card: Card, onto: TableItem) -> dict[str, Param]:
+    """K7: "build 9 on 5♣ with 4♠"."""
+    return {"value": table_value(card) + onto.value, "onto": item_name(onto), "card": card}
 
 
-def raise_phrase(card: Card, old_value: int) -> Phrase:
-    """K8: "Raise the 6 to 9 with 3♣"."""
-    return Phrase("raise", f"the {old_value} to {old_value + table_value(card)} with {card}")
+def raise_params(card: Card, old_value: int) -> dict[str, Param]:
+    """K8: "raise the 6 to 9 with 3♣"."""
+    return {"old": old_value, "value": old_value + table_value(card), "card": card}
 
 
-def double_phrase(card: Card, target: TableItem) -> Phrase:
-    """K9/K10: "Double 7♣ with 7♦", "Double the 7 pile with 7♥", "Double the 9 build with 9♥"."""
-    return Phrase("double", f"{item_name(target)} with {card}")
+def double_params(card: Card, target: TableItem) -> dict[str, Param]:
+    """K9/K10: "double 7♣ with 7♦", "double the 7 pile with 7♥", "double the 9 build with 9♥"."""
+    return {"target": item_name(target), "card": card}
+
+
+def place_phrase(card: Card) -> Message:
+    """K11: the move phrase "place 4♠"."""
+    return Message("kasino.move-place", place_params(card))
+
+
+def take_phrase(card: Card, groups: Iterable[Sequence[TableItem]]) -> Message:
+    """K6: the move phrase "take K♥+3♥ and 10♥+6♦ with 10♦ (16)"."""
+    return Message("kasino.move-take", take_params(card, groups))
+
+
+def build_phrase(card: Card, onto: TableItem) -> Message:
+    """K7: the move phrase "build 9 on 5♣ with 4♠"."""
+    return Message("kasino.move-build", build_params(card, onto))
+
+
+def raise_phrase(card: Card, old_value: int) -> Message:
+    """K8: the move phrase "raise the 6 to 9 with 3♣"."""
+    return Message("kasino.move-raise", raise_params(card, old_value))
+
+
+def double_phrase(card: Card, target: TableItem) -> Message:
+    """K9/K10: the move phrase "double 7♣ with 7♦"."""
+    return Message("kasino.move-double", double_params(card, target))
 
 
 def built_on(cards: Sequence[Card], value: int, *, build: bool = False) -> TableItem:
@@ -101,8 +107,8 @@ def take_groups(table: Sequence[TableItem], move: Take) -> list[list[TableItem]]
     return [[item for item in group if item is not None] for group in found]
 
 
-def move_phrase(table: Sequence[TableItem], move: Place | Take | Build | Raise | Double) -> Phrase | None:
-    """The words of a card move on `table` (None: it names an item that is not there)."""
+def move_phrase(table: Sequence[TableItem], move: Place | Take | Build | Raise | Double) -> Message | None:
+    """The move phrase of a card move on `table` (None: it names an item that is not there)."""
     if isinstance(move, Place):
         return place_phrase(move.card)
     if isinstance(move, Take):
@@ -118,12 +124,12 @@ def move_phrase(table: Sequence[TableItem], move: Place | Take | Build | Raise |
     return double_phrase(move.card, target)
 
 
-def describe_move(table: Sequence[TableItem], move: KasinoPlay) -> str:
-    """The move as a menu offers it: "Place Q♠", "Take 3♦+A♥+A♠ with 5♥", "Build 15 on 10♣ with 5♥"."""
+def describe_move(table: Sequence[TableItem], move: KasinoPlay) -> Message:
+    """The move as a menu offers it (capitalised there): "place Q♠", "take 3♦+A♥+A♠ with 5♥", "resign from the game"."""
     if isinstance(move, Resign):
-        return "Resign from the game"
+        return Message("kasino.move-resign")
     phrase = move_phrase(table, move)
-    return str(move) if phrase is None else phrase.imperative
+    return Message("shared.move-notation", {"notation": str(move)}) if phrase is None else phrase
 
 
 def _loose(text: str) -> TableItem:

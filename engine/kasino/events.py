@@ -6,24 +6,31 @@ importable from here too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.cards import Card, format_cards
+from engine.cards import Card
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.kasino.describe import (
-    Phrase,
+    build_params,
     build_phrase,
     built_on,
+    double_params,
     double_phrase,
+    place_params,
     place_phrase,
+    raise_params,
     raise_phrase,
+    take_params,
     take_phrase,
 )
 from engine.kasino.moves import CardMove
 from engine.kasino.scoring import SeatScore
 from engine.kasino.table import BUILD, TableItem, table_value
-from engine.words import counted, plural
+from engine.message import Count, Joined, Message, Param, Seat, cards
+
+
+def _said(message_id: str, seat: int, params: dict[str, Param]) -> Message:
+    return Message(message_id, {"player": Seat(seat), **params})
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,13 +41,13 @@ class CardPlaced:
     card: Card
 
     @property
-    def phrase(self) -> Phrase:
-        """The move's words, as its menu entry said them: "Place 4♠"."""
+    def phrase(self) -> Message:
+        """The move phrase, as its menu entry said it: "place 4♠"."""
         return place_phrase(self.card)
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel: "Kari places 4♠."."""
-        return f"{names[self.seat]} {self.phrase.third_person}."
+    def message(self) -> Message:
+        """For the table channel: "Kari places 4♠."."""
+        return _said("kasino.placed", self.seat, place_params(self.card))
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +62,17 @@ class CardsTaken:
     taken: tuple[Card, ...]
     groups: tuple[tuple[TableItem, ...], ...] = field(default=(), compare=False)
 
-    @property
-    def phrase(self) -> Phrase:
-        """The move's words, as its menu entry said them: "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"."""
-        groups = self.groups or ((*(TableItem.loose(card) for card in self.taken),),)
-        return take_phrase(self.card, groups)
+    def _groups(self) -> tuple[tuple[TableItem, ...], ...]:
+        return self.groups or ((*(TableItem.loose(card) for card in self.taken),),)
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel: "Kari takes K♥+3♥ and 10♥+6♦ with 10♦ (16)."."""
-        return f"{names[self.seat]} {self.phrase.third_person}."
+    @property
+    def phrase(self) -> Message:
+        """The move phrase, as its menu entry said it: "take K♥+3♥ and 10♥+6♦ with 10♦ (16)"."""
+        return take_phrase(self.card, self._groups())
+
+    def message(self) -> Message:
+        """For the table channel: "Kari takes K♥+3♥ and 10♥+6♦ with 10♦ (16)."."""
+        return _said("kasino.took", self.seat, take_params(self.card, self._groups()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +84,17 @@ class BuildMade:
     onto: tuple[Card, ...]
     value: int
 
-    @property
-    def phrase(self) -> Phrase:
-        """The move's words, as its menu entry said them: "Build 9 on 5♣ with 4♠"."""
-        return build_phrase(self.card, built_on(self.onto, self.value - table_value(self.card)))
+    def _onto(self) -> TableItem:
+        return built_on(self.onto, self.value - table_value(self.card))
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel: "Kari builds 9 on 5♣ with 4♠."."""
-        return f"{names[self.seat]} {self.phrase.third_person}."
+    @property
+    def phrase(self) -> Message:
+        """The move phrase, as its menu entry said it: "build 9 on 5♣ with 4♠"."""
+        return build_phrase(self.card, self._onto())
+
+    def message(self) -> Message:
+        """For the table channel: "Kari builds 9 on 5♣ with 4♠."."""
+        return _said("kasino.built", self.seat, build_params(self.card, self._onto()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +108,14 @@ class BuildRaised:
     value: int
 
     @property
-    def phrase(self) -> Phrase:
-        """The move's words, as its menu entry said them: "Raise the 6 to 9 with 3♣"."""
+    def phrase(self) -> Message:
+        """The move phrase, as its menu entry said it: "raise the 6 to 9 with 3♣"."""
         return raise_phrase(self.card, self.old_value)
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel: "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."."""
-        return f"{names[self.seat]} {self.phrase.third_person}{_taken_over(names, self.seat, self.previous_owner)}."
+    def message(self) -> Message:
+        """For the table channel: "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."."""
+        taken_over = _taken_over(self.seat, self.previous_owner)
+        return _said("kasino.raised", self.seat, {**raise_params(self.card, self.old_value), "taken_over": taken_over})
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,21 +132,27 @@ class Doubled:
     value: int
     previous_owner: int | None = None
 
+    def _target(self) -> TableItem:
+        return built_on(self.target, self.value, build=self.kind == BUILD)
+
     @property
-    def phrase(self) -> Phrase:
-        """The move's words, as its menu entry said them: "Double 7♣ with 7♦", "Double the 9 build with 9♥"."""
-        return double_phrase(self.card, built_on(self.target, self.value, build=self.kind == BUILD))
+    def phrase(self) -> Message:
+        """The move phrase, as its menu entry said it: "double 7♣ with 7♦", "double the 9 build with 9♥"."""
+        return double_phrase(self.card, self._target())
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel: "Kari doubles 7♣ with 7♦."."""
-        return f"{names[self.seat]} {self.phrase.third_person}{_taken_over(names, self.seat, self.previous_owner)}."
+    def message(self) -> Message:
+        """For the table channel: "Kari doubles 7♣ with 7♦."."""
+        taken_over = _taken_over(self.seat, self.previous_owner)
+        return _said(
+            "kasino.doubled", self.seat, {**double_params(self.card, self._target()), "taken_over": taken_over}
+        )
 
 
-def _taken_over(names: Sequence[str], seat: int, previous_owner: int | None) -> str:
+def _taken_over(seat: int, previous_owner: int | None) -> Message | None:
     # A build changing hands is said after the move's words, which stay those of its menu entry.
     if previous_owner is None or previous_owner == seat:
-        return ""
-    return f" and takes the build over from {names[previous_owner]}"
+        return None
+    return Message("kasino.taken-over", {"owner": Seat(previous_owner)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +162,9 @@ class Swept:
     seat: int
     sweeps: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return f"{names[self.seat]} sweeps the table (sweep {self.sweeps} this round)."
+    def message(self) -> Message:
+        """For the table channel: "Kari sweeps the table (sweep 2 this round)."."""
+        return _said("kasino.swept", self.seat, {"sweeps": self.sweeps})
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +174,9 @@ class CardsDealt:
     cards_each: int
     stock: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        new = f"{self.cards_each} new {plural('card', self.cards_each)}"
-        left = "is" if self.stock == 1 else "are"
-        return f"Everyone gets {new}; {counted(self.stock, 'card')} {left} left in the stock."
+    def message(self) -> Message:
+        """For the table channel: "Everyone gets 4 new cards; 8 cards are left in the stock."."""
+        return Message("kasino.dealt", {"new": Count(self.cards_each, "new card"), "stock": self.stock})
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,11 +190,17 @@ class RoundStarted:
     table: tuple[Card, ...]
     stock: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
-        return (
-            f"Round {self.round}: {names[self.dealer]} deals {counted(self.cards_each, 'card')} to everyone and"
-            f" {format_cards(self.table)} to the table; {names[self.leader]} plays first."
+    def message(self) -> Message:
+        """For the table channel: "Round 1: Kari deals 4 cards to everyone and … to the table; Ola plays first."."""
+        return Message(
+            "kasino.round-started",
+            {
+                "round": self.round,
+                "dealer": Seat(self.dealer),
+                "each": Count(self.cards_each, "card"),
+                "table": cards(self.table),
+                "leader": Seat(self.leader),
+            },
         )
 
 
@@ -194,16 +217,28 @@ class RoundEnded:
     captured: tuple[tuple[Card, ...], ...]
     scores: tuple[SeatScore, ...]
 
-    def describe(self, names: Sequence[str]) -> str:
-        """One sentence for the table channel."""
+    def message(self) -> Message:
+        """For the table channel: "Round 1 is over: Kari has the last take …; points this round (total): …"."""
+        points = Joined(
+            tuple(
+                Message("kasino.round-points", {"player": Seat(s.seat), "round": s.round_total, "total": s.game_total})
+                for s in self.scores
+            ),
+            "join.comma",
+        )
         if self.last_taker is None:
-            were = "is" if len(self.leftover) == 1 else "are"
-            ending = f"nobody took anything, so {counted(len(self.leftover), 'card')} {were} set aside"
-        else:
-            leftover = counted(len(self.leftover), "card")
-            ending = f"{names[self.last_taker]} has the last take and gets {leftover} from the table"
-        points = ", ".join(f"{names[score.seat]} {score.round_total} ({score.game_total})" for score in self.scores)
-        return f"Round {self.round} is over: {ending}; points this round (total): {points}."
+            return Message(
+                "kasino.round-ended-untaken", {"round": self.round, "left": len(self.leftover), "points": points}
+            )
+        return Message(
+            "kasino.round-ended",
+            {
+                "round": self.round,
+                "taker": Seat(self.last_taker),
+                "leftover": Count(len(self.leftover), "card"),
+                "points": points,
+            },
+        )
 
 
 KasinoOwnEvent = (

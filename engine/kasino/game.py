@@ -45,6 +45,7 @@ from engine.kasino.rules import canonical_take, find_item, illegal_reason, legal
 from engine.kasino.scoring import KasinoSettings, SeatScore, score_round
 from engine.kasino.table import BUILD, PILE, TableItem, card_order, hand_order, table_value
 from engine.kasino.views import KasinoPublicView, KasinoView, SeatSummary
+from engine.message import Message
 
 if TYPE_CHECKING:
     from engine.base import Game
@@ -64,7 +65,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
     MOVE_COUNT_KEY: ClassVar[str] = "move_count"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
-    SCORES_LABEL: ClassVar[str] = "final totals"
+    SCORES_LABEL: ClassVar[Message] = Message("shared.final-totals")
     SNAPSHOT: ClassVar[SnapshotFormat] = snapshot  # cards as `Card.code`
 
     def __init__(self, players: int, seed: int, settings: KasinoSettings) -> None:
@@ -130,8 +131,8 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         >>> game = KasinoGame.from_position(["5♥ 2♠ 9♦", "K♣ 3♦"], table, to_move=0)
         >>> [str(move) for move in game.legal_moves(0)]
         ['5♥ build 10♣', '5♥ place', '9♦ take 4♦', '9♦ place', '2♠ build 7♣', '2♠ place']
-        >>> game.describe_move(game.parse_move(0, "9d take 9"))
-        'Take the 9 build with 9♦'
+        >>> game.describe_move(game.parse_move(0, "9d take 9")).id
+        'kasino.move-take'
 
         The 42 cards not named are set aside; seat 1 is the dealer (the seat before `to_move`).
 
@@ -193,7 +194,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         """Game totals per seat (updated when a round is scored)."""
         return tuple(self._totals)
 
-    def describe_move(self, move: KasinoPlay) -> str:
+    def describe_move(self, move: KasinoPlay) -> Message:
         """The move in words for a menu: "Take 3♦+A♥+A♠ with 5♥", "Build 15 on 10♣ with 5♥", "Place Q♠".
 
         The events of the move say the same words in the third person ("Kari places Q♠").

@@ -6,11 +6,11 @@ from engine.kasino.game import KasinoGame
 from engine.kasino.scoring import KasinoSettings
 from engine.kasino.views import KasinoPublicView
 from engine.kinds import GameKind, WholeNumber
-from engine.words import counted
+from engine.message import Count, Message
 
 
-def _settings_line(settings: KasinoSettings) -> str:
-    return f"Playing to {counted(settings.target, 'point')}."
+def _settings_line(settings: KasinoSettings) -> Message:
+    return Message("kasino.settings-line", {"target": Count(settings.target, "point")})
 
 
 NOTATION = """\

@@ -10,6 +10,7 @@ import cogs._kasino_panel
 from cogs._ids import card_arg
 from cogs._recent import Recent
 from cogs._text import TEXT_STYLE, legible
+from cogs._words import said
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import (
     components,
@@ -297,7 +298,7 @@ async def test_restart_mid_round_keeps_hands_table_and_menus(simcord_env, make_b
     await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     table = table_message(game_thread(channel, game_id), game_id)
-    last_move = before.narration[-1]
+    last_move = said(before, before.narration)[-1]
     # The table was not redrawn (Discord already showed this version), and its narration is the stored one.
     assert table.embeds[0].to_dict()["fields"][-1]["value"].endswith(legible(last_move))
     mover = member_for(members, before, game.to_move)

@@ -12,6 +12,7 @@ import pytest
 
 from cogs._kasino_panel import CardButton, MoveButton, MoveSelect
 from cogs._text import TEXT_STYLE
+from cogs._words import said as told
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import components, game_thread, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_ids import BIG_ID, BIG_VERSION, items
@@ -53,7 +54,7 @@ async def play_by_panels(env, channel, members, game_id, closed, rng, limit=3000
         after, _ = await state(env, game_id)
         assert after.version == record.version + 1, "the move was not applied"
         played = (await env.bot.store.game_moves(game_id))[-1].move.split()[0]
-        said = plain(" ".join(after.narration))
+        said = plain(" ".join(told(after, after.narration)))
         assert not {card for card in secret_through(record, after, played) if card in said}
     raise AssertionError("the game did not end")
 
@@ -107,7 +108,7 @@ def moves_of(panel, card):
 
 
 def narration(record):
-    return [plain(line) for line in record.narration]
+    return [plain(line) for line in told(record, record.narration)]
 
 
 async def test_k2_k6_to_k11_moves_have_imperative_words_and_one_name_everywhere(

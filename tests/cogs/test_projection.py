@@ -15,6 +15,7 @@ from cogs._backoff import retry_delay
 from cogs._delivery import CATCH_UP
 from cogs._errors import APOLOGY
 from cogs._text import legible
+from cogs._words import said as said_words
 from engine.garbage import GarbageGame
 from tests.cogs.helpers import (
     components,
@@ -27,6 +28,7 @@ from tests.cogs.helpers import (
     table_message,
 )
 from tests.cogs.test_kasino_flow import choose_on_panel, dm_hand_message
+from tests.said import label
 
 UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
 
@@ -161,7 +163,7 @@ async def test_a_failed_dm_edit_is_redone_and_the_player_told(simcord_env, chann
     move = game.legal_moves(seat)[0]
     played = await mover.slash(thread, "kasino play", move=str(move))
     told = private_text(played)
-    assert told.startswith(legible(f"Done: {game.describe_move(move)}.")) and CATCH_UP in told
+    assert told.startswith(legible(f"Done: {label(game, move)}.")) and CATCH_UP in told
     assert await moves_logged(simcord_env, game_id) == 1
     await simcord_env.advance_time(7)
     record, game = await stored(simcord_env, game_id)
@@ -232,7 +234,9 @@ async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(simco
     await simcord_env.restart_bot(make_bot())
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
     record, game = await stored(simcord_env, game_id)
-    assert embed_text(table_message(thread, game_id))[2][-1][1].endswith(record.narration[-1].split()[-1])
+    assert embed_text(table_message(thread, game_id))[2][-1][1].endswith(
+        said_words(record, record.narration)[-1].split()[-1]
+    )
     assert "The game continues." not in str(embed_text(table_message(thread, game_id)))
     # Whoever moves next is told: bob (DMs closed) by one ping in the thread, alice by a new DM panel.
     next_player = record.seats[game.to_move]

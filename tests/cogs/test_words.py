@@ -36,6 +36,7 @@ from tests.cogs.helpers import (
     table_message,
 )
 from tests.cogs.test_leaderboard import finish_garbage
+from tests.said import said
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 WRONG = re.compile(r"\b1 (cards|points|spots|hands|games|wins|turns|seconds|minutes|hours)\b|\bpts\b")
@@ -104,13 +105,13 @@ def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won():
 
 def test_g6d_g7_g8_garbage_narration_counts_one_right():
     names = ["Kari", "Ola"]
-    assert Discarded(0, Card.parse("2♣"), DiscardReason.ABOVE_LAYOUT, 1).describe(names) == (
+    assert said(Discarded(0, Card.parse("2♣"), DiscardReason.ABOVE_LAYOUT, 1), names) == (
         "Kari discarded 2♣: Kari's layout has only 1 spot."
     )
-    assert StockReshuffled(1).describe(names) == (
+    assert said(StockReshuffled(1), names) == (
         "The stock ran out: the discard pile under its top card (1 card) was shuffled into a new stock."
     )
-    won = HandWon(0, 3, Card.parse("Q♣"), (1, 2), game_won=False).describe(names)
+    won = said(HandWon(0, 3, Card.parse("Q♣"), (1, 2), game_won=False), names)
     assert won.endswith("Layouts now: Kari 1 spot, Ola 2 spots.")
 
 

@@ -3,6 +3,8 @@
 import random
 
 from db.store import Store
+from engine.cards import Card
+from engine.message import Message, Seat
 from tests.db.helpers import NOW, later, play_random, real_game
 from tests.db.test_migrate_rebuild import full_file_at
 
@@ -20,11 +22,15 @@ async def test_narration_is_stored_with_the_move(store):
     record, game = await real_game(store, "garbage", (1, 2))
     seat = game.to_move
     game.apply(seat, game.parse_move(seat, "draw stock"))
-    saved = await store.save_move(
-        record.id, record.version, seat, "draw stock", game.to_dict(), later(1), narration=["u1 draws.", "And more."]
+    told = (
+        Message("garbage.drew-from-stock", {"player": Seat(seat), "card": Card.parse("7♣")}),
+        Message("shared.game-on"),
     )
-    assert saved.narration == ("u1 draws.", "And more.")
-    assert (await store.get_game(record.id)).narration == ("u1 draws.", "And more.")
+    saved = await store.save_move(
+        record.id, record.version, seat, "draw stock", game.to_dict(), later(1), narration=told
+    )
+    assert saved.narration == told
+    assert (await store.get_game(record.id)).narration == told
 
 
 async def test_one_worker_at_a_time_holds_a_games_delivery(store):

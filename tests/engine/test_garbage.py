@@ -33,6 +33,8 @@ from engine.garbage import (
     StockReshuffled,
     TookDiscard,
 )
+from engine.message import Message
+from tests.said import label, said
 
 C = Card.parse
 NAMES = ["Kari", "Ola", "Per", "Siri", "Tor", "Una"]
@@ -126,7 +128,7 @@ def test_g2_a_ten_drawn_with_nine_spots_is_discarded():
     events = game.play(0, "draw stock")
     assert events == (DrewFromStock(0, C("10♣")), Discarded(0, C("10♣"), DiscardReason.ABOVE_LAYOUT, 9))
     assert game.public_view().discard_top == C("10♣")
-    assert events[1].describe(NAMES) == "Kari discarded 10♣: Kari's layout has only 9 spots."
+    assert said(events[1], NAMES) == "Kari discarded 10♣: Kari's layout has only 9 spots."
 
 
 # ----- G3 deal ------------------------------------------------------------------------------------------------
@@ -171,7 +173,7 @@ def test_g5_first_turn_of_a_hand_can_only_draw_from_the_stock():
 def test_g5_taking_the_discard_takes_its_top_card():
     game = position(face_up=[[1, 2, 3], []], discard="4♣ K♦")  # listed from the top down
     assert game.legal_moves(0) == (DrawStock(), DrawDiscard())
-    assert game.describe_move(DrawDiscard()) == "Take 4♣ from the discard pile"
+    assert label(game, DrawDiscard()) == "Take 4♣ from the discard pile"
     events = game.play(0, "discard")
     assert events[:3] == (
         TookDiscard(0, C("4♣")),
@@ -194,7 +196,7 @@ def test_g6a_chain_places_each_turned_up_card_until_a_discard():
         PlacedOnSpot(0, 9, C("9♦"), C("Q♠")),
         Discarded(0, C("Q♠"), DiscardReason.QUEEN_OR_KING, 10),
     )
-    assert [event.describe(NAMES) for event in events] == [
+    assert [said(event, NAMES) for event in events] == [
         "Kari drew 4♣ from the stock.",
         "Kari put 4♣ on spot 4 and turned up 9♦.",
         "Kari put 9♦ on spot 9 and turned up Q♠.",
@@ -235,7 +237,7 @@ def test_g6c_a_drawn_jack_waits_for_a_choice_of_face_down_spot():
     assert game.legal_moves(0) == (PlaceJack(2), PlaceJack(3), PlaceJack(7))
     assert game.legal_moves(1) == ()
     assert game.auto_move(0) == PlaceJack(2)
-    assert game.describe_move(PlaceJack(7)) == "Put the Jack on spot 7"
+    assert label(game, PlaceJack(7)) == "Put the Jack on spot 7"
     before = game.to_dict()
     for text, reason in [
         ("jack 4", "Spot 4 is already face up"),
@@ -276,10 +278,10 @@ def test_g7_turning_up_the_last_spot_wins_the_hand_and_discards_the_card_in_hand
         HandWon(0, 1, C("9♦"), (9, 10), game_won=False),
         NewHandDealt(2, (9, 10), first=0),
     )
-    assert events[2].describe(NAMES) == (
+    assert said(events[2], NAMES) == (
         "Kari filled every spot and wins hand 1; 9♦ goes to the discard pile. Layouts now: Kari 9 spots, Ola 10 spots."
     )
-    assert events[3].describe(NAMES) == "Hand 2 is dealt: Kari 9 spots, Ola 10 spots. Kari plays first."
+    assert said(events[3], NAMES) == "Hand 2 is dealt: Kari 9 spots, Ola 10 spots. Kari plays first."
 
 
 def test_g7_a_jack_on_the_last_face_down_spot_wins_the_hand():
@@ -308,7 +310,7 @@ def test_g8_empty_stock_reshuffles_the_discard_pile_except_its_top_card():
     pile = game.public_view().discard_size
     events = game.play(0, "draw stock")
     assert events[0] == StockReshuffled(size=pile - 1)
-    assert events[0].describe(NAMES) == (
+    assert said(events[0], NAMES) == (
         f"The stock ran out: the discard pile under its top card ({pile - 1} cards) was shuffled into a new stock."
     )
     assert isinstance(events[1], DrewFromStock)
@@ -330,8 +332,8 @@ def test_g10_filling_the_single_ace_spot_wins_the_game(drawn):
     game = GarbageGame.from_position(["5♦", "2♣ 3♣"], stock=drawn)
     events = game.play(0, "draw stock")
     assert events[-2] == HandWon(0, 1, C("5♦"), (0, 2), game_won=True)
-    assert events[-1] == GameOver(places=(1, 2), scores=(10, 8), label="hands won")
-    assert events[-1].describe(NAMES) == "Game over: Kari wins; hands won: Kari 10, Ola 8."
+    assert events[-1] == GameOver(places=(1, 2), scores=(10, 8), label=Message("garbage.hands-won"))
+    assert said(events[-1], NAMES) == "Game over: Kari wins; hands won: Kari 10, Ola 8."
     assert game.to_move is None and game.legal_moves(0) == ()
     assert game.outcome().winners == (0,) and game.outcome().scores == (10, 8)
     assert game.public_view().discard_top == C("5♦")
@@ -457,8 +459,8 @@ def test_resign_by_a_seat_out_of_turn_then_its_turns_are_played_automatically():
     assert game.to_move == 0 and game.move_count == 1
     game.play(0, "draw stock")  # K♦ discarded
     events = game.play(1, "draw stock")  # Q♦ discarded, then seat 2's turn runs automatically
-    assert events[2:4] == (AutoPlayed(2, DrawStock(), "Draw from the stock"), DrewFromStock(2, C("5♦")))
-    assert events[2].describe(NAMES) == "Per has resigned, so their turn is played for them: draw from the stock."
+    assert events[2:4] == (AutoPlayed(2, DrawStock(), Message("garbage.move-draw-stock")), DrewFromStock(2, C("5♦")))
+    assert said(events[2], NAMES) == "Per has resigned, so their turn is played for them: draw from the stock."
     assert game.to_move == 0 and game.move_count == 3
     with pytest.raises(NotYourTurnError, match="You have resigned"):
         game.apply(2, DrawStock())
@@ -542,7 +544,7 @@ def test_settings_round_trip_and_defaults():
 
 def test_describe_move_in_words():
     game = position()
-    assert [game.describe_move(move) for move in (DrawStock(), DrawDiscard(), PlaceJack(7), Resign())] == [
+    assert [label(game, move) for move in (DrawStock(), DrawDiscard(), PlaceJack(7), Resign())] == [
         "Draw from the stock",
         "Take the top card of the discard pile",
         "Put the Jack on spot 7",

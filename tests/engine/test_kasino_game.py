@@ -30,6 +30,7 @@ from engine.kasino.events import (
 )
 from engine.kasino.moves import Build, Double, KasinoMove, Place, Raise, Resign, Take
 from engine.registry import game_class
+from tests.said import label, said
 
 NAMES = ["Kari", "Ola", "Per", "Siri"]
 DECK = frozenset(new_deck())
@@ -88,7 +89,7 @@ def test_k13_if_nobody_took_anything_the_table_is_set_aside_unscored():
     assert ended.last_taker is None
     assert ended.captured == ((), ())
     assert sum(score.round_total for score in ended.scores) == 0
-    assert "nobody took anything" in ended.describe(NAMES)
+    assert "nobody took anything" in said(ended, NAMES)
 
 
 def test_k13_the_round_ends_only_when_the_stock_and_every_hand_are_empty():
@@ -414,24 +415,24 @@ def test_notation_legal_moves_are_in_a_stable_order():
 def test_describe_move_in_words():
     game = position(["5♥ 2♠ 3♣ 7♦ 9♦", "K♣"],
                     ["8♣", "3♦", "A♥", "A♠", "10♣", "7♣", {"build": "4♦ 2♥", "owner": 1}])  # fmt: skip
-    words = {str(move): game.describe_move(move) for move in game.legal_moves(0)}
+    words = {str(move): label(game, move) for move in game.legal_moves(0)}
     assert words["5♥ take 3♦+A♥+A♠"] == "Take 3♦+A♥+A♠ with 5♥"
     assert words["5♥ build 10♣"] == "Build 15 on 10♣ with 5♥"
     assert words["3♣ raise 4♦"] == "Raise the 6 to 9 with 3♣"
     assert words["7♦ double 7♣"] == "Double 7♣ with 7♦"
-    assert game.describe_move(Place(card("9♦"))) == "Place 9♦"
-    assert game.describe_move(Resign()) == "Resign from the game"
+    assert label(game, Place(card("9♦"))) == "Place 9♦"
+    assert label(game, Resign()) == "Resign from the game"
 
 
 def test_k2_k6_a_take_is_worded_by_its_groups_with_the_played_cards_value():
     # K6: several groups in one take; K2: 10♦ counts 16 from the hand, so its value is said.
     game = position(["10♦ 9♠", "K♣"], ["K♥", "3♥", "10♥", "6♦", {"build": "5♣ 4♠", "owner": 1}, "8♣ 8♥"])
-    words = {str(move): game.describe_move(move) for move in game.legal_moves(0)}
+    words = {str(move): label(game, move) for move in game.legal_moves(0)}
     assert words["10♦ take K♥+3♥ | 10♥+6♦"] == "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"
     assert words["9♠ take 5♣"] == "Take the 9 build with 9♠"  # face value 9: no value said
     assert words["9♠ take 3♥+6♦ | 5♣"] == "Take 3♥+6♦ and the 9 build with 9♠"
     ace = position(["A♠", "K♣"], ["6♦", "8♣ 8♥"])
-    assert ace.describe_move(ace.legal_moves(0)[0]) == "Take 6♦+the 8 pile with A♠ (14)"  # K2: an Ace counts 14
+    assert label(ace, ace.legal_moves(0)[0]) == "Take 6♦+the 8 pile with A♠ (14)"  # K2: an Ace counts 14
 
 
 def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration():
@@ -445,12 +446,12 @@ def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration():
         (["10♦ 2♥", "K♣"], ["K♥", "3♥", "10♥", "6♦", "2♣"], "10d take K♥+3♥ | 10♥+6♦",
          "Take K♥+3♥ and 10♥+6♦ with 10♦ (16)"),
     ]  # fmt: skip
-    for hands, table, typed, label in cases:
+    for hands, table, typed, menu in cases:
         game = position(hands, table)
         move = game.parse_move(0, typed)
-        assert game.describe_move(move) == label
-        sentence = game.apply(0, move)[0].describe(names)
-        verb, rest = label.split(" ", 1)
+        assert label(game, move) == menu
+        sentence = said(game.apply(0, move)[0], names)
+        verb, rest = menu.split(" ", 1)
         # "Place 4♠" in the menu, "Kari places 4♠." after (a raise adds whose build it was)
         assert sentence.startswith(f"Kari {verb.lower()}s {rest}") and sentence.endswith(".")
 
@@ -458,16 +459,16 @@ def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration():
 def test_narration_says_when_a_build_changes_hands():
     game = position(["3♣ 9♥", "K♣"], [{"build": "4♦ 2♥", "owner": 1}])
     (raised, *_) = game.play(0, "3c raise 6")
-    assert raised.describe(("Kari", "Ola")) == "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."
+    assert said(raised, ("Kari", "Ola")) == "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."
 
 
 def test_events_are_sentences_and_a_deal_carries_no_cards():
     game = position(["5♥", "6♣"], ["K♣"], to_move=1, dealer=0, stock="2♥ 3♥ 4♥ 7♥ 8♥ 9♥ J♥ Q♥")
     game.play(1, "6c place")
     placed, dealt = game.play(0, "5h place")
-    assert placed.describe(NAMES) == "Kari places 5♥."
+    assert said(placed, NAMES) == "Kari places 5♥."
     assert dealt == CardsDealt(4, 0)
-    assert dealt.describe(NAMES) == "Everyone gets 4 new cards; 0 cards are left in the stock."
+    assert said(dealt, NAMES) == "Everyone gets 4 new cards; 0 cards are left in the stock."
     assert cards_in(dealt) == set()
 
 
@@ -478,7 +479,7 @@ def test_every_event_of_a_game_describes_itself_in_one_sentence():
     kinds = {type(event).__name__ for event in events}
     assert {"Resigned", "AutoPlayed", "CardsTaken", "RoundEnded", "RoundStarted", "GameOver"} <= kinds
     for event in events:
-        sentence = event.describe(NAMES[:3])
+        sentence = said(event, NAMES[:3])
         assert sentence.endswith(".") and "\n" not in sentence
 
 
@@ -500,7 +501,7 @@ def test_resigned_seats_are_played_automatically_and_place_below_everyone():
     first = game.to_move
     events = game.play(first, "resign")
     assert isinstance(events[1], AutoPlayed) and events[1].seat == first
-    assert "has resigned" in events[1].describe(NAMES)
+    assert "has resigned" in said(events[1], NAMES)
     assert game.to_move != first
     second = (first + 2) % 4
     game.play(second, "resign")

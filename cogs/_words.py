@@ -1,0 +1,35 @@
+"""What the engine and the service say (messages), in words for the table: narration and move labels.
+
+Everything here is said in English, the source language, for now; the reader's language comes in a later step of
+issue 25 (the `locale` arguments are where it goes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from db.records import GameRecord
+from engine.base import AnyGame, Move
+from engine.message import Message
+from i18n import SOURCE_LOCALE, render_message, sentence_start
+
+
+def seat_names(record: GameRecord) -> list[str]:
+    """Display names by seat."""
+    return [seat.name for seat in record.seats]
+
+
+def said(record: GameRecord, narration: Iterable[Message], locale: str = SOURCE_LOCALE) -> tuple[str, ...]:
+    """Narration in words for `locale`, each seat by its player's name."""
+    names = seat_names(record)
+    return tuple(render_message(message, locale, names) for message in narration)
+
+
+def phrase_words(phrase: Message, locale: str = SOURCE_LOCALE) -> str:
+    """A move phrase as a menu, a button or a confirmation offers it: "Place 4♠", "Draw from the stock"."""
+    return sentence_start(render_message(phrase, locale))
+
+
+def move_words(game: AnyGame, move: Move, locale: str = SOURCE_LOCALE) -> str:
+    """`game`'s move phrase for `move`, as a menu offers it: "Take 3♦+A♥+A♠ with 5♥"."""
+    return phrase_words(game.describe_move(move), locale)

@@ -1,0 +1,34 @@
+"""Migration 0010 (issue 25): narration becomes messages; English stored before it stays readable as it was."""
+
+import json
+
+import aiosqlite
+
+from db.migrate import migrate
+from db.store import Store
+from engine.message import STORED_TEXT, Message
+from i18n import render_message
+from tests.db.helpers import running_game
+
+
+async def test_old_english_narration_is_kept_word_for_word_as_stored_text(tmp_path):
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    try:
+        record = await running_game(store, (1, 2))
+    finally:
+        await store.close()
+    old = ["Kari places 4♠.", "Everyone gets 4 new cards; 1 card is left in the stock."]
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        # Back to the schema before 0010, with narration as it was stored then: a list of English sentences.
+        await conn.execute("PRAGMA user_version = 9")
+        await conn.execute("UPDATE games SET narration = ? WHERE id = ?", (json.dumps(old), record.id))
+        await conn.execute("UPDATE games SET narration = '[]' WHERE id <> ?", (record.id,))
+        assert await migrate(conn) == 10
+    store = await Store.open(path)
+    try:
+        migrated = await store.get_game(record.id)
+    finally:
+        await store.close()
+    assert migrated.narration == tuple(Message(STORED_TEXT, {"text": line}) for line in old)
+    assert [render_message(message, "en", ["Kari", "Ola"]) for message in migrated.narration] == old

@@ -1,0 +1,17 @@
+"""Engine messages in English words, as the tables say them, for tests that pin the words."""
+
+from collections.abc import Sequence
+
+from engine.message import Message
+from i18n import render_message, sentence_start
+
+
+def said(said_by, names: Sequence[str] = ()) -> str:
+    """An event (or a message) in English, with `names[seat]` for each seat."""
+    message = said_by if isinstance(said_by, Message) else said_by.message()
+    return render_message(message, "en", names)
+
+
+def label(game, move) -> str:
+    """A move as a menu offers it: "Place 4♠"."""
+    return sentence_start(render_message(game.describe_move(move), "en"))
