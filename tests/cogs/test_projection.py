@@ -380,11 +380,13 @@ async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(simco
         if trial.is_over():
             break
         await member_for(members, record, game.to_move).click(table, custom_id=choice)
-    simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **UNAVAILABLE)
+    # Every edit through the click fails (not only the first: which edit comes first is not fixed).
+    simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **UNAVAILABLE, times=None)
     await member_for(members, record, game.to_move).click(table, custom_id=choice)
     record, _ = await stored(simcord_env, game_id)
     assert record.status == "finished" and not record.shown
-    # The bot stops before its retry; the new one repairs the table at start-up.
+    # The bot stops before its retry; Discord is well again, and the new bot repairs the table at start-up.
+    simcord_env.backend.faults.clear()
     await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
