@@ -23,15 +23,15 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import SAFETY_SECONDS, Strength, decision_rng
+from ai.base import SAFETY_SECONDS, SampledSearch, Strength, decision_rng
 from ai.kasino_inference import guess_weight, hand_weights, weighted_deal
 from ai.kasino_knowledge import KasinoKnowledge
-from ai.kasino_medium import ranked_choices
+from ai.kasino_medium import RankedSearch
 from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
 from ai.kasino_position import Position
 from ai.kasino_solver import MaxNSolver, TwoPlayerSolver
 from engine.cards import Card
-from engine.kasino.moves import CardMove, KasinoMove
+from engine.kasino.moves import CardMove
 from engine.kasino.table import hand_value
 from engine.kasino.views import KasinoView
 
@@ -45,45 +45,38 @@ SOLVE_CARDS: Final = 5  # with 3-4 players, a guessed last deal is solved once t
 SOLVED_SAMPLES: Final = 12  # guesses of a last deal that is solved exactly
 
 
-class ExpertKasino:
+class ExpertKasino(SampledSearch, RankedSearch):
     """The strongest Kasino player: see the module docstring."""
 
     kind: ClassVar[str] = "kasino"
     strength: ClassVar[Strength] = Strength.EXPERT
+    SAMPLES: ClassVar[int] = 32
 
-    def __init__(self, seed: int = 0, samples: int = 32, max_samples: int = 96,
+    def __init__(self, seed: int = 0, samples: int | None = None, max_samples: int = 96,
                  time_limit: float = SAFETY_SECONDS) -> None:  # fmt: skip
-        """`samples` guesses per decision, up to `max_samples` when the best two moves are close.
+        """`samples` guesses per decision (`SAMPLES` if None), up to `max_samples` when the best two moves are close.
 
         `time_limit` is only a safety cap: the budget is the samples, so the same view gets the same move.
         """
-        self.seed = seed
-        self.samples = samples
-        self.max_samples = max(samples, max_samples)
-        self.time_limit = time_limit
+        super().__init__(seed, samples, time_limit)
+        self.max_samples = max(self.samples, max_samples)
 
-    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
-        """The move with the best expected utility over the guesses of the hidden cards (exact where possible).
-
-        Raises:
-            ValueError: the view lists no legal move.
-        """
-        know, ranked = ranked_choices(view, history)
-        if len(ranked) == 1:
-            return ranked[0][1]
-        search = _Search(know, view, history, self.time_limit)
+    def search(self, know: KasinoKnowledge, view: KasinoView, history: Sequence[Any],
+               ranked: list[tuple[float, CardMove]]) -> CardMove:  # fmt: skip
+        """The move with the best expected utility over the guesses of the hidden cards (exact where possible)."""
+        searching = _Search(know, view, history, self.time_limit)
         others = sum(know.hand_sizes) - len(know.hand)
         if know.players == 2 and know.last_deal and others == len(know.unseen):
-            return search.solve_exactly([move for _, move in ranked])
+            return searching.solve_exactly([move for _, move in ranked])
         candidates = ranked[:CANDIDATES]
         opponent_cards = [know.hand_sizes[seat] for seat in know.opponents()]
         hidden_hand = know.players == 2 and len(know.unseen) - know.stock == opponent_cards[0] == sum(opponent_cards)
         if hidden_hand and math.comb(len(know.unseen), opponent_cards[0]) <= ENUMERATE:
-            return search.every_hand(candidates)
+            return searching.every_hand(candidates)
         rng = decision_rng(self.seed, view)
         if know.last_deal and sum(know.hand_sizes) <= SOLVE_CARDS:
-            return search.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
-        return search.sample(candidates, rng, self.samples, self.max_samples, solve=False)
+            return searching.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
+        return searching.sample(candidates, rng, self.samples, self.max_samples, solve=False)
 
 
 class _Search:
