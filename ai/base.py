@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 
 class Strength(StrEnum):
@@ -52,6 +52,29 @@ class Player(Protocol[ViewT_contra, MoveT_co]):
             ValueError: the view lists no legal move (it is not this seat's turn).
         """
         ...
+
+
+class SeededPlayer:
+    """A player made from a seed alone: the seed breaks its ties (one whose play the view decides ignores it)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        """`seed` feeds `decision_rng`, so the same view and seed always give the same move."""
+        self.seed = seed
+
+
+class SampledSearch:
+    """A searching player's budget: a number of samples per decision, never the clock."""
+
+    SAMPLES: ClassVar[int] = 24  # determinizations per decision when none are given
+
+    def __init__(self, seed: int = 0, samples: int | None = None, time_limit: float = SAFETY_SECONDS) -> None:
+        """`samples` determinizations per decision (`SAMPLES` if None); `time_limit` seconds is only a safety cap.
+
+        The budget is the samples: the same view always gets the same search, however loaded the host is.
+        """
+        self.seed = seed
+        self.samples = self.SAMPLES if samples is None else samples
+        self.time_limit = time_limit
 
 
 def decision_rng(seed: int, view: Any) -> random.Random:

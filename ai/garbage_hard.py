@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import SAFETY_SECONDS, Strength, decision_rng, require_moves
+from ai.base import SampledSearch, Strength, decision_rng, require_moves
 from ai.determinize import deal_hidden
 from ai.garbage_knowledge import visible_cards
 from ai.garbage_players import medium_move
@@ -37,20 +37,12 @@ Z_SCORE: Final = 2.5
 MIN_EDGE: Final = 0.05
 
 
-class HardGarbage:
+class HardGarbage(SampledSearch):
     """Search under hidden information within a sample budget, with a far-off time cap as a safety net."""
 
     kind: ClassVar[str] = "garbage"
     strength: ClassVar[Strength] = Strength.HARD
-
-    def __init__(self, seed: int = 0, samples: int = 64, time_limit: float = SAFETY_SECONDS) -> None:
-        """`samples` determinizations per decision; `time_limit` seconds is only a safety cap (at least one sample).
-
-        The budget is the samples: the same view always gets the same search, however loaded the host is.
-        """
-        self.seed = seed
-        self.samples = samples
-        self.time_limit = time_limit
+    SAMPLES: ClassVar[int] = 64
 
     def choose(self, view: GarbageView, history: Sequence[Any] = ()) -> GarbageMove:
         """The decision that wins the sampled hands clearly more often than medium's choice (else medium's choice).

@@ -5,21 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ai.base import Strength, require_moves
+from ai.base import SeededPlayer, Strength, require_moves
 from ai.garbage_knowledge import fills_directly, fits, unseen_by_rank
 from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, GarbageMove, PlaceJack
 from engine.garbage.views import GarbageView
 
 
-class EasyGarbage:
-    """Takes the discard only when it goes straight onto its own face-down spot; Jacks go to the lowest spot."""
+class _ViewRule(SeededPlayer):
+    """A Garbage player whose move the view alone decides (its seed is unused)."""
 
     kind: ClassVar[str] = "garbage"
-    strength: ClassVar[Strength] = Strength.EASY
-
-    def __init__(self, seed: int = 0) -> None:
-        """`seed` is unused: easy play is fully determined by the view."""
-        self.seed = seed
 
     def choose(self, view: GarbageView, history: Sequence[Any] = ()) -> GarbageMove:
         """See the class docstring.
@@ -29,6 +24,20 @@ class EasyGarbage:
         """
         legal = view.legal_moves
         require_moves(legal)
+        return self.decide(view, legal)
+
+    def decide(self, view: GarbageView, legal: Sequence[GarbageMove]) -> GarbageMove:
+        """The move among `legal` (never empty)."""
+        raise NotImplementedError
+
+
+class EasyGarbage(_ViewRule):
+    """Takes the discard only when it goes straight onto its own face-down spot; Jacks go to the lowest spot."""
+
+    strength: ClassVar[Strength] = Strength.EASY
+
+    def decide(self, view: GarbageView, legal: Sequence[GarbageMove]) -> GarbageMove:
+        """See the class docstring."""
         top = view.public.discard_top
         spots = view.public.seats[view.seat].spots
         if DRAW_DISCARD in legal and (DRAW_STOCK not in legal or (top and fills_directly(top, spots))):
@@ -36,28 +45,17 @@ class EasyGarbage:
         return legal[0]
 
 
-class MediumGarbage:
+class MediumGarbage(_ViewRule):
     """Takes the discard whenever it turns up a face-down card; a Jack covers the spot least likely to be filled.
 
     "Least likely" counts the unseen cards of each face-down spot's rank (G11: face-up cards and the
     discard pile are in sight); a rank with few copies left waits longest for its own card.
     """
 
-    kind: ClassVar[str] = "garbage"
     strength: ClassVar[Strength] = Strength.MEDIUM
 
-    def __init__(self, seed: int = 0) -> None:
-        """`seed` is unused: medium play is fully determined by the view."""
-        self.seed = seed
-
-    def choose(self, view: GarbageView, history: Sequence[Any] = ()) -> GarbageMove:
-        """See the class docstring.
-
-        Raises:
-            ValueError: the view lists no legal move.
-        """
-        legal = view.legal_moves
-        require_moves(legal)
+    def decide(self, view: GarbageView, legal: Sequence[GarbageMove]) -> GarbageMove:
+        """See the class docstring."""
         return medium_move(view, legal)
 
 

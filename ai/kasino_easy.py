@@ -5,21 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ai.base import Strength, require_moves
+from ai.base import SeededPlayer, Strength, require_moves
 from engine.kasino.moves import KasinoMove, Place, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
 
 
-class EasyKasino:
-    """A player a newcomer can beat: greedy for cards, blind to what it leaves behind."""
+class EasyKasino(SeededPlayer):
+    """A player a newcomer can beat: greedy for cards, blind to what it leaves behind (its seed is unused)."""
 
     kind: ClassVar[str] = "kasino"
     strength: ClassVar[Strength] = Strength.EASY
-
-    def __init__(self, seed: int = 0) -> None:
-        """`seed` is unused: easy play is fully determined by the view."""
-        self.seed = seed
 
     def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
         """The take of the most table items (the first listed on ties), else placing the lowest card.

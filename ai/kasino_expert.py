@@ -1,11 +1,12 @@
 """Expert Kasino: exact endgames, game-aware scoring, inference from the opponents' moves, adaptive sampling.
 
 - Two players, stock empty, every hidden card known by elimination: the rest of the round is solved exactly
-  (`TwoPlayerSolver`), the last take (K13) and most cards and spades (K14) included.
+  (`MinimaxSolver`), the last take (K13) and most cards and spades (K14) included.
 - Two players, the deal before the last: every hand the opponent may hold (at most C(12,4) = 495) is a guess,
   each played out with the fast policy.
 - Otherwise guesses are sampled (`weighted_deal`), more of them when the best two moves are close; in 3-4 players
-  each guessed last deal is solved exactly (max-n) once few cards are left.
+  each guessed last deal is solved once few cards are left, by a paranoid minimax (the others against the seat:
+  it prunes, so it reaches further back into the deal than max-n could in the same time).
 - Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
   the opponents cards in proportion to it, the enumerated ones are weighted by it.
 - A finished deal is scored as the round will count it and weighed by what it does to the game (`kasino_outcome`).
@@ -23,15 +24,15 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import SAFETY_SECONDS, Strength, decision_rng
+from ai.base import SAFETY_SECONDS, SampledSearch, Strength, decision_rng
 from ai.kasino_inference import guess_weight, hand_weights, weighted_deal
 from ai.kasino_knowledge import KasinoKnowledge
-from ai.kasino_medium import ranked_choices
+from ai.kasino_medium import RankedSearch
 from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
 from ai.kasino_position import Position
-from ai.kasino_solver import MaxNSolver, TwoPlayerSolver
+from ai.kasino_solver import MinimaxSolver
 from engine.cards import Card
-from engine.kasino.moves import CardMove, KasinoMove
+from engine.kasino.moves import CardMove
 from engine.kasino.table import hand_value
 from engine.kasino.views import KasinoView
 
@@ -41,49 +42,42 @@ ENUMERATE: Final = 495  # at most this many opponent hands are all tried, rather
 CLOSE: Final = 0.35  # the best two moves are close when their mean utilities differ by less than this
 PLAYOUTS: Final = 1200  # above this many playouts, enumeration first keeps the best few candidates
 FINALISTS: Final = 3  # candidates kept for the rest of the enumeration
-SOLVE_CARDS: Final = 5  # with 3-4 players, a guessed last deal is solved once this few cards are in hands
+SOLVE_CARDS: Final = 7  # with 3-4 players, a guessed last deal is solved once this few cards are in hands
 SOLVED_SAMPLES: Final = 12  # guesses of a last deal that is solved exactly
 
 
-class ExpertKasino:
+class ExpertKasino(SampledSearch, RankedSearch):
     """The strongest Kasino player: see the module docstring."""
 
     kind: ClassVar[str] = "kasino"
     strength: ClassVar[Strength] = Strength.EXPERT
+    SAMPLES: ClassVar[int] = 32
 
-    def __init__(self, seed: int = 0, samples: int = 32, max_samples: int = 96,
+    def __init__(self, seed: int = 0, samples: int | None = None, max_samples: int = 96,
                  time_limit: float = SAFETY_SECONDS) -> None:  # fmt: skip
-        """`samples` guesses per decision, up to `max_samples` when the best two moves are close.
+        """`samples` guesses per decision (`SAMPLES` if None), up to `max_samples` when the best two moves are close.
 
         `time_limit` is only a safety cap: the budget is the samples, so the same view gets the same move.
         """
-        self.seed = seed
-        self.samples = samples
-        self.max_samples = max(samples, max_samples)
-        self.time_limit = time_limit
+        super().__init__(seed, samples, time_limit)
+        self.max_samples = max(self.samples, max_samples)
 
-    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
-        """The move with the best expected utility over the guesses of the hidden cards (exact where possible).
-
-        Raises:
-            ValueError: the view lists no legal move.
-        """
-        know, ranked = ranked_choices(view, history)
-        if len(ranked) == 1:
-            return ranked[0][1]
-        search = _Search(know, view, history, self.time_limit)
+    def search(self, know: KasinoKnowledge, view: KasinoView, history: Sequence[Any],
+               ranked: list[tuple[float, CardMove]]) -> CardMove:  # fmt: skip
+        """The move with the best expected utility over the guesses of the hidden cards (exact where possible)."""
+        searching = _Search(know, view, history, self.time_limit)
         others = sum(know.hand_sizes) - len(know.hand)
         if know.players == 2 and know.last_deal and others == len(know.unseen):
-            return search.solve_exactly([move for _, move in ranked])
+            return searching.solve_exactly([move for _, move in ranked])
         candidates = ranked[:CANDIDATES]
         opponent_cards = [know.hand_sizes[seat] for seat in know.opponents()]
         hidden_hand = know.players == 2 and len(know.unseen) - know.stock == opponent_cards[0] == sum(opponent_cards)
         if hidden_hand and math.comb(len(know.unseen), opponent_cards[0]) <= ENUMERATE:
-            return search.every_hand(candidates)
+            return searching.every_hand(candidates)
         rng = decision_rng(self.seed, view)
         if know.last_deal and sum(know.hand_sizes) <= SOLVE_CARDS:
-            return search.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
-        return search.sample(candidates, rng, self.samples, self.max_samples, solve=False)
+            return searching.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
+        return searching.sample(candidates, rng, self.samples, self.max_samples, solve=False)
 
 
 class _Search:
@@ -116,7 +110,7 @@ class _Search:
         hands: list[list[Card]] = [[], []]
         hands[self.seat] = list(self.know.hand)
         hands[1 - self.seat] = list(self.know.unseen)
-        return TwoPlayerSolver(self.seat, self.value).best(self.start(hands), moves)[0]
+        return MinimaxSolver(self.seat, self.value).best(self.start(hands), moves)[0]
 
     def every_hand(self, candidates: list[tuple[float, CardMove]]) -> CardMove:
         """Two players: every hand the opponent may hold, each weighted by inference, played out for each candidate.
@@ -182,11 +176,13 @@ class _Search:
 
     def _add(self, totals: list[float], weight: float, start: Position, candidates: list[tuple[float, CardMove]],
              solve: bool) -> None:  # fmt: skip
-        solver = MaxNSolver(self.value) if solve else None
+        solver = MinimaxSolver(self.seat, self.value) if solve else None  # one table for every candidate
         for index, (_, move) in enumerate(candidates):
             after = start.play(move)
-            result = solver.solve(after) if solver is not None else self.value(after.play_out())
-            totals[index] += weight * result[self.seat]
+            if solver is not None:
+                totals[index] += weight * solver.search(after, -math.inf, math.inf)
+            else:
+                totals[index] += weight * self.value(after.play_out())[self.seat]
 
     @staticmethod
     def _close(totals: list[float], weight_sum: float) -> bool:

@@ -12,13 +12,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import SAFETY_SECONDS, Strength, decision_rng
+from ai.base import SampledSearch, Strength, decision_rng
 from ai.determinize import deal_hidden
 from ai.kasino_knowledge import KasinoKnowledge
-from ai.kasino_medium import ranked_choices
+from ai.kasino_medium import RankedSearch
 from ai.kasino_rollout import Deal
 from engine.cards import Card
-from engine.kasino.moves import CardMove, KasinoMove
+from engine.kasino.moves import CardMove
 from engine.kasino.table import hand_value
 from engine.kasino.views import KasinoView
 
@@ -26,30 +26,16 @@ CANDIDATES: Final = 8  # medium's best moves that are searched; the rest are nev
 PRIOR: Final = 0.15  # weight of medium's own score (which sees past the deal's end) next to the playouts
 
 
-class HardKasino:
+class HardKasino(SampledSearch, RankedSearch):
     """Search under hidden information within a sample budget, with a far-off time cap as a safety net."""
 
     kind: ClassVar[str] = "kasino"
     strength: ClassVar[Strength] = Strength.HARD
+    SAMPLES: ClassVar[int] = 24
 
-    def __init__(self, seed: int = 0, samples: int = 24, time_limit: float = SAFETY_SECONDS) -> None:
-        """`samples` determinizations per decision; `time_limit` seconds is only a safety cap (at least one sample).
-
-        The budget is the samples: the same view always gets the same search, however loaded the host is.
-        """
-        self.seed = seed
-        self.samples = samples
-        self.time_limit = time_limit
-
-    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
-        """The candidate with the best mean margin over the sampled deals.
-
-        Raises:
-            ValueError: the view lists no legal move.
-        """
-        know, ranked = ranked_choices(view, history)
-        if len(ranked) == 1:
-            return ranked[0][1]
+    def search(self, know: KasinoKnowledge, view: KasinoView, history: Sequence[Any],
+               ranked: list[tuple[float, CardMove]]) -> CardMove:  # fmt: skip
+        """The candidate with the best mean margin over the sampled deals."""
         candidates = ranked[:CANDIDATES]
         rng = decision_rng(self.seed, view)
         totals = [0.0] * len(candidates)

@@ -17,16 +17,7 @@ from typing import Any, Final
 from ai.kasino_medium import BUILD_KEEP, best_takes
 from ai.kasino_table_math import SWEEP_POINTS, item_points, stacked, table_after
 from engine.cards import Card
-from engine.kasino.events import (
-    BuildMade,
-    BuildRaised,
-    CardPlaced,
-    CardsDealt,
-    CardsTaken,
-    Doubled,
-    RoundEnded,
-    RoundStarted,
-)
+from engine.kasino import events
 from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
 from engine.kasino.table import TableItem, card_order, hand_value
 
@@ -34,6 +25,8 @@ SLACK: Final = 0.35  # points a take may exceed the move actually made before it
 SHARPNESS: Final = 1.5  # how fast the weight falls with the points passed up
 FLOOR: Final = 0.2  # the least weight one passed-up take gives: players do miss captures, or build instead
 VALUES: Final = range(2, 17)  # every hand value (K2)
+
+_CARD_PLAYS: Final = (events.CardPlaced, events.CardsTaken, events.BuildMade, events.BuildRaised, events.Doubled)
 
 Weights = dict[int, float]  # hand value -> weight of holding a card of it
 
@@ -44,18 +37,19 @@ def _item_holding(table: Sequence[TableItem], card: Card) -> TableItem | None:
 
 def _move_of(event: Any, table: Sequence[TableItem]) -> CardMove | None:
     """The move an event reports, naming items by their key cards on `table` (None: not a move or not placed)."""
-    if isinstance(event, CardPlaced):
+    if isinstance(event, events.CardPlaced):
         return Place(event.card)
-    if isinstance(event, CardsTaken):
+    if isinstance(event, events.CardsTaken):
         keys = {item.cards[0] for item in table if set(item.cards) & set(event.taken)}
         return Take(event.card, frozenset(keys))
-    if isinstance(event, BuildMade | Doubled):
-        target = event.onto[0] if isinstance(event, BuildMade) else event.target[0]
+    if isinstance(event, events.BuildMade | events.Doubled):
+        target = event.onto[0] if isinstance(event, events.BuildMade) else event.target[0]
         item = _item_holding(table, target)
         if item is None:
             return None
-        return Build(event.card, item.cards[0]) if isinstance(event, BuildMade) else Double(event.card, item.cards[0])
-    if isinstance(event, BuildRaised):
+        made = Build if isinstance(event, events.BuildMade) else Double
+        return made(event.card, item.cards[0])
+    if isinstance(event, events.BuildRaised):
         build = next((item for item in table if item.is_build and item.owner == event.previous_owner), None)
         return None if build is None else Raise(event.card, build.cards[0])
     return None
@@ -73,10 +67,10 @@ def deal_decisions(
     table = _first_table(history, table_now)
     decisions: list[tuple[int, tuple[TableItem, ...], CardMove]] = []
     for event in history:
-        if isinstance(event, RoundStarted):
+        if isinstance(event, events.RoundStarted):
             table = tuple(TableItem.loose(card) for card in event.table)
             decisions = []
-        elif isinstance(event, CardsDealt | RoundEnded):
+        elif isinstance(event, events.CardsDealt | events.RoundEnded):
             decisions = []
         else:
             move = _move_of(event, table)
@@ -89,14 +83,14 @@ def deal_decisions(
 
 
 def _first_table(history: Sequence[Any], table_now: Sequence[TableItem]) -> tuple[TableItem, ...]:
-    if any(isinstance(event, RoundStarted) for event in history):
+    if any(isinstance(event, events.RoundStarted) for event in history):
         return ()  # set from the event itself
     cards = {card for item in table_now for card in item.cards}
     for event in history:
-        if isinstance(event, CardsTaken):
+        if isinstance(event, events.CardsTaken):
             cards.update(event.taken)
     for event in history:
-        if isinstance(event, CardPlaced | CardsTaken | BuildMade | BuildRaised | Doubled):
+        if isinstance(event, _CARD_PLAYS):
             cards.discard(event.card)
     return tuple(TableItem.loose(card) for card in sorted(cards, key=card_order))
 

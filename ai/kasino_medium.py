@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-from ai.base import Strength, decision_rng, require_moves
+from ai.base import SeededPlayer, Strength, decision_rng, require_moves
 from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
 from ai.kasino_table_math import SWEEP_POINTS, cards_points, item_points, table_after
 from engine.cards import Card
@@ -88,15 +88,11 @@ def score_move(know: KasinoKnowledge, move: CardMove) -> float:
     return gain - risk
 
 
-class MediumKasino:
-    """Greedy with sound heuristics: see the module docstring."""
+class MediumKasino(SeededPlayer):
+    """Greedy with sound heuristics: see the module docstring. Its seed breaks exact ties between equal scores."""
 
     kind: ClassVar[str] = "kasino"
     strength: ClassVar[Strength] = Strength.MEDIUM
-
-    def __init__(self, seed: int = 0) -> None:
-        """`seed` breaks exact ties between equally scored moves."""
-        self.seed = seed
 
     def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
         """The legal move with the best `score_move`.
@@ -119,6 +115,26 @@ def ranked_choices(view: KasinoView, history: Sequence[Any]) -> tuple[KasinoKnow
     require_moves(legal)
     know = knowledge_from(view, history)
     return know, ranked_moves(know, legal)
+
+
+class RankedSearch:
+    """A player that searches medium's ranked moves: `choose` hands every decision with a choice to `search`."""
+
+    def choose(self, view: KasinoView, history: Sequence[Any] = ()) -> KasinoMove:
+        """The only legal move, or the one `search` picks from medium's ranking.
+
+        Raises:
+            ValueError: the view lists no legal move.
+        """
+        know, ranked = ranked_choices(view, history)
+        if len(ranked) == 1:
+            return ranked[0][1]
+        return self.search(know, view, history, ranked)
+
+    def search(self, know: KasinoKnowledge, view: KasinoView, history: Sequence[Any],
+               ranked: list[tuple[float, CardMove]]) -> CardMove:  # fmt: skip
+        """The move to play among `ranked` (medium's scores and moves, best first, at least two)."""
+        raise NotImplementedError
 
 
 def ranked_moves(know: KasinoKnowledge, legal: Sequence[KasinoMove]) -> list[tuple[float, CardMove]]:

@@ -8,6 +8,7 @@ the round's last play) and, when the deal's last card ends the round, the last t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from ai.kasino_outcome import LAST_TAKE, SWEEP, Tally, add_cards
@@ -21,30 +22,21 @@ from engine.kasino.table import TableItem, hand_order
 _NO_MOVES: Final[tuple[CardMove, ...]] = ()
 
 
+@dataclass(slots=True, eq=False)
 class Position:
-    """Hands, table, seat to move, last taker and tallies of a deal in progress; `play` gives the next one."""
+    """Hands, table, seat to move, last taker and tallies of a deal in progress; `play` gives the next one.
 
-    __slots__ = ("_key", "ends_round", "hands", "last_taker", "resigned", "table", "tallies", "to_move")
+    `ends_round`: the stock is empty, so the deal's last card ends the round (K12, K13).
+    """
 
-    def __init__(
-        self,
-        hands: tuple[tuple[Card, ...], ...],
-        table: tuple[TableItem, ...],
-        to_move: int,
-        tallies: tuple[Tally, ...],
-        last_taker: int | None,
-        ends_round: bool,
-        resigned: tuple[bool, ...],
-    ) -> None:
-        """`ends_round`: the stock is empty, so the deal's last card ends the round (K12, K13)."""
-        self.hands = hands
-        self.table = table
-        self.to_move = to_move
-        self.tallies = tallies
-        self.last_taker = last_taker
-        self.ends_round = ends_round
-        self.resigned = resigned
-        self._key: tuple[object, ...] | None = None
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[TableItem, ...]
+    to_move: int
+    tallies: tuple[Tally, ...]
+    last_taker: int | None
+    ends_round: bool
+    resigned: tuple[bool, ...]
+    _key: tuple[object, ...] | None = field(default=None, init=False, repr=False)
 
     @property
     def over(self) -> bool:

@@ -1,9 +1,11 @@
 """Exact play of a Kasino deal whose every card is known: the rest of the deal as a perfect-information game.
 
-Two players: minimax with alpha-beta pruning and a transposition table (bounds per position), the searching seat
-maximising its utility and the other minimising it. More players: max-n, each seat maximising its own utility,
-memoised (used only on small deals). The utility of a finished deal comes from `value`, which sees the final
-tallies (so the last take, K13, and most cards and spades, K14, count exactly when the deal ends the round).
+Minimax with alpha-beta pruning and a transposition table (bounds per position): the searching seat maximises its
+utility and every other seat minimises it. With two players that is exact; with more it is the *paranoid*
+reading (the others as one side against the seat), far cheaper than max-n, where each seat maximises its own
+utility and nothing can be pruned: so a last deal is solved from more cards in the same time. The utility of a
+finished deal comes from `value`, which sees the final tallies (so the last take, K13, and most cards and spades,
+K14, count exactly when the deal ends the round).
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ _LOWER: Final = 1
 _UPPER: Final = 2
 
 
-class TwoPlayerSolver:
-    """Minimax over a two-player deal for `seat`, with alpha-beta and a transposition table."""
+class MinimaxSolver:
+    """Minimax over a deal for `seat` against every other seat, with alpha-beta and a transposition table."""
 
     def __init__(self, seat: int, value: Value) -> None:
-        """`value(finished)[seat]` is what `seat` maximises and the other seat minimises."""
+        """`value(finished)[seat]` is what `seat` maximises and the other seats minimise."""
         self.seat = seat
         self.value = value
         self.table: dict[tuple[object, ...], tuple[int, float]] = {}
@@ -76,33 +78,6 @@ class TwoPlayerSolver:
             if score > best_value + 1e-9:
                 best_move, best_value = move, self.search(position.play(move), -1e18, 1e18)
         return best_move, best_value
-
-
-class MaxNSolver:
-    """Max-n over a deal of any number of seats: each seat plays the move best for itself (first such on ties)."""
-
-    def __init__(self, value: Value) -> None:
-        """`value(finished)` gives every seat's utility."""
-        self.value = value
-        self.table: dict[tuple[object, ...], tuple[float, ...]] = {}
-
-    def solve(self, position: Position) -> tuple[float, ...]:
-        """Every seat's utility when all play max-n from `position`."""
-        if position.over:
-            return self.value(position)
-        key = position.key()
-        known = self.table.get(key)
-        if known is not None:
-            return known
-        seat = position.to_move
-        best: tuple[float, ...] | None = None
-        for move in ordered(position.moves()):
-            result = self.solve(position.play(move))
-            if best is None or result[seat] > best[seat] + 1e-9:
-                best = result
-        assert best is not None
-        self.table[key] = best
-        return best
 
 
 def minimax(position: Position, seat: int, value: Value) -> float:

@@ -6,7 +6,7 @@ import pytest
 
 from ai.kasino_outcome import GameContext, round_points
 from ai.kasino_position import Position
-from ai.kasino_solver import MaxNSolver, TwoPlayerSolver, minimax
+from ai.kasino_solver import MinimaxSolver, minimax
 from engine.cards import Card, new_deck
 from engine.kasino import KasinoGame
 from engine.kasino.events import RoundEnded
@@ -36,7 +36,7 @@ def random_deal(seed, players=2, hand_size=2, table_size=3):
 def test_two_player_solver_matches_brute_force(seed):
     position = random_deal(seed, hand_size=2 + seed % 2)
     moves = list(position.moves())
-    solver = TwoPlayerSolver(0, value)
+    solver = MinimaxSolver(0, value)
     move, best = solver.best(position, moves)
     brute = [minimax(position.play(candidate), 0, value) for candidate in moves]
     assert best == pytest.approx(max(brute))
@@ -44,22 +44,16 @@ def test_two_player_solver_matches_brute_force(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_max_n_solver_matches_plain_max_n(seed):
-    def plain(position):
-        if position.over:
-            return value(position)
-        best = None
-        for move in position.moves():
-            result = plain(position.play(move))
-            if best is None or result[position.to_move] > best[position.to_move] + 1e-9:
-                best = result
-        return best
-
+def test_minimax_solver_matches_brute_force_paranoid_play_with_three_players(seed):
     global CONTEXT
     saved, CONTEXT = CONTEXT, GameContext(totals=(3, 5, 4), target=16)
     try:
         position = random_deal(seed, players=3, hand_size=1 + seed % 2)
-        assert MaxNSolver(value).solve(position) == pytest.approx(plain(position))
+        moves = list(position.moves())
+        solver = MinimaxSolver(0, value)
+        scores = [solver.search(position.play(move), -1e18, 1e18) for move in moves]
+        brute = [minimax(position.play(move), 0, value) for move in moves]
+        assert scores == pytest.approx(brute)
     finally:
         CONTEXT = saved
 
@@ -104,10 +98,10 @@ def test_k13_the_solver_plays_for_the_last_take():
     table = tuple(TableItem.loose(card) for card in cards("3♦ 10♦ 5♥"))
     position = Position((cards("3♥ 9♣"), cards("8♠")), table, 0, ((24, 6, 2, 0), (24, 6, 2, 0)), None, True,
                         (False, False))  # fmt: skip
-    move, _ = TwoPlayerSolver(0, value).best(position, list(position.moves()))
+    move, _ = MinimaxSolver(0, value).best(position, list(position.moves()))
     assert move == KasinoMove.parse("3♥ take 3♦")
     final = position.play(move)
     while not final.over:
-        final = final.play(TwoPlayerSolver(final.to_move, value).best(final, list(final.moves()))[0])
+        final = final.play(MinimaxSolver(final.to_move, value).best(final, list(final.moves()))[0])
     assert final.last_taker == 0
     assert final.tallies[0][2] == 2 + 2  # the 10♦ came with the last take
