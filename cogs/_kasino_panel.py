@@ -106,7 +106,9 @@ def panel(
             first_row.append(MoveButton.build(record, game, moves[0], 0, locale))
         else:
             first_row.append(
-                CardButton(record.id, record.version, hand_card, moves=len(moves), chosen=hand_card == chosen)
+                CardButton(
+                    record.id, record.version, hand_card, moves=len(moves), chosen=hand_card == chosen, locale=locale
+                )
             )
     first_row.append(refresh_button("kasino", record.id))
     for index, item in enumerate(first_row):
@@ -232,8 +234,17 @@ def _page_choice(choice: str) -> tuple[Card | None, int]:
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_template("kasino", "card", CARD_ARG)):
     """The first tap: a hand card with several legal moves; the panel then shows its moves."""
 
-    def __init__(self, game_id: int, version: int, card: Card, *, moves: int = 0, chosen: bool = False) -> None:
-        label = f"{card} ({counted(moves, 'move')})" if moves else str(card)
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        card: Card,
+        *,
+        moves: int = 0,
+        chosen: bool = False,
+        locale: str = SOURCE_LOCALE,
+    ) -> None:
+        label = f"{card} ({counted(moves, 'move', locale)})" if moves else str(card)
         super().__init__(
             discord.ui.Button(
                 label=legible(label),
