@@ -34,6 +34,7 @@ from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
 from cogs._host import GameBot
+from cogs._language import Languages
 from cogs._presenter import Presenter
 from db.errors import (
     DatabaseCorruptError,
@@ -185,6 +186,8 @@ class CardBot(GameBot):
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
         self.add_listener(self.delivery.note_interaction, "on_interaction")
+        self.languages = Languages(self.get_guild, self.service.server_settings)
+        self.add_listener(self.languages.note_interaction, "on_interaction")
         # Cheap whatever the number of games: the full check of each game's move log waits until on_ready.
         self._recovered = await self.service.recover()
         for extension in extensions():

@@ -33,6 +33,7 @@ import discord
 
 from cogs._backoff import retry_delay
 from cogs._hands import DMS_CLOSED, as_new_message, panel_state, show_hand_button, stamped
+from cogs._language import private_locale
 from cogs._recent import Recent
 from cogs._table import TableMessage
 from cogs._text import legible
@@ -337,8 +338,9 @@ class Delivery:
         """Each move's one-off posts, each exactly once: every post that went out is recorded on its own."""
         if record.shown_moves >= record.move_count:
             return
+        locale = await self.bot.languages.public(record.guild_id)
         for seq, events in await self._events_after(record, fresh):
-            notices = self._notices(record, game, seq, events)
+            notices = self._notices(record, game, seq, events, locale)
             first = record.shown_notices if seq == record.shown_moves + 1 else 0
             for index in range(first, len(notices)):
                 place, text, view = notices[index]
@@ -349,15 +351,16 @@ class Delivery:
                 )
 
     def _notices(
-        self, record: GameRecord, game: AnyGame, seq: int, events: tuple[Event, ...]
+        self, record: GameRecord, game: AnyGame, seq: int, events: tuple[Event, ...], locale: str
     ) -> list[tuple[discord.PartialMessageable, str, discord.ui.View | None]]:
         """Move `seq`'s one-off posts in order, with where each goes (derived again alike at every try).
 
+        They are told in the server's `locale`.
         What a finished game offers (Rematch) goes beside its result, on the result line where the game is played.
         """
         place = self.bot.presenter.game_channel(record)
         notices: list[tuple[discord.PartialMessageable, str, discord.ui.View | None]] = [
-            (place, legible(line), None) for line in self.bot.presenter.uis[record.kind].notices(record, events)
+            (place, legible(line), None) for line in self.bot.presenter.uis[record.kind].notices(record, events, locale)
         ]
         if seq == record.move_count and record.status == "finished":
             result = self.bot.presenter.result_line(record, game)
@@ -475,7 +478,8 @@ class Delivery:
                 continue
             if not shown.interaction.response.is_done():
                 continue  # its interaction is being answered right now; the next settle finds it answered
-            panel = await self.bot.presenter.hand_panel(record, game, seat)
+            # The reader's language, as the latest interaction on the panel says it.
+            panel = await self.bot.presenter.hand_panel(record, game, seat, private_locale(shown.interaction))
             state = panel_state(panel, record, game, seat)
             if state == shown.state:
                 continue
@@ -491,7 +495,8 @@ class Delivery:
     async def _show_panel(self, record: GameRecord, game: AnyGame, seat: SeatRecord, via: Via | None) -> bool | None:
         """Show a seat's DM panel: True when it changed, False when it was current, None when DMs are closed."""
         assert seat.user_id is not None
-        panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat)
+        locale = await self.bot.languages.of_user(seat.user_id, record.guild_id)
+        panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat, locale)
         turn = record.status == "running" and game.to_move == seat.seat
         digest = panel_digest(panel, record.version if turn else None)
         if digest == seat.panel:

@@ -22,6 +22,7 @@ from discord import app_commands
 
 from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._ids import any_kind_template, component_id, kind_named_by, number
+from cogs._language import private_locale
 from cogs._lookup import bot_of, component_game, my_running_game
 from db.records import GameRecord
 from engine.base import AnyGame
@@ -81,8 +82,10 @@ def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
     return fresh
 
 
-async def seat_panel(bot: GameBot, record: GameRecord, user_id: int) -> tuple[dict[str, Any], str]:
+async def seat_panel(bot: GameBot, record: GameRecord, user_id: int, locale: str) -> tuple[dict[str, Any], str]:
     """The caller's own panel in this game as an ephemeral message (stamped), and what it shows in short.
+
+    It is drawn in the caller's `locale`.
 
     Raises:
         RefusedError: the caller has no seat in it.
@@ -91,13 +94,13 @@ async def seat_panel(bot: GameBot, record: GameRecord, user_id: int) -> tuple[di
     if seat is None:
         raise RefusedError(NOT_A_PLAYER)
     game = bot.service.game_of(record)
-    panel = await bot.presenter.hand_panel(record, game, seat)
+    panel = await bot.presenter.hand_panel(record, game, seat, locale)
     return stamped(panel, record, game, seat, bot.clock()), panel_state(panel, record, game, seat)
 
 
 async def answer_with_panel(bot: GameBot, interaction: discord.Interaction, record: GameRecord) -> None:
     """Answer a (thinking, ephemeral) interaction with the caller's panel, replacing their panel before it."""
-    panel, state = await seat_panel(bot, record, interaction.user.id)
+    panel, state = await seat_panel(bot, record, interaction.user.id, private_locale(interaction))
     sent = await interaction.followup.send(**as_new_message(panel), ephemeral=True, wait=True)
     await bot.delivery.show_panel(record.id, interaction, sent.id, state)
 
@@ -141,10 +144,11 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await answer_with_panel(bot, interaction, record)
             return
         if interaction.message is not None and not interaction.message.flags.ephemeral:
-            panel = await bot.presenter.hand_panel(record, bot.service.game_of(record), _seat(record, interaction))
+            game, seat = bot.service.game_of(record), _seat(record, interaction)
+            panel = await bot.presenter.hand_panel(record, game, seat, private_locale(interaction))
             await interaction.edit_original_response(**panel)  # a DM panel: the delivery keeps it current
             return
-        panel, state = await seat_panel(bot, record, interaction.user.id)
+        panel, state = await seat_panel(bot, record, interaction.user.id, private_locale(interaction))
         await interaction.edit_original_response(**panel)
         if interaction.message is not None:
             await bot.delivery.show_panel(record.id, interaction, interaction.message.id, state)

@@ -15,12 +15,13 @@ import discord
 from discord.ext import commands
 
 from cogs._budget import RequestBudget
+from cogs._language import Languages
 from cogs._table import TableMessage, TableUI
 from db.records import GameRecord
 from engine.base import AnyGame
 from service.tables import MoveResult, TableService
 
-HandPanel = Callable[[GameRecord, AnyGame, int], dict[str, Any]]
+HandPanel = Callable[[GameRecord, AnyGame, int, str], dict[str, Any]]  # a seat's panel for one locale
 HandPictures = Callable[[GameRecord, AnyGame, Iterable[int]], Awaitable[None]]
 FinishedItem = Callable[[GameRecord], discord.ui.Item[Any]]
 
@@ -37,8 +38,10 @@ class Presents(Protocol):
         """Where the game is played: its thread, or the channel when it has none."""
         ...
 
-    def render(self, record: GameRecord, game: AnyGame) -> TableMessage:
-        """The table message for this version of the game (text only)."""
+    def render(
+        self, record: GameRecord, game: AnyGame, narration: Sequence[str] | None = None, locale: str = "en"
+    ) -> TableMessage:
+        """The table message for this version of the game (text only), its narration told in `locale`."""
         ...
 
     async def render_pictured(self, record: GameRecord, game: AnyGame) -> TableMessage:
@@ -53,8 +56,8 @@ class Presents(Protocol):
         """Keep the narration of moves just saved (the table tells the moves since the player to move last moved)."""
         ...
 
-    async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
-        """A seat's private panel, its picture drawn off the event loop."""
+    async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
+        """A seat's private panel in its reader's locale, its picture drawn off the event loop."""
         ...
 
     def result_line(self, record: GameRecord, game: AnyGame) -> str | None:
@@ -81,10 +84,11 @@ class Delivers(Protocol):
 
 
 class GameBot(commands.AutoShardedBot):
-    """The bot as the cogs see it: discord.py's bot, the table service, the presenter, the delivery and the clock."""
+    """The bot as the cogs see it: the table service, the presenter, the delivery, the languages and the clock."""
 
     service: TableService
     presenter: Presents
     delivery: Delivers
+    languages: Languages
     budget: RequestBudget
     clock: Callable[[], datetime]

@@ -21,6 +21,7 @@ from cogs._errors import acknowledge, guarded
 from cogs._hands import NOT_A_PLAYER, refresh_button
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
+from cogs._language import private_locale
 from cogs._lookup import bot_of, component_game, engine_as
 from cogs._recent import Recent
 from cogs._text import clip, legible
@@ -32,7 +33,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
-from i18n import counted
+from i18n import SOURCE_LOCALE, counted
 from render.kasino_hand import render_hand
 from service.errors import RefusedError
 from service.tables import USER_ERRORS
@@ -75,15 +76,21 @@ def moves_by_card(game: KasinoGame, seat: int) -> dict[Card, list[CardMove]]:
     return dict(sorted(by_card.items(), key=lambda pair: hand_order(pair[0])))
 
 
-def kasino_hand_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
-    """Kasino's private panel for the shared hand machinery (`cogs._hands`)."""
-    return panel(record, engine_as(game, KasinoGame), seat)
+def kasino_hand_panel(record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
+    """Kasino's private panel for the shared hand machinery (`cogs._hands`), in its reader's `locale`."""
+    return panel(record, engine_as(game, KasinoGame), seat, locale)
 
 
 def panel(
-    record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0
+    record: GameRecord,
+    game: KasinoGame,
+    seat: int,
+    locale: str = SOURCE_LOCALE,
+    *,
+    card: Card | None = None,
+    offset: int = 0,
 ) -> dict[str, Any]:
-    """Content and view of a seat's panel: two taps to a move.
+    """Content and view of a seat's panel: two taps to a move, the moves said in the reader's `locale`.
 
     On the seat's turn the first row holds the hand as buttons: a card with one legal move plays it at once (its
     label says the move, "Place 4♠"); any other card shows its moves (`card`), as buttons under the hand or, when
@@ -96,10 +103,12 @@ def panel(
     first_row: list[discord.ui.Item[Any]] = []
     for hand_card, moves in by_card.items():
         if len(moves) == 1:
-            first_row.append(MoveButton.build(record, game, moves[0], 0))
+            first_row.append(MoveButton.build(record, game, moves[0], 0, locale))
         else:
             first_row.append(
-                CardButton(record.id, record.version, hand_card, moves=len(moves), chosen=hand_card == chosen)
+                CardButton(
+                    record.id, record.version, hand_card, moves=len(moves), chosen=hand_card == chosen, locale=locale
+                )
             )
     first_row.append(refresh_button("kasino", record.id))
     for index, item in enumerate(first_row):
@@ -108,15 +117,15 @@ def panel(
     if chosen is not None:
         below = (len(first_row) - 1) // ROW_WIDTH + 1
         moves = by_card[chosen]
-        rows = _button_rows([_label(game, move) for move in moves], ROWS - below)
+        rows = _button_rows([_label(game, move, locale) for move in moves], ROWS - below)
         if rows is None:
-            select = MoveSelect.build(record, game, moves, card=chosen, offset=offset)
+            select = MoveSelect.build(record, game, moves, locale, card=chosen, offset=offset)
             select.row = below
             view.add_item(select)
         else:
             for index, row in enumerate(rows):
                 for position in row:
-                    button = MoveButton.build(record, game, moves[position], position)
+                    button = MoveButton.build(record, game, moves[position], position, locale)
                     button.row = below + index
                     view.add_item(button)
         content += "\n" + legible(CHOOSE.format(card=chosen))
@@ -126,9 +135,9 @@ def panel(
     return {"content": content, "view": view, "attachments": [picture]}
 
 
-def _label(game: KasinoGame, move: CardMove) -> str:
+def _label(game: KasinoGame, move: CardMove, locale: str) -> str:
     """A move's words on a button: the imperative of `describe_move`, as the narration will say it."""
-    return clip(legible(move_words(game, move)), BUTTON_LABEL_LIMIT)
+    return clip(legible(move_words(game, move, locale)), BUTTON_LABEL_LIMIT)
 
 
 def _button_rows(labels: Sequence[str], rows: int) -> list[list[int]] | None:
@@ -189,11 +198,11 @@ async def draw_hand_pictures(record: GameRecord, game: AnyGame, seats: Iterable[
 
 
 async def drawn_panel(
-    record: GameRecord, game: KasinoGame, seat: int, *, card: Card | None = None, offset: int = 0
+    record: GameRecord, game: KasinoGame, seat: int, locale: str, *, card: Card | None = None, offset: int = 0
 ) -> dict[str, Any]:
     """`panel`, with its picture drawn off the event loop first."""
     await draw_hand_pictures(record, game, (seat,))
-    return panel(record, game, seat, card=card, offset=offset)
+    return panel(record, game, seat, locale, card=card, offset=offset)
 
 
 async def load_seat(bot: GameBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
@@ -225,8 +234,17 @@ def _page_choice(choice: str) -> tuple[Card | None, int]:
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_template("kasino", "card", CARD_ARG)):
     """The first tap: a hand card with several legal moves; the panel then shows its moves."""
 
-    def __init__(self, game_id: int, version: int, card: Card, *, moves: int = 0, chosen: bool = False) -> None:
-        label = f"{card} ({counted(moves, 'move')})" if moves else str(card)
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        card: Card,
+        *,
+        moves: int = 0,
+        chosen: bool = False,
+        locale: str = SOURCE_LOCALE,
+    ) -> None:
+        label = f"{card} ({counted(moves, 'move', locale)})" if moves else str(card)
         super().__init__(
             discord.ui.Button(
                 label=legible(label),
@@ -248,11 +266,12 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_t
         """Show the moves of the chosen card."""
         await acknowledge(interaction)
         record, game, seat = await load_seat(bot_of(interaction), interaction, self.game_id)
+        locale = private_locale(interaction)
         if record.version != self.version:
-            await interaction.edit_original_response(**await drawn_panel(record, game, seat))
+            await interaction.edit_original_response(**await drawn_panel(record, game, seat, locale))
             await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
             return
-        await interaction.edit_original_response(**await drawn_panel(record, game, seat, card=self.card))
+        await interaction.edit_original_response(**await drawn_panel(record, game, seat, locale, card=self.card))
 
 
 class MoveButton(
@@ -270,11 +289,11 @@ class MoveButton(
         self.game_id, self.version, self.card, self.index = game_id, version, card, index
 
     @classmethod
-    def build(cls, record: GameRecord, game: KasinoGame, move: CardMove, index: int) -> MoveButton:
-        """The button of `move`, the `index`-th of its card's moves, labelled with the move's words."""
+    def build(cls, record: GameRecord, game: KasinoGame, move: CardMove, index: int, locale: str) -> MoveButton:
+        """The button of `move`, the `index`-th of its card's moves, labelled with the move's words in `locale`."""
         custom_id = component_id("kasino", record.id, record.version, "pick", f"{card_arg(move.card)}:{index}")
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=_label(game, move), style=_style(move), custom_id=custom_id
+            label=_label(game, move, locale), style=_style(move), custom_id=custom_id
         )
         return cls(record.id, record.version, move.card, index, button)
 
@@ -311,16 +330,24 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
 
     @classmethod
     def build(
-        cls, record: GameRecord, game: KasinoGame, moves: Sequence[CardMove], *, card: Card | None, offset: int
+        cls,
+        record: GameRecord,
+        game: KasinoGame,
+        moves: Sequence[CardMove],
+        locale: str,
+        *,
+        card: Card | None,
+        offset: int,
     ) -> MoveSelect:
-        """A menu of `moves`, 25 at a time: the last option of a full page shows the next one."""
+        """A menu of `moves` in `locale`, 25 at a time: the last option of a full page shows the next one."""
         if len(moves) > SELECT_LIMIT:
             offset = offset if offset < len(moves) else 0
             page = moves[offset : offset + SELECT_LIMIT - 1]
         else:
             offset, page = 0, moves
         options = [
-            discord.SelectOption(label=clip(legible(move_words(game, move)), 100), value=str(move)) for move in page
+            discord.SelectOption(label=clip(legible(move_words(game, move, locale)), 100), value=str(move))
+            for move in page
         ]
         if len(moves) > SELECT_LIMIT:
             following = offset + len(page)
@@ -350,7 +377,8 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
         if choice.startswith("more:"):
             card, offset = _page_choice(choice)
             record, game, seat = await load_seat(bot, interaction, self.game_id)
-            await interaction.edit_original_response(**await drawn_panel(record, game, seat, card=card, offset=offset))
+            redrawn = await drawn_panel(record, game, seat, private_locale(interaction), card=card, offset=offset)
+            await interaction.edit_original_response(**redrawn)
             return
         await play_from_panel(bot, interaction, self.game_id, choice, self.version)
 
@@ -373,7 +401,8 @@ async def play_from_panel(
     if interaction.message is not None and interaction.message.id != seat_record.hand_message_id:
         record = await bot.service.get(game_id)
         game = engine_as(bot.service.game_of(record), KasinoGame)
-        await interaction.edit_original_response(**await drawn_panel(record, game, result.seat))
+        redrawn = await drawn_panel(record, game, result.seat, private_locale(interaction))
+        await interaction.edit_original_response(**redrawn)
 
 
 async def _redraw(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
@@ -381,7 +410,8 @@ async def _redraw(bot: GameBot, interaction: discord.Interaction, game_id: int) 
     try:
         record, game, seat = await load_seat(bot, interaction, game_id)
         if record.status == "running":
-            await interaction.edit_original_response(**await drawn_panel(record, game, seat))
+            redrawn = await drawn_panel(record, game, seat, private_locale(interaction))
+            await interaction.edit_original_response(**redrawn)
     except USER_ERRORS:
         log.debug("the panel of game %s cannot be redrawn", game_id)
     except discord.HTTPException:

@@ -23,7 +23,7 @@ from db.records import GameRecord
 from engine.base import AnyGame
 from engine.message import Message, Seat
 from engine.registry import game_kind
-from i18n import counted
+from i18n import SOURCE_LOCALE, counted
 from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
@@ -74,15 +74,21 @@ class Presenter:
         """Where the game is played: its thread, or the channel when it has none."""
         return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
 
-    def render(self, record: GameRecord, game: AnyGame, narration: Sequence[str] | None = None) -> TableMessage:
+    def render(
+        self, record: GameRecord, game: AnyGame, narration: Sequence[str] | None = None, locale: str = SOURCE_LOCALE
+    ) -> TableMessage:
         """The table message for this version of the game (`narration`: the moves to tell, else the last one).
+
+        `locale` is the server's (`GameBot.languages.public`): the narration is told in it.
 
         A finished table offers nothing: what comes next (Rematch) is offered beside the result (`finished_view`).
         """
         title = f"{game_kind(record.kind).title} #{record.id}"
         if record.status == "cancelled":
-            return TableMessage(f"{title} was cancelled; no results were recorded.", self._last_table(record, game))
-        told = tuple(narration or ()) or said(record, record.narration or (Message("shared.game-on"),))
+            return TableMessage(
+                f"{title} was cancelled; no results were recorded.", self._last_table(record, game, locale)
+            )
+        told = tuple(narration or ()) or said(record, record.narration or (Message("shared.game-on"),), locale)
         table = self.uis[record.kind].render_table(record, game, told)
         view = None if record.status == "finished" else table.view
         return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
@@ -99,10 +105,12 @@ class Presenter:
     def remember(self, results: Sequence[MoveResult]) -> None:
         """Keep the narration of moves just saved, as stored, for the table's account of the recent moves."""
         for result in results:
-            ended = bool(self.uis[result.record.kind].notices(result.record, result.events))
+            ended = bool(self.uis[result.record.kind].notices(result.record, result.events, SOURCE_LOCALE))
             self._narrations.put((result.record.id, result.record.move_count), (result.seat, result.narration, ended))
 
-    async def recent_narration(self, record: GameRecord, game: AnyGame) -> tuple[str, ...]:
+    async def recent_narration(
+        self, record: GameRecord, game: AnyGame, locale: str = SOURCE_LOCALE
+    ) -> tuple[str, ...]:
         """Every move since the player to move last moved in this round, oldest first, within an embed field.
 
         A move that ended a round (one with one-off posts, such as the round's scores) closes the account: the cards
@@ -113,7 +121,7 @@ class Presenter:
         decisions in a row whose stored narrations repeat the ones before (an automatic turn) are told once.
         """
         if record.move_count == 0 or record.status != "running" or game.to_move is None:
-            return said(record, record.narration)
+            return said(record, record.narration, locale)
         moves: list[tuple[int, tuple[Message, ...]]] = []
         replayed: dict[int, Told] | None = None
         for seq in range(record.move_count, max(0, record.move_count - RECENT_MOVES), -1):
@@ -136,7 +144,7 @@ class Presenter:
             if kept and kept[-1][0] == seat and lines[: len(kept[-1][1])] == kept[-1][1]:
                 kept.pop()  # this narration repeats the one before: keep the longer
             kept.append((seat, lines))
-        return fitted(list(said(record, [line for _, lines in kept for line in lines])))
+        return fitted(list(said(record, [line for _, lines in kept for line in lines], locale)))
 
     async def _replay(self, record: GameRecord, after: int) -> dict[int, Told]:
         try:
@@ -154,19 +162,20 @@ class Presenter:
             told[move.seq] = (
                 move.seat,
                 narrate(events[move.seq], lead),
-                bool(notices(record, events[move.seq])),
+                bool(notices(record, events[move.seq], SOURCE_LOCALE)),
             )
             self._narrations.put((record.id, move.seq), told[move.seq])
         return told
 
-    def _last_table(self, record: GameRecord, game: AnyGame) -> discord.Embed:
+    def _last_table(self, record: GameRecord, game: AnyGame, locale: str) -> discord.Embed:
         # The game as it stood (the kinds mark no turn once it is over).
-        return legible_embed(self.uis[record.kind].render_table(record, game, said(record, record.narration)).embed)
+        told = said(record, record.narration, locale)
+        return legible_embed(self.uis[record.kind].render_table(record, game, told).embed)
 
-    async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
-        """A seat's private panel, its picture drawn off the event loop."""
+    async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
+        """A seat's private panel in its reader's locale, its picture drawn off the event loop."""
         await self.draw_hands(record, game, (seat,))
-        return self.hand_panels[record.kind](record, game, seat)
+        return self.hand_panels[record.kind](record, game, seat, locale)
 
     async def draw_hands(self, record: GameRecord, game: AnyGame, seats: Iterable[int]) -> None:
         """Draw off the event loop the hand pictures of these seats' panels (kept for the panels to use)."""
@@ -183,7 +192,8 @@ class Presenter:
         await self.draw_hands(
             record, game, (seat.seat for seat in record.seats if seat.user_id is not None and seat.dm_ok)
         )
-        table = self.render(record, game, await self.recent_narration(record, game))
+        locale = await self.bot.languages.public(record.guild_id)
+        table = self.render(record, game, await self.recent_narration(record, game, locale), locale)
         if record.status == "cancelled" or not await self.bot.service.server_settings.pictures_on(record.guild_id):
             return table
         picture = await self._picture(record, game)

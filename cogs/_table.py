@@ -72,6 +72,9 @@ class TableUI(Protocol):
 
     rules: str  # the rules as players read them in `/rules`
 
-    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
-        """One-off public posts for one move's events (a round's scores, a won hand), posted once each, in order."""
+    def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
+        """One-off public posts for one move's events (a round's scores, a won hand), posted once each, in order.
+
+        `locale` is the server's: what the posts tell from messages is told in it.
+        """
         ...

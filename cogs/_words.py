@@ -1,7 +1,7 @@
 """What the engine and the service say (messages), in words for the table: narration and move labels.
 
-Everything here is said in English, the source language, for now; the reader's language comes in a later step of
-issue 25 (the `locale` arguments are where it goes).
+Each function takes the locale of the text's readers (`cogs._language`: the server's for public text, the reader's
+for private text); English, the source, where none is given.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._hands import HAND_ITEMS
 from cogs._ids import number
+from cogs._language import LANGUAGE_NAMES
 from cogs._lookup import GAME_CHOICES, bot_of, find_game, guild_id_of
 from cogs._text import clip
 from cogs.lobby import lobby_message
@@ -30,6 +31,11 @@ log = logging.getLogger(__name__)
 # `/game cancel`'s menu where several games are (the chosen game's id is its value); kinds' codes have one letter.
 CANCEL_PICK_ID = "game:cancel"
 PICTURE_CHOICES = [app_commands.Choice(name="pictures", value="on"), app_commands.Choice(name="text only", value="off")]
+SERVER_DEFAULT = "default"  # `/language`'s choice that follows the server's own language on Discord
+LANGUAGE_CHOICES = [
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+    app_commands.Choice(name="server default", value=SERVER_DEFAULT),
+]
 
 
 class GamesCog(commands.Cog):
@@ -125,6 +131,26 @@ class GamesCog(commands.Cog):
             how = "as pictures, with their text" if on else "as text only"
             await interaction.followup.send(
                 f"Game tables in this server are now shown {how}, from each game's next move.", ephemeral=True
+            )
+
+    @app_commands.command(name="language")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(language="The language of the tables and their narration here, or the server's own")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
+        """Choose the language of this server's game tables (Manage Server)."""
+        async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
+            guild_id = guild_id_of(interaction)
+            chosen = None if language.value == SERVER_DEFAULT else language.value
+            await self.bot.service.set_language(guild_id, chosen, is_manager=is_manager(interaction))
+            locale = chosen or self.bot.languages.server_default(guild_id)
+            how = LANGUAGE_NAMES[locale] + ("" if chosen else ", the server's own language (or English)")
+            await interaction.followup.send(
+                f"Game tables in this server now tell their moves in {how}, from each game's next move. "
+                "Each player's own panels and suggestions follow their Discord language.",
+                ephemeral=True,
             )
 
     @app_commands.command(name="rules")

@@ -18,6 +18,7 @@ from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
+from cogs._language import private_locale
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
 from cogs._table import TableMessage, seat_heading, turn_headline
 from cogs._text import clip, legible
@@ -181,10 +182,10 @@ class GarbageUI:
         content, embed = public_table(record, garbage.public_view(), narration)
         return TableMessage(content, embed, table_view(record, garbage))
 
-    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
+    def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
         """A won hand on its own line, so it stands out from the turn-by-turn table."""
         won = [event.message() for event in events if isinstance(event, HandWon) and not event.game_won]
-        return [f"🏆 {line}" for line in said(record, won)]
+        return [f"🏆 {line}" for line in said(record, won, locale)]
 
 
 @app_commands.guild_only()
@@ -214,7 +215,10 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
             record = await my_running_game(self.bot, interaction, "garbage")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
             await settle_and_tell(
-                self.bot, interaction, [result], done=f"Done: {' '.join(said(result.record, result.narration))}"
+                self.bot,
+                interaction,
+                [result],
+                done=f"Done: {' '.join(said(result.record, result.narration, private_locale(interaction)))}",
             )
 
 

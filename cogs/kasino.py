@@ -17,6 +17,7 @@ from cogs._hands import hand_command, show_hand_button
 from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kasino_hand_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
+from cogs._language import private_locale
 from cogs._lookup import engine_as, my_running_game
 from cogs._table import TableMessage
 from cogs._text import QUOTE_LIMIT, clip, legible
@@ -28,6 +29,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
 from engine.message import Message
+from i18n import SOURCE_LOCALE
 from service.errors import RefusedError
 from service.tables import FROZEN
 
@@ -60,8 +62,8 @@ class KasinoUI:
             view.add_item(show_hand_button("kasino", record.id))
         return TableMessage(content, embed, view)
 
-    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
-        """A scored round's breakdown (K14), posted once."""
+    def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
+        """A scored round's breakdown (K14), posted once (not told from messages yet: English)."""
         names = [seat.name for seat in record.seats]
         return [score_table(names, event.scores, event.round) for event in events if isinstance(event, RoundEnded)]
 
@@ -92,7 +94,8 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             record = await my_running_game(self.bot, interaction, "kasino")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
             # The table shows the move; "thinking…" still needs an answer, so it is the move's menu words, no more.
-            await settle_and_tell(self.bot, interaction, [result], done=done_line(result.events))
+            done = done_line(result.events, private_locale(interaction))
+            await settle_and_tell(self.bot, interaction, [result], done=done)
 
     @kasino_play.autocomplete("move")
     async def kasino_play_autocomplete(
@@ -109,8 +112,9 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         game, seat = found
         typed = typed_cards(current.strip().lower())
         choices = []
+        locale = private_locale(interaction)  # suggestions are the caller's alone: their language
         for legal in best_first(game, game.legal_moves(seat)):
-            words = move_words(game, legal)
+            words = move_words(game, legal, locale)
             if typed in str(legal).lower() or typed in words.lower():
                 choices.append(app_commands.Choice(name=clip(legible(words), CHOICE_LIMIT), value=str(legal)))
             if len(choices) == AUTOCOMPLETE_LIMIT:
@@ -137,12 +141,12 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         return game, seat
 
 
-def done_line(events: Sequence[Event]) -> str:
-    """What `/kasino play` answers once the move is made: the move's menu words ("Done: Place 4♠.")."""
+def done_line(events: Sequence[Event], locale: str = SOURCE_LOCALE) -> str:
+    """What `/kasino play` answers once the move is made: the move's menu words in `locale` ("Done: Place 4♠.")."""
     for event in events:
         phrase = getattr(event, "phrase", None)
         if isinstance(phrase, Message):
-            return f"Done: {phrase_words(phrase)}."
+            return f"Done: {phrase_words(phrase, locale)}."
     return "Done."
 
 

@@ -1008,6 +1008,23 @@ class Store:
                 (guild_id, on),
             )
 
+    async def language(self, guild_id: int) -> str | None:
+        """The locale a manager chose for the server's public text, or None: the server's own default."""
+        async with self._reading() as conn:
+            rows = list(
+                await conn.execute_fetchall("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            )
+            return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def set_language(self, guild_id: int, language: str | None) -> None:
+        """Choose the locale of the server's public text (None: back to the server's own default)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                """INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)
+                   ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language""",
+                (guild_id, language),
+            )
+
 
 async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -219,6 +219,14 @@ class ServerSettings(Protocol):
         """Turn the server's table pictures on or off."""
         ...
 
+    async def language(self, guild_id: int) -> str | None:
+        """The locale a manager chose for the server's public text, or None: the server's own default."""
+        ...
+
+    async def set_language(self, guild_id: int, language: str | None) -> None:
+        """Choose the locale of the server's public text (None: back to the server's own default)."""
+        ...
+
 
 class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, Protocol):
     """Every port at once: what one backend (SQLite's `db.store.Store`) provides."""

@@ -24,6 +24,7 @@ from engine.base import AnyGame, Event, Move, seat_order
 from engine.errors import GameError, NotYourTurnError
 from engine.message import Joined, Message, Seat
 from engine.registry import game_class, game_kind
+from i18n import LOCALES
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
@@ -206,6 +207,18 @@ class TableService:
         if not is_manager:
             raise RefusedError("Only someone with Manage Server can change how this server's tables are shown.")
         await self.store.set_pictures(guild_id, on)
+
+    async def set_language(self, guild_id: int, language: str | None, *, is_manager: bool) -> None:
+        """Choose the locale of this server's public text (None: the server's own default).
+
+        Raises:
+            RefusedError: the caller may not manage the server, or the locale has no catalog.
+        """
+        if not is_manager:
+            raise RefusedError("Only someone with Manage Server can choose the language of this server's tables.")
+        if language is not None and language not in LOCALES:
+            raise RefusedError(f"I do not speak {language!r}; choose one of {', '.join(LOCALES)}.")
+        await self.store.set_language(guild_id, language)
 
     async def cancel_lost(self, game_id: int) -> GameRecord:
         """Neither the thread nor the channel of the game is left: cancel it without results."""

@@ -41,11 +41,11 @@ class ToyUI:
             items.add_item(show_hand_button(KIND.name, record.id))
         return TableMessage(f"**High Card #{record.id}** · {who} to play.", embed, items)
 
-    def notices(self, record: GameRecord, events: Sequence[Event]) -> list[str]:
+    def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
         return []
 
 
-def toy_hand_panel(record: GameRecord, game: AnyGame, seat: int) -> dict[str, Any]:
+def toy_hand_panel(record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
     view = engine_as(game, HighCard).view(seat)
     items = discord.ui.View(timeout=None)
     items.add_item(refresh_button(KIND.name, record.id))

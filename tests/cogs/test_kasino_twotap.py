@@ -204,7 +204,7 @@ def test_move_button_ids_fit_and_read_back():
     class Record:
         id, version = BIG_ID, BIG_VERSION
 
-    buttons = [MoveButton.build(Record, game, move, index) for index, move in enumerate(game.legal_moves(0))]
+    buttons = [MoveButton.build(Record, game, move, index, "en") for index, move in enumerate(game.legal_moves(0))]
     others = {type(item) for item in items()} | {MoveButton}
     for button in buttons:
         assert 1 <= len(button.custom_id) <= 100 and len(button.item.label) <= 80

@@ -66,7 +66,7 @@ async def assert_table_shows_the_stored_game(env, place, game_id):
 
 def assert_panel_matches_the_seat_view(env, member, record, game, seat):
     """A seat's DM panel is the panel drawn from that seat's view of the stored game."""
-    expected = env.bot.presenter.hand_panels[record.kind](record, game, seat)
+    expected = env.bot.presenter.hand_panels[record.kind](record, game, seat, "en")
     shown = dm_hand_message(member, record, seat)
     assert shown.content == expected["content"], (seat, shown.content)
     wanted = [item.custom_id for item in expected["view"].children]
