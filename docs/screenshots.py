@@ -20,7 +20,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import simcord  # noqa: E402 - after the path is set
+import discord  # noqa: E402 - after the path is set
+import simcord  # noqa: E402
 
 from bot import create_bot  # noqa: E402
 from tests.cogs.helpers import game_thread, labels, open_and_start, table_message  # noqa: E402
@@ -131,6 +132,24 @@ async def scenes(env: simcord.Env) -> None:
 
     await alice.slash(channel, "leaderboard", game="kasino")
     await capture(env, channel, [alice], "leaderboard", 900)
+
+    for locale in ("no", "id", "hu"):
+        await language_scene(env, locale)
+
+
+async def language_scene(env: simcord.Env, locale: str) -> None:
+    """A Kasino table whose server chose `locale` with `/language`: its narration is told in that language."""
+    guild = env.create_guild(f"Kortklubb {locale}")
+    managers = guild.create_role("Hosts", permissions=discord.Permissions(manage_guild=True))
+    channel = guild.create_text_channel("games")
+    kari = guild.add_member(env.create_user(f"kari{locale}", global_name="Kari"), roles=[managers])
+    ola = guild.add_member(env.create_user(f"ola{locale}", global_name="Ola"))
+    await kari.slash(channel, "language", language=locale)
+    _, game_id = await open_and_start(channel, kari, [ola], "kasino new", seats=2)
+    rng = random.Random(3)
+    for _ in range(5):
+        await play_turn(env, channel, [kari, ola], game_id, rng, "dm")
+    await capture(env, game_thread(channel, game_id), [kari], f"kasino-table-{locale}", 1000)
 
 
 if __name__ == "__main__":
