@@ -28,7 +28,7 @@ import asyncio
 import itertools
 import random
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +79,8 @@ class Figures:
     messages: int = 0
 
     def add(self, other: Figures) -> None:
-        for name in ("moves", "taps", "turns", "refreshes", "rounds", "messages"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for counter in fields(self):
+            setattr(self, counter.name, getattr(self, counter.name) + getattr(other, counter.name))
 
 
 def _round_of(record: Any) -> int:

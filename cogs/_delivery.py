@@ -36,7 +36,7 @@ from cogs._hands import DMS_CLOSED, as_new_message, panel_state, show_hand_butto
 from cogs._language import private_locale
 from cogs._recent import Recent
 from cogs._table import TableMessage
-from cogs._text import legible
+from cogs._text import jump_link, legible
 from db.records import GameRecord, SeatRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
@@ -568,8 +568,7 @@ class Delivery:
         place = self.bot.presenter.game_channel(record)
         title = f"{game_kind(record.kind).title} #{record.id}"
         if record.table_message_id is not None:  # a jump link: the table stays where it is, however far up
-            link = f"https://discord.com/channels/{record.guild_id}/{place.id}/{record.table_message_id}"
-            title = f"[{title}]({link})"
+            title = jump_link(title, record.guild_id, place.id, record.table_message_id)
         text = f"<@{target}>, your turn in {title}."
         mentions = discord.AllowedMentions(users=[discord.Object(target)])
         view: discord.ui.View | None = None

@@ -90,9 +90,7 @@ async def seat_panel(bot: GameBot, record: GameRecord, user_id: int, locale: str
     Raises:
         RefusedError: the caller has no seat in it.
     """
-    seat = record.seat_of(user_id)
-    if seat is None:
-        raise RefusedError(NOT_A_PLAYER)
+    seat = _seat_of(record, user_id)
     game = bot.service.game_of(record)
     panel = await bot.presenter.hand_panel(record, game, seat, locale)
     return stamped(panel, record, game, seat, bot.clock()), panel_state(panel, record, game, seat)
@@ -144,7 +142,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await answer_with_panel(bot, interaction, record)
             return
         if interaction.message is not None and not interaction.message.flags.ephemeral:
-            game, seat = bot.service.game_of(record), _seat(record, interaction)
+            game, seat = bot.service.game_of(record), _seat_of(record, interaction.user.id)
             panel = await bot.presenter.hand_panel(record, game, seat, private_locale(interaction))
             await interaction.edit_original_response(**panel)  # a DM panel: the delivery keeps it current
             return
@@ -154,8 +152,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await bot.delivery.show_panel(record.id, interaction, interaction.message.id, state)
 
 
-def _seat(record: GameRecord, interaction: discord.Interaction) -> int:
-    seat = record.seat_of(interaction.user.id)
+def _seat_of(record: GameRecord, user_id: int) -> int:
+    """The member's seat in the game; RefusedError when they have none."""
+    seat = record.seat_of(user_id)
     if seat is None:
         raise RefusedError(NOT_A_PLAYER)
     return seat

@@ -42,3 +42,8 @@ def legible_embed(embed: discord.Embed) -> discord.Embed:
     if "footer" in data:
         data["footer"]["text"] = legible(data["footer"]["text"])
     return discord.Embed.from_dict(data)
+
+
+def jump_link(title: str, guild_id: int, channel_id: int, message_id: int) -> str:
+    """`title` as a Markdown link that opens the message in Discord, however far up its channel it is."""
+    return f"[{title}](https://discord.com/channels/{guild_id}/{channel_id}/{message_id})"

@@ -13,6 +13,7 @@ from discord import app_commands
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, kind_named_by, number
 from cogs._lookup import bot_of, channel_id_of, component_game
+from cogs._text import jump_link
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
@@ -343,7 +344,7 @@ def game_link(record: GameRecord) -> str:
         return f"{title} (<#{record.thread_id}>)"
     if message_id is None:
         return f"{title} (<#{record.channel_id}>)"
-    return f"[{title}](https://discord.com/channels/{record.guild_id}/{record.channel_id}/{message_id})"
+    return jump_link(title, record.guild_id, record.channel_id, message_id)
 
 
 def one_game_here(holder: GameRecord) -> str:
