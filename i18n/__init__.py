@@ -5,17 +5,30 @@ put them into words here for one locale. English is the source; `no`, `id` and `
 `python -m i18n` reports how complete the catalogs are.
 """
 
+from i18n.cards import card_words, english_ranks
 from i18n.catalog import LOCALES, SOURCE_LOCALE
-from i18n.render import MissingMessageError, counted, join_names, noun, render_message, render_param, sentence_start
+from i18n.render import (
+    MissingMessageError,
+    counted,
+    join_names,
+    noun,
+    render_message,
+    render_param,
+    say,
+    sentence_start,
+)
 
 __all__ = [
     "LOCALES",
     "SOURCE_LOCALE",
     "MissingMessageError",
+    "card_words",
     "counted",
+    "english_ranks",
     "join_names",
     "noun",
     "render_message",
     "render_param",
+    "say",
     "sentence_start",
 ]

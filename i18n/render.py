@@ -69,6 +69,11 @@ def _join(items: list[str], joined: Joined, locale: str) -> str:
     return sep.join(items[:-1]) + render_message(Message(joined.last), locale) + items[-1]
 
 
+def say(locale: str, message_id: str, /, **params: Param) -> str:
+    """The catalog's message `message_id` in words for `locale`, with `params` (no seats: names are given as text)."""
+    return render_message(Message(message_id, params), locale)
+
+
 def counted(n: int, noun: str, locale: str = SOURCE_LOCALE) -> str:
     """`n` and its noun in the form that goes with it: "1 card", "3 cards", "1 hand won" (catalog `count.<noun>`)."""
     return render_message(Message(f"count.{noun}", {"n": n}), locale)
