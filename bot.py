@@ -36,6 +36,7 @@ from cogs._errors import GameTree
 from cogs._host import GameBot
 from cogs._language import Languages
 from cogs._presenter import Presenter
+from cogs._translator import CommandTranslator
 from db.errors import (
     DatabaseCorruptError,
     DatabaseLockedError,
@@ -178,7 +179,7 @@ class CardBot(GameBot):
         self.budget = RequestBudget()
 
     async def setup_hook(self) -> None:
-        """Open and migrate the database, load the cogs, re-attach game buttons, sync commands."""
+        """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
         self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
         forget_idle_buckets(self.http)  # one rate-limit bucket per channel, kept only while it knows something
         self.store = self._given_store or await Store.open(self.database_path)
@@ -192,6 +193,7 @@ class CardBot(GameBot):
         self._recovered = await self.service.recover()
         for extension in extensions():
             await self.load_extension(extension)
+        await self.tree.set_translator(CommandTranslator(self.tree))  # the commands in each player's language
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -70,7 +70,9 @@ class TableUI(Protocol):
         """The table message for the public view of `game`."""
         ...
 
-    rules: str  # the rules as players read them in `/rules`
+    def rules(self, locale: str) -> str:
+        """The rules as players read them in `/rules`, in `locale`'s words."""
+        ...
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
         """One-off public posts for one move's events (a round's scores, a won hand), posted once each, in order.

@@ -14,13 +14,13 @@ from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._hands import HAND_ITEMS
 from cogs._ids import number
-from cogs._language import LANGUAGE_NAMES
+from cogs._language import LANGUAGE_NAMES, private_locale
 from cogs._lookup import GAME_CHOICES, bot_of, find_game, guild_id_of
 from cogs._text import clip
 from cogs.lobby import lobby_message
 from db.records import GameRecord
 from engine.registry import GAME_KINDS, game_kind
-from i18n import join_names
+from i18n import join_names, render_message, say
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -158,10 +158,13 @@ class GamesCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """How to play one of the games, with its card values and scoring."""
-        embed = discord.Embed(title=f"How to play {game.name}", description=self.bot.presenter.uis[game.value].rules)
-        notation = game_kind(game.value).notation
-        if notation:
-            embed.add_field(name="Typing a move", value=notation, inline=False)
+        locale = private_locale(interaction)  # the answer is the reader's alone
+        kind = game_kind(game.value)
+        rules = self.bot.presenter.uis[kind.name].rules(locale)
+        embed = discord.Embed(title=say(locale, "rules.title", game=kind.title), description=rules)
+        if kind.notation is not None:
+            typing = say(locale, "rules.typing-a-move")
+            embed.add_field(name=typing, value=render_message(kind.notation, locale), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @staticmethod

@@ -93,8 +93,9 @@ class GameKind:
     tagline: str  # the slash command group's description
     options: tuple[LobbyOption, ...]
     settings_line: Callable[[Any], Message]  # the lobby's options in one sentence, from the engine's settings object
-    # How a move is typed, for players: a few examples with what each does (shown by `/rules` under the rules).
-    notation: str = ""
+    # How a move is typed, for players (shown by `/rules` under the rules): a message whose lines each open with a
+    # typed example in backticks, in the parser's English words, and say what it does; `None` when there is none.
+    notation: Message | None = None
     # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
     # view and the players' names (resolved by `render`, so the engine imports no drawing code).
     public_view: type[Any] | None = None

@@ -24,7 +24,8 @@ from tests.toy_game import KIND, HighCard
 
 
 class ToyUI:
-    rules = "**High Card** — show one card a turn; after three rounds the highest card shown wins."
+    def rules(self, locale: str) -> str:
+        return "**High Card** — show one card a turn; after three rounds the highest card shown wins."
 
     def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
         view = engine_as(game, HighCard).public_view()

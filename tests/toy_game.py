@@ -206,6 +206,6 @@ KIND = GameKind(
     tagline="High Card, a toy of the test suite.",
     options=(YesNo("aces_low", "aces_low", "Aces count low", False),),
     settings_line=lambda settings: Message(STORED_TEXT, {"text": "Aces low." if settings.aces_low else "Aces high."}),
-    notation="`show 7♥` — show 7♥ from your hand\n`resign` — give up your seat",
+    notation=Message(STORED_TEXT, {"text": "`show 7♥` — show 7♥ from your hand\n`resign` — give up your seat"}),
     cog="tests.toy_cog",
 )

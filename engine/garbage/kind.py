@@ -16,13 +16,6 @@ def _settings_line(settings: GarbageSettings) -> Message:
     return Message("garbage.settings-short", {"spots": Count(settings.start_size, "spot")})
 
 
-NOTATION = """\
-`draw stock` (or `stock`) — start your turn from the stock
-`draw discard` (or `discard`) — take the top of the discard pile
-`jack 7` (or `j 7`) — put the Jack you hold on your face-down spot 7
-`resign` — give up your seat\
-"""
-
 KIND = GameKind(
     name="garbage",
     code="g",
@@ -32,7 +25,7 @@ KIND = GameKind(
     tagline="Play Garbage (Trash), 2 to 6 players.",
     options=(WholeNumber("size", "start_size", "Starting layout size, 1–10 (default 10)", 1, MAX_SPOT, MAX_SPOT),),
     settings_line=_settings_line,
-    notation=NOTATION,
+    notation=Message("garbage.rules.notation"),
     public_view=GarbagePublicView,
     table_picture="render.garbage:render_garbage_table",
     players=(
