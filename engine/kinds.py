@@ -96,7 +96,8 @@ class GameKind:
     # How a move is typed, for players: a few examples with what each does (shown by `/rules` under the rules).
     notation: str = ""
     # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
-    # view and the players' names (resolved by `render`, so the engine imports no drawing code).
+    # view, the players' names and the locale its words are in (resolved by `render`, so the engine imports no
+    # drawing code).
     public_view: type[Any] | None = None
     table_picture: str | None = None
     # Its computer players, optional: (strength, "module:Class") weakest first, resolved by `ai.players` (so the
