@@ -24,7 +24,7 @@ def typed_forms(card: Card, locale: str) -> list[str]:
     rank = rank_words(card.rank, locale)
     suit = ASCII_SUIT[card.suit]
     deck = f"#{card.deck}" if card.deck else ""
-    forms = [card_words(card, locale), f"{rank}{suit}", f"{rank.lower()}{suit}", f"{rank}-{suit}", f"{rank}/{card.suit}"]
+    forms = [card_words(card, locale), f"{rank}{suit}", f"{rank.lower()}{suit}", f"{rank}-{suit}", f"{rank}/{suit}"]
     return [form + deck for form in forms]
 
 
@@ -95,10 +95,9 @@ WORD = st.text(alphabet="abcdehjknqstsæøåáéőű", min_size=4, max_size=9)  
     seps=st.lists(st.sampled_from([" ", "+", " | ", ", ", "  "]), min_size=8, max_size=8),
 )
 def test_only_cards_change_in_typed_text(locale, parts, seps):
-    local = "".join(
-        (card_words(part, locale) if isinstance(part, Card) else part) + sep for part, sep in zip(parts, seps)
-    )
-    english = "".join((str(part) if isinstance(part, Card) else part) + sep for part, sep in zip(parts, seps))
+    pairs = list(zip(parts, seps[: len(parts)], strict=True))
+    local = "".join((card_words(part, locale) if isinstance(part, Card) else part) + sep for part, sep in pairs)
+    english = "".join((str(part) if isinstance(part, Card) else part) + sep for part, sep in pairs)
     assert english_ranks(local, locale) == english
     assert english_ranks(english, locale) == english
     assert local_ranks(english, locale) == local
@@ -154,7 +153,7 @@ def test_typed_cards_are_written_as_the_suggestions_write_them(locale, typed, sh
 def test_a_typed_card_finds_the_suggestion_that_names_it(locale):
     for card in new_decks(1):
         words = card_words(card, locale).lower()
-        for typed in typed_forms(card, locale)[1:3] + [str(card)[:-1].lower() + ASCII_SUIT[card.suit]]:
+        for typed in [*typed_forms(card, locale)[1:3], str(card)[:-1].lower() + ASCII_SUIT[card.suit]]:
             assert typed_cards(typed.lower(), locale) == words, (locale, typed)
 
 
