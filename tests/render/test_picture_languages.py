@@ -5,9 +5,12 @@ language's rank letters, so each translated picture differs from the English one
 tests' own (every word at least 11 px on a phone, none cut, none running into another word or a card).
 """
 
+import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench.bench_render import crowded_kasino
 from engine.cards import Card
@@ -113,3 +116,26 @@ def test_the_english_words_are_unchanged():
     game = GarbageGame.new(2, seed=1)
     text = written(render_table(game.public_view(), ["Kari", "Ola"]))
     assert "Garbage · hand 1" in text and "discard pile" in text and "stock" in text
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    locale=st.sampled_from(TRANSLATED),
+    kind=st.sampled_from([KasinoGame, GarbageGame]),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+    moves=st.integers(0, 120),
+    long=st.booleans(),
+)
+def test_any_reachable_table_fits_in_any_language(locale, kind, players, seed, moves, long):
+    game = kind.new(players, seed)
+    chooser = random.Random(seed)
+    for _ in range(moves):
+        if game.to_move is None:
+            break
+        game.apply(game.to_move, chooser.choice(game.legal_moves(game.to_move)))
+    names = (LONG_NAMES if long else SHORT_NAMES)[:players]
+    picture = render_table(game.public_view(), names, locale)
+    assert smallest_on_phone(picture) >= SMALLEST_ON_PHONE
+    assert_words_sound(picture)
+    assert_sound_layout(picture)
