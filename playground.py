@@ -9,6 +9,11 @@ SimCord's preview presents one channel, so the playground is set up to keep ever
 open threads in #games (games are played in the channel, one at a time), and direct messages are closed, so each
 player sees their hand with **Show my hand** (visible to them only). SimCord's clock does not move by itself; here
 it follows the wall clock, so turn timers run as on Discord.
+
+`--locale {en,no,id,hu}` (English by default) makes the whole bot speak that language, as it would on Discord: the
+server's preferred locale is set to it (so the table, its picture and the public posts are told in it) and every
+player's Discord client speaks it (so their panels, suggestions and refusals are too). `/language` still overrides
+the server's choice for the public text, as on Discord.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import contextlib
 import errno
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -33,12 +38,15 @@ DEFAULT_PORT: Final = 8765
 PLAYERS: Final = ("Maja", "Kari", "Ola", "Nora")
 TICK_SECONDS: Final = 1.0
 NO_PREVIEW: Final = (
-    "The playground needs SimCord's preview: run `.venv/bin/pip install \"simcord[preview]==3.2.1\"` and try again."
+    'The playground needs SimCord\'s preview: run `.venv/bin/pip install "simcord[preview]==3.2.1"` and try again.'
 )
 PORT_IN_USE: Final = "playground: port {port} is in use; choose another with --port N"
 NO_PORT: Final = "playground: cannot listen on port {port} ({reason}); choose another with --port N"
 EXIT_NO_PREVIEW: Final = 2
 EXIT_NO_PORT: Final = 3
+# The catalogs' locales (i18n.LOCALES) as Discord names them: its `no` is Bokmål; English is US English.
+DISCORD_LOCALES: Final = {"en": "en-US", "no": "no", "id": "id", "hu": "hu"}
+DEFAULT_LOCALE: Final = "en"
 
 
 class PortError(Exception):
@@ -61,6 +69,12 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="bot.py --playground", description="Try the bot in your browser.")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"loopback port (default {DEFAULT_PORT})")
     parser.add_argument("--database", type=Path, default=DEFAULT_DATABASE, help="SQLite file for the playground")
+    parser.add_argument(
+        "--locale",
+        choices=tuple(DISCORD_LOCALES),
+        default=DEFAULT_LOCALE,
+        help="the language of the server and of its players' Discord (default en)",
+    )
     return parser.parse_args(list(argv))
 
 
@@ -91,14 +105,41 @@ async def follow_wall_clock(env: Any, stop: asyncio.Event, on_tick: Callable[[],
             await on_tick()
 
 
-class Playground:
-    """A running playground: the bot inside SimCord, its server, and the preview page."""
+@contextlib.contextmanager
+def clients_speaking(locale: str) -> Iterator[None]:
+    """While inside, every interaction SimCord makes says its user's Discord speaks `locale` (a catalog locale).
 
-    def __init__(self, env: Any) -> None:
+    On Discord each interaction carries its user's client language (`interaction.locale`) and the server's
+    (`guild_locale`); SimCord always says en-US, so the playground sets them here, and puts SimCord back on leaving.
+    """
+    import simcord.interactions
+
+    real = simcord.interactions.base_payload
+    code = DISCORD_LOCALES[locale]
+
+    def base_payload(backend: Any, **fields: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = real(backend, **fields)
+        payload["locale"] = code
+        if "guild_locale" in payload:
+            payload["guild_locale"] = code
+        return record, payload
+
+    simcord.interactions.base_payload = base_payload
+    try:
+        yield
+    finally:
+        simcord.interactions.base_payload = real
+
+
+class Playground:
+    """A running playground: the bot inside SimCord, its server (speaking `locale`), and the preview page."""
+
+    def __init__(self, env: Any, locale: str = DEFAULT_LOCALE) -> None:
         import discord
 
         self.env = env
-        self.guild = env.create_guild("Playground")
+        self.locale = locale
+        self.guild = env.create_guild("Playground", preferred_locale=DISCORD_LOCALES[locale])
         hosts = self.guild.create_role("Hosts", permissions=discord.Permissions(manage_guild=True))
         self.members = [
             self.guild.add_member(env.create_user(name.lower(), global_name=name), roles=[hosts] if seat == 0 else [])
@@ -137,10 +178,11 @@ async def serve(
     ready: asyncio.Queue[tuple[str, Playground, Any]] | None = None,
     *,
     wall_clock: bool = True,
+    locale: str = DEFAULT_LOCALE,
 ) -> None:
     """Run the playground until `stop` is set; the page's address goes to stdout (and to `ready`, for tests).
 
-    `ready` gets the address, the playground and its preview.
+    `ready` gets the address, the playground and its preview. `locale` is the server's and its players' language.
 
     `make_bot(database, shard_count=1)` is `bot.create_bot`, handed in by `bot.py` so this module need not import
     the bot that starts it. `wall_clock=False` leaves SimCord's clock to the caller (a test that drives the actors).
@@ -153,10 +195,17 @@ async def serve(
     bot = make_bot(database, shard_count=1)
     try:
         async with simcord.run(bot) as env, contextlib.AsyncExitStack() as stack:
-            playground = Playground(env)
+            playground = Playground(env, locale)
+            stack.enter_context(clients_speaking(locale))
             try:
                 preview = await stack.enter_async_context(
-                    env.preview(playground.channel, viewers=playground.members, layout="channel", port=port)
+                    env.preview(
+                        playground.channel,
+                        viewers=playground.members,
+                        layout="channel",
+                        port=port,
+                        locale=DISCORD_LOCALES[locale],
+                    )
                 )
             except (simcord.SetupError, OSError) as error:
                 if (reason := port_error(port, error)) is not None:
@@ -175,7 +224,7 @@ async def serve(
 
 
 def main(argv: Sequence[str], make_bot: MakeBot) -> int:
-    """`python bot.py --playground [--port N] [--database PATH]`; the exit status is 0 when stopped by Ctrl-C.
+    """`python bot.py --playground [--port N] [--database PATH] [--locale L]`; 0 when stopped by Ctrl-C.
 
     Else one line on stderr says why: 2 without SimCord's preview, 3 when the port cannot be listened on.
     """
@@ -189,7 +238,7 @@ def main(argv: Sequence[str], make_bot: MakeBot) -> int:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
-        await serve(make_bot, options.database, options.port, stop)
+        await serve(make_bot, options.database, options.port, stop, locale=options.locale)
 
     try:
         asyncio.run(run())

@@ -33,7 +33,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
-from i18n import SOURCE_LOCALE, counted
+from i18n import SOURCE_LOCALE, counted, say
 from render.kasino_hand import render_hand
 from service.errors import RefusedError
 from service.tables import USER_ERRORS
@@ -131,7 +131,8 @@ def panel(
         content += "\n" + legible(CHOOSE.format(card=chosen))
     if record.status == "cancelled":  # the picture would still say "waiting"; the text says the game ended
         return {"content": content, "view": view, "attachments": []}
-    picture = discord.File(io.BytesIO(_hand_png(game.view(seat))), filename=HAND_PICTURE, description="Your hand")
+    alt = say(locale, "picture.hand.alt")  # the reader's language, as the panel's words
+    picture = discord.File(io.BytesIO(_hand_png(game.view(seat))), filename=HAND_PICTURE, description=alt)
     return {"content": content, "view": view, "attachments": [picture]}
 
 

@@ -65,7 +65,7 @@ class Presenter:
         self.hand_pictures: dict[str, HandPictures] = {}
         # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
         self.finished_items: list[FinishedItem] = []
-        self._pictures: Recent[tuple[int, int], bytes] = Recent(PICTURES_KEPT)
+        self._pictures: Recent[tuple[int, int, str], bytes] = Recent(PICTURES_KEPT)
         # (game id, move number) → the seat that moved, the move in words, and whether it ended a round (it had
         # one-off posts); what is missing is told again by a replay.
         self._narrations: Recent[tuple[int, int], Told] = Recent(NARRATIONS_KEPT)
@@ -196,22 +196,22 @@ class Presenter:
         table = self.render(record, game, await self.recent_narration(record, game, locale), locale)
         if record.status == "cancelled" or not await self.bot.service.server_settings.pictures_on(record.guild_id):
             return table
-        picture = await self._picture(record, game)
+        picture = await self._picture(record, game, locale)
         if picture is None:
             return table
         embed = table.embed.copy()
         embed.set_image(url=f"attachment://{PICTURE_NAME}")
-        return replace(table, embed=embed, picture=picture)
+        return replace(table, embed=embed, picture=picture, locale=locale)
 
-    async def _picture(self, record: GameRecord, game: AnyGame) -> bytes | None:
+    async def _picture(self, record: GameRecord, game: AnyGame, locale: str) -> bytes | None:
         # Drawn once per game version (a version never changes), off the event loop: a render takes 10-30 ms.
-        key = (record.id, record.version)
+        key = (record.id, record.version, locale)  # a server may change its language between two versions
         if (kept := self._pictures.get(key)) is not None:
             return kept
         if not has_table_picture(game_kind(record.kind)):
             return None  # a kind may show its table as text only
         try:
-            rendered = await drawn(render_table, game.public_view(), seat_names(record))
+            rendered = await drawn(render_table, game.public_view(), seat_names(record), locale)
         except Exception:
             log.exception("could not draw the table of game %s; showing it as text", record.id)
             return None

@@ -13,6 +13,7 @@ from cogs._text import clip
 from db.records import GameRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
+from i18n import SOURCE_LOCALE, say
 
 PICTURE_NAME = "table.png"
 DESCRIPTION_LIMIT = 1024  # characters in an attachment's description (its alt text)
@@ -26,6 +27,7 @@ class TableMessage:
     embed: discord.Embed
     view: discord.ui.View | None = None
     picture: bytes | None = None
+    locale: str = SOURCE_LOCALE  # the picture's language (the server's), which its description is told in
 
     def files(self) -> list[discord.File]:
         """The picture as an attachment with a short description (its alt text): `alt_text()`."""
@@ -37,10 +39,10 @@ class TableMessage:
         """What the picture is, in one line, such as "Picture of the table: Kasino #12 · round 2 · Kari to play".
 
         Only the headline: the embed beside the picture already says everything the picture shows, so a screen
-        reader that read the whole table here would read it twice.
+        reader that read the whole table here would read it twice. Told in the picture's `locale`.
         """
         headline = self.content.split("\n", 1)[0].replace("**", "")
-        return clip(f"Picture of the table: {headline}", DESCRIPTION_LIMIT)
+        return clip(say(self.locale, "picture.table-alt", headline=headline), DESCRIPTION_LIMIT)
 
     def without_picture(self) -> TableMessage:
         """The same table as text only."""

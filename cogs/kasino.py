@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Sequence
@@ -29,7 +30,8 @@ from engine.kasino import KasinoGame
 from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
 from engine.message import Message
-from i18n import SOURCE_LOCALE
+from i18n import SOURCE_LOCALE, english_ranks, local_ranks, rank_words
+from i18n.cards import RANK_IDS
 from service.errors import RefusedError
 from service.tables import FROZEN
 
@@ -92,7 +94,8 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
                 found = await self._my_turn(interaction)
                 raise RefusedError(found if isinstance(found, str) else YOUR_TURN_NOW)
             record = await my_running_game(self.bot, interaction, "kasino")
-            result = await self.bot.service.play(record.id, interaction.user.id, move)
+            typed = english_ranks(move, private_locale(interaction))  # their letters ("D♠") read as the engine's
+            result = await self.bot.service.play(record.id, interaction.user.id, typed)
             # The table shows the move; "thinking…" still needs an answer, so it is the move's menu words, no more.
             done = done_line(result.events, private_locale(interaction))
             await settle_and_tell(self.bot, interaction, [result], done=done)
@@ -110,12 +113,12 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         if isinstance(found, str):
             return [app_commands.Choice(name=clip(found, CHOICE_LIMIT), value=clip(WHY + found, CHOICE_LIMIT))]
         game, seat = found
-        typed = typed_cards(current.strip().lower())
-        choices = []
         locale = private_locale(interaction)  # suggestions are the caller's alone: their language
+        typed = typed_cards(current.strip().lower(), locale)
+        choices = []
         for legal in best_first(game, game.legal_moves(seat)):
             words = move_words(game, legal, locale)
-            if typed in str(legal).lower() or typed in words.lower():
+            if typed in typed_cards(str(legal).lower(), locale) or typed in words.lower():
                 choices.append(app_commands.Choice(name=clip(legible(words), CHOICE_LIMIT), value=str(legal)))
             if len(choices) == AUTOCOMPLETE_LIMIT:
                 break
@@ -150,13 +153,25 @@ def done_line(events: Sequence[Event], locale: str = SOURCE_LOCALE) -> str:
     return "Done."
 
 
-_ASCII_CARD = re.compile(r"\b(10|[2-9akqjt])([shdc])\b")
 _SUIT_OF = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
-def typed_cards(text: str) -> str:
-    """Lowercase typed text with ASCII cards as the suggestions write them (`5h` → `5♥`, `td` → `10♦`)."""
-    return _ASCII_CARD.sub(lambda match: ("10" if match[1] == "t" else match[1]) + _SUIT_OF[match[2]], text)
+@functools.cache
+def _ascii_card(letters: tuple[str, ...]) -> re.Pattern[str]:
+    """A lowercase card with an ASCII suit, its rank a number or one of `letters` (the longest first)."""
+    ranks = "|".join(["10", "[2-9]", *(re.escape(letter) for letter in sorted(letters, key=len, reverse=True))])
+    return re.compile(rf"\b({ranks})([shdc])\b")
+
+
+def typed_cards(text: str, locale: str = SOURCE_LOCALE) -> str:
+    """Lowercase typed text with its cards as the suggestions write them in `locale`: its rank letters, suit symbols.
+
+    A rank typed in English or in the locale's letters reads alike (`qs`, `ds` → `d♠` in Norwegian; `5h` → `5♥`,
+    `td` → `10♦` everywhere), so what a player typed compares with a move's words and with its notation written the
+    same way. Only cards change: words such as "build" or "take" stay as typed.
+    """
+    letters = tuple(rank_words(rank, locale).lower() for rank in RANK_IDS)
+    return _ascii_card(letters).sub(lambda match: match[1] + _SUIT_OF[match[2]], local_ranks(text, locale).lower())
 
 
 async def setup(bot: GameBot) -> None:

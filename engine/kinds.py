@@ -97,7 +97,8 @@ class GameKind:
     # typed example in backticks, in the parser's English words, and say what it does; `None` when there is none.
     notation: Message | None = None
     # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
-    # view and the players' names (resolved by `render`, so the engine imports no drawing code).
+    # view, the players' names and the locale its words are in (resolved by `render`, so the engine imports no
+    # drawing code).
     public_view: type[Any] | None = None
     table_picture: str | None = None
     # Its computer players, optional: (strength, "module:Class") weakest first, resolved by `ai.players` (so the

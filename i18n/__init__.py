@@ -5,7 +5,7 @@ put them into words here for one locale. English is the source; `no`, `id` and `
 `python -m i18n` reports how complete the catalogs are.
 """
 
-from i18n.cards import card_words, english_ranks
+from i18n.cards import card_words, english_ranks, local_ranks, rank_words
 from i18n.catalog import LOCALES, SOURCE_LOCALE
 from i18n.render import (
     MissingMessageError,
@@ -26,7 +26,9 @@ __all__ = [
     "counted",
     "english_ranks",
     "join_names",
+    "local_ranks",
     "noun",
+    "rank_words",
     "render_message",
     "render_param",
     "say",

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.message import Count, Joined, Message, Param, Seat
+from i18n.cards import card_words
 from i18n.catalog import SOURCE_LOCALE, Entry, LocaleCatalog, load
 
 
@@ -50,7 +51,7 @@ def render_param(value: Param, locale: str, names: Sequence[str] = ()) -> str:
     if isinstance(value, Seat):
         return names[value.seat] if 0 <= value.seat < len(names) else f"#{value.seat + 1}"
     if isinstance(value, Card):
-        return str(value)
+        return card_words(value, locale)
     if isinstance(value, Count):
         return counted(value.n, value.noun, locale)
     if isinstance(value, Joined):

@@ -1,5 +1,8 @@
 """One card: a white face with its index (rank over suit) in the top-left corner and a large suit, or a back.
 
+The rank is written in the reader's letters (`i18n.rank_words`: "D" for a Norwegian or Hungarian queen, "Kn" for a
+Norwegian jack); a rank wider than "10" is narrowed to the same column, so a fan's step is the same in every language.
+
 Faces are drawn once per card and size and kept (`functools.cache`), then pasted: a table render only
 pastes sprites and writes a few words. The rounded outline is drawn at four times the size and scaled
 down, so its edge is smooth on any background.
@@ -7,6 +10,7 @@ down, so its edge is smooth on any background.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import cache
 from typing import Final
@@ -14,6 +18,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine.cards import Card
+from i18n import SOURCE_LOCALE, rank_words
 from render import style
 from render.layout import Box, Drawn
 
@@ -54,14 +59,19 @@ def _pad(width: int) -> int:
 def _rank_advances(rank: str, size: int) -> list[float]:
     """Where each character of a rank starts; `10` is set tight so the index stays narrow in a fan."""
     face = style.font(size, bold=True)
-    if rank != "10":
-        return [0.0]
-    return [0.0, face.getlength("1") - size * 0.1]
+    if rank == "10":
+        return [0.0, face.getlength("1") - size * 0.1]
+    return [0.0]  # any other rank is written whole, its letters on one baseline ("Kn")
+
+
+def _rank_pieces(rank: str) -> list[str]:
+    """What is written at each of `_rank_advances`: the digits of `10` one by one, any other rank whole."""
+    return list(rank) if rank == "10" else [rank]
 
 
 def _rank_width(rank: str, size: int) -> float:
     face = style.font(size, bold=True)
-    return _rank_advances(rank, size)[-1] + face.getlength(rank[-1])
+    return _rank_advances(rank, size)[-1] + face.getlength(_rank_pieces(rank)[-1])
 
 
 def index_width(width: int) -> int:
@@ -86,20 +96,27 @@ def _blank(width: int, height: int, fill: tuple[int, int, int], edge: tuple[int,
 
 
 @cache
-def face(rank: int, suit: str, width: int, spot: int | None = None) -> Image.Image:
-    """A card face `width` pixels wide. `spot` marks a Jack standing in for that Garbage spot (gold edge, number)."""
+def face(rank: int, suit: str, width: int, spot: int | None = None, rank_text: str | None = None) -> Image.Image:
+    """A card face `width` pixels wide. `spot` marks a Jack standing in for that Garbage spot (gold edge, number).
+
+    `rank_text` is the rank as the reader's language writes it (`i18n.rank_words`: "D" for a Norwegian queen), the
+    English letter when not given.
+    """
     height = height_for(width)
     jack_mark = spot is not None
     sprite = _blank(width, height, style.FACE, style.GOLD if jack_mark else style.EDGE, 3.5 if jack_mark else 1.2)
     draw = ImageDraw.Draw(sprite)
     colour = style.suit_colour(suit)
     pad, rank_size, suit_size = _pad(width), _rank_size(width), _suit_size(width)
-    rank_text = Card(rank, suit).rank_text
+    rank_text = rank_text or Card(rank, suit).rank_text
     column = _rank_width("10", rank_size)  # every index is centred in the column of the widest rank
-    left = pad + (column - _rank_width(rank_text, rank_size)) / 2
     rank_font = style.font(rank_size, bold=True)
-    for char, advance in zip(rank_text, _rank_advances(rank_text, rank_size), strict=True):
-        draw.text((left + advance, pad), char, font=rank_font, fill=colour, anchor="lt")
+    if _rank_width(rank_text, rank_size) <= column:
+        left = pad + (column - _rank_width(rank_text, rank_size)) / 2
+        for piece, advance in zip(_rank_pieces(rank_text), _rank_advances(rank_text, rank_size), strict=True):
+            draw.text((left + advance, pad), piece, font=rank_font, fill=colour, anchor="lt")
+    else:
+        _squeezed(sprite, rank_text, rank_size, (pad, pad), column, colour)
     rank_bottom = pad + rank_font.getbbox("0", anchor="lt")[3]
     draw.text((pad + column / 2, rank_bottom + pad), suit, font=style.font(suit_size), fill=colour, anchor="mt")
     big = style.font(round(width * 0.48))
@@ -112,6 +129,20 @@ def face(rank: int, suit: str, width: int, spot: int | None = None) -> Image.Ima
             draw.rectangle(frame, outline=colour, width=1)
         draw.text((width * 0.68, height * 0.8), suit, font=big, fill=colour, anchor="mm")
     return sprite
+
+
+def _squeezed(
+    sprite: Image.Image, rank: str, size: int, xy: tuple[int, int], column: float, colour: tuple[int, int, int]
+) -> None:
+    """A rank wider than the index column ("Kn"), narrowed to fit it at its full height, so a fan keeps its step."""
+    rank_font = style.font(size, bold=True)
+    natural = math.ceil(_rank_width(rank, size)) + 2
+    tall = math.ceil(rank_font.getbbox(rank, anchor="lt")[3]) + 2
+    ink = Image.new("L", (natural * _SUPER, tall * _SUPER), 0)
+    big = style.font(size * _SUPER, bold=True)
+    ImageDraw.Draw(ink).text((_SUPER, 0), rank, font=big, fill=255, anchor="lt")
+    mask = ink.resize((max(1, round(column)), tall), Image.Resampling.LANCZOS)
+    sprite.paste(colour, (xy[0], xy[1], xy[0] + mask.width, xy[1] + mask.height), mask)
 
 
 def _disc(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float, words: str, size: int) -> None:
@@ -151,10 +182,18 @@ def back(width: int, number: int | None = None) -> Image.Image:
 
 
 def paste_face(
-    canvas: Image.Image, card: Card, x: int, y: int, width: int, place: str, *, spot: int | None = None
+    canvas: Image.Image,
+    card: Card,
+    x: int,
+    y: int,
+    width: int,
+    place: str,
+    *,
+    spot: int | None = None,
+    locale: str = SOURCE_LOCALE,
 ) -> Drawn:
-    """Paste `card` face up with its top-left corner at (x, y); return what was drawn."""
-    sprite = face(card.rank, card.suit, width, spot)
+    """Paste `card` face up at (x, y) (its top-left corner), its rank as `locale` writes it; return what was drawn."""
+    sprite = face(card.rank, card.suit, width, spot, rank_words(card.rank, locale))
     canvas.paste(sprite, (x, y), sprite)
     return Drawn(card.code, Box(x, y, x + width, y + sprite.height), place, text_size(width, numbered=spot is not None))
 
@@ -172,8 +211,17 @@ def fan_width(count: int, width: int) -> int:
     return width + max(0, count - 1) * index_width(width)
 
 
-def paste_fan(canvas: Image.Image, cards: Sequence[Card], x: int, y: int, width: int, place: str) -> list[Drawn]:
-    """Paste `cards` left to right, each covering the previous one but its index strip.
+def paste_fan(
+    canvas: Image.Image,
+    cards: Sequence[Card],
+    x: int,
+    y: int,
+    width: int,
+    place: str,
+    *,
+    locale: str = SOURCE_LOCALE,
+) -> list[Drawn]:
+    """Paste `cards` left to right, each covering the previous one but its index strip (ranks as `locale` writes them).
 
     The box of a covered card is only its visible strip, so no two boxes overlap.
     """
@@ -182,7 +230,7 @@ def paste_fan(canvas: Image.Image, cards: Sequence[Card], x: int, y: int, width:
     drawn = []
     for position, card in enumerate(cards):
         left = x + position * step
-        full = paste_face(canvas, card, left, y, width, place)
+        full = paste_face(canvas, card, left, y, width, place, locale=locale)
         last = position == len(cards) - 1
         strip = Drawn(card.code, Box(left, y, left + step, y + height), place, full.text_size)
         drawn.append(full if last else strip)

@@ -1,7 +1,8 @@
 """The Kasino table as one picture, from the public view only (K16): what anyone at the table may see.
 
 Drawn 600 px wide for a chat that shows it 300-400 px wide: every word is at least `style.smallest_type`, names
-wrap instead of being cut, and the words are the text table's (cogs/_kasino_render.py): "hand 3 · captured 2".
+wrap instead of being cut, and the words are the text table's (cogs/_kasino_render.py): "hand 3 · captured 2", in
+the server's language (catalog domain `pictures.po`), cards with its rank letters.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from PIL import Image
 
 from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
-from i18n import counted
+from i18n import SOURCE_LOCALE, counted, join_names, say
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, pack, wrap
@@ -69,8 +70,8 @@ class _Block:
         return cards.height_for(CARD) + (8 + line_height(SMALL) * lines if lines else 0)
 
 
-def render_kasino_table(view: KasinoPublicView, names: Sequence[str]) -> Rendered:
-    """Draw the Kasino table: header with whose turn, one panel per seat, then every table item.
+def render_kasino_table(view: KasinoPublicView, names: Sequence[str], locale: str = SOURCE_LOCALE) -> Rendered:
+    """Draw the Kasino table in `locale`'s words: header with whose turn, one panel per seat, then every table item.
 
     Raises:
         ValueError: `names` does not give one name per seat.
@@ -78,21 +79,22 @@ def render_kasino_table(view: KasinoPublicView, names: Sequence[str]) -> Rendere
     if len(names) != len(view.seats):
         raise ValueError(f"{len(view.seats)} seats need {len(view.seats)} names, not {len(names)}")
     beside_stock = WIDTH - 2 * PAD - STOCK_CARD - GAP
-    turn = wrap(_turn_line(view, names), TURN, beside_stock)
-    facts = pack([f"stock {counted(view.stock, 'card')}" if view.stock else "stock empty",
-                  f"playing to {counted(view.target, 'point')}"],
+    turn = wrap(_turn_line(view, names, locale), TURN, beside_stock)
+    stock = (say(locale, "picture.kasino.stock", cards=counted(view.stock, "card", locale)) if view.stock
+             else say(locale, "picture.kasino.stock-empty"))  # fmt: skip
+    facts = pack([stock, say(locale, "picture.kasino.target", points=counted(view.target, "point", locale))],
                  SMALL, beside_stock)  # fmt: skip
     header = line_height(TITLE) + line_height(TURN) * len(turn) + line_height(SMALL) * len(facts)
-    panels = [_panel(view, seat, names[seat.seat]) for seat in view.seats]
+    panels = [_panel(view, seat, names[seat.seat], locale) for seat in view.seats]
     panel_rows = [max(panel.height for panel in panels[row : row + 2]) for row in range(0, len(panels), 2)]
-    blocks, row_heights = _flow(view.table, names)
+    blocks, row_heights = _flow(view.table, names, locale)
     table_top = PAD + header + GAP + sum(panel_rows) + GAP * len(panel_rows) + GAP
     table_height = sum(row_heights) + GAP * (len(row_heights) + 1) if blocks else line_height(TURN) + 2 * GAP
     height = table_top + table_height + PAD
     image = Image.new("RGB", (WIDTH, height), style.FELT)
     pen = Pen(image)
     drawn: list[Drawn] = []
-    pen.write((PAD, PAD), f"Kasino · round {view.round}", TITLE, style.TEXT)
+    pen.write((PAD, PAD), say(locale, "picture.kasino.title", round=view.round), TITLE, style.TEXT)
     y = PAD + line_height(TITLE)
     y += pen.write_lines(PAD, y, turn, TURN, style.GOLD)
     pen.write_lines(PAD, y, facts, SMALL, style.MUTED)
@@ -106,33 +108,38 @@ def render_kasino_table(view: KasinoPublicView, names: Sequence[str]) -> Rendere
     pen.draw.rounded_rectangle((PAD, table_top - GAP, WIDTH - PAD - 1, table_top + table_height - 1), radius=14,
                                fill=style.PANEL)  # fmt: skip
     if not blocks:
-        pen.write((WIDTH / 2, table_top + table_height / 2 - GAP / 2), "The table is empty.", SMALL, style.MUTED,
-                  anchor="mm")  # fmt: skip
+        pen.write((WIDTH / 2, table_top + table_height / 2 - GAP / 2), say(locale, "picture.kasino.empty-table"),
+                  SMALL, style.MUTED, anchor="mm")  # fmt: skip
     tops = [table_top + sum(row_heights[:row]) + GAP * row for row in range(len(row_heights))]
     for block in blocks:
-        drawn += _draw_block(image, pen, block, tops[block.row])
+        drawn += _draw_block(image, pen, block, tops[block.row], locale)
     return encode(image, drawn, pen.written)
 
 
-def _turn_line(view: KasinoPublicView, names: Sequence[str]) -> str:
+def _turn_line(view: KasinoPublicView, names: Sequence[str], locale: str) -> str:
     if view.over or view.to_move is None:
         playing = [seat for seat in view.seats if not seat.resigned] or list(view.seats)
         best = max(seat.score for seat in playing)
-        leaders = " and ".join(names[seat.seat] for seat in playing if seat.score == best)
-        return f"Game over · won by {leaders} with {counted(best, 'point')}"
-    return f"▶ {names[view.to_move]} to play"
+        leaders = join_names([names[seat.seat] for seat in playing if seat.score == best], locale)
+        return say(locale, "picture.kasino.won-by", winners=leaders, points=counted(best, "point", locale))
+    return "▶ " + say(locale, "picture.to-play", player=names[view.to_move])
 
 
-def _panel(view: KasinoPublicView, seat: SeatSummary, name: str) -> _Panel:
+def _panel(view: KasinoPublicView, seat: SeatSummary, name: str, locale: str) -> _Panel:
     """A seat's words in the text table's order and terms, wrapped to the panel (the score first, in bold)."""
     active = seat.seat == view.to_move and not view.over
     name_lines = wrap(("▶ " if active else "") + name, NAME, PANEL_WIDTH - NAME_LEFT - INSET)
-    score = counted(seat.score, "point")
-    parts = [score, f"hand {seat.hand_size}", f"captured {seat.captured}", f"sweeps {seat.sweeps}"]
+    score = counted(seat.score, "point", locale)
+    parts = [
+        score,
+        say(locale, "picture.kasino.hand", n=seat.hand_size),
+        say(locale, "picture.kasino.captured", n=seat.captured),
+        say(locale, "picture.kasino.sweeps", n=seat.sweeps),
+    ]
     if seat.seat == view.dealer:
-        parts.append("dealer")
+        parts.append(say(locale, "picture.kasino.dealer"))
     if seat.resigned:
-        parts.append("resigned")
+        parts.append(say(locale, "picture.resigned"))
     bold_extra = SMALL_BOLD.getlength(score) - SMALL.getlength(score)  # the score is packed plain, drawn bold
     counts = pack(parts, SMALL, PANEL_WIDTH - 2 * INSET - bold_extra)
     return _Panel(seat, name_lines, counts, score, active)
@@ -155,7 +162,7 @@ def _draw_panel(pen: Pen, panel: _Panel, x0: int, y0: int, height: int) -> None:
         y += line_height(SMALL)
 
 
-def _flow(items: Sequence[TableItem], names: Sequence[str]) -> tuple[list[_Block], list[int]]:
+def _flow(items: Sequence[TableItem], names: Sequence[str], locale: str) -> tuple[list[_Block], list[int]]:
     """Place items left to right, starting a new row when one would cross the right edge; return the rows' heights.
 
     A block is as wide as its fan or its caption's longest line, whichever is wider (but never wider than a row,
@@ -165,7 +172,7 @@ def _flow(items: Sequence[TableItem], names: Sequence[str]) -> tuple[list[_Block
     left, right = PAD + GAP, WIDTH - PAD - GAP
     x, row = left, 0
     for item in items:
-        caption, owner = _captions(item, names)
+        caption, owner = _captions(item, names, locale)
         plate = PLATE if caption else 0  # a pile or build sits on a plate that reaches this far past its block
         lines = max((face.getlength(line) for line, face in [(caption, SMALL_BOLD), (owner, SMALL)] if line), default=0)
         width = min(right - left - 2 * plate, max(cards.fan_width(len(item.cards), CARD), math.ceil(lines)))
@@ -179,21 +186,22 @@ def _flow(items: Sequence[TableItem], names: Sequence[str]) -> tuple[list[_Block
     return blocks, heights
 
 
-def _captions(item: TableItem, names: Sequence[str]) -> tuple[str, str]:
+def _captions(item: TableItem, names: Sequence[str], locale: str) -> tuple[str, str]:
     """What a pile or build is, in the text table's words, and whose build it is; nothing for a loose card."""
     if item.kind == "loose":
         return "", ""
     if item.kind == "pile":
-        return f"pile {item.value}", ""
-    owner = f"of {names[item.owner]}" if item.owner is not None else ""
-    return f"build {item.value}" + (" doubled" if item.doubled else ""), owner
+        return say(locale, "picture.kasino.pile", value=item.value), ""
+    owner = say(locale, "picture.kasino.owner", player=names[item.owner]) if item.owner is not None else ""
+    build = "picture.kasino.build-doubled" if item.doubled else "picture.kasino.build"
+    return say(locale, build, value=item.value), owner
 
 
-def _draw_block(image: Image.Image, pen: Pen, block: _Block, y: int) -> list[Drawn]:
+def _draw_block(image: Image.Image, pen: Pen, block: _Block, y: int, locale: str) -> list[Drawn]:
     """One table item: a loose card, or a fanned pile or build on a plate with its caption."""
     item = block.item
     if item.kind == "loose":
-        return [cards.paste_face(image, item.cards[0], block.x, y, CARD, "table")]
+        return [cards.paste_face(image, item.cards[0], block.x, y, CARD, "table", locale=locale)]
     build = item.kind == "build"
     owner = item.owner if build else None
     accent = style.SEAT_COLOURS[owner % len(style.SEAT_COLOURS)] if owner is not None else style.MUTED
@@ -205,7 +213,7 @@ def _draw_block(image: Image.Image, pen: Pen, block: _Block, y: int) -> list[Dra
         outline=accent,
         width=3 if build else 1,
     )
-    drawn = cards.paste_fan(image, item.cards, block.x, y, CARD, "table")
+    drawn = cards.paste_fan(image, item.cards, block.x, y, CARD, "table", locale=locale)
     top = y + cards.height_for(CARD) + 6
     top += pen.write_lines(block.x + 2, top, block.caption, SMALL_BOLD, style.TEXT)
     pen.write_lines(block.x + 2, top, block.owner, SMALL, accent)

@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import aiohttp
+import discord
 
 from bot import create_bot
 from playground import serve
@@ -159,3 +160,43 @@ def test_a_port_in_use_is_named_in_one_line_with_a_non_zero_status(tmp_path):
     assert done.returncode == playground.EXIT_NO_PORT != 0
     assert done.stderr.splitlines() == [f"playground: port {port} is in use; choose another with --port N"]
     assert done.stdout == ""
+
+
+def test_the_locale_flag_is_parsed_with_english_by_default(capsys):
+    import pytest
+
+    import playground
+
+    assert playground.parse([]).locale == "en"
+    assert playground.parse(["--locale", "hu"]).locale == "hu"
+    with pytest.raises(SystemExit):
+        playground.parse(["--locale", "de"])
+    assert "invalid choice" in capsys.readouterr().err
+
+
+async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path):
+    # Issue 25: `--locale no` makes a Norwegian server whose players' Discord speaks Norwegian.
+    import simcord.interactions
+
+    real = simcord.interactions.base_payload
+    stop, ready = asyncio.Event(), asyncio.Queue()
+    running = asyncio.create_task(
+        serve(create_bot, tmp_path / "p.db", unused_port(), stop, ready, wall_clock=False, locale="no")
+    )
+    try:
+        _, playground, _ = await asyncio.wait_for(ready.get(), timeout=60)
+        maja, kari = playground.members[:2]
+        channel, bot = playground.channel, playground.env.bot
+        assert bot.get_guild(playground.guild.id).preferred_locale == discord.Locale.norwegian
+        assert bot.languages.server_default(playground.guild.id) == "no"
+        opened = await maja.slash(channel, "kasino new", seats=2)
+        await kari.click(opened.response, label="Join")
+        await maja.click(opened.response, label="Start")
+        assert await bot.languages.of_user(kari.id, playground.guild.id) == "no"  # as her interactions said
+        table = table_message(channel, 1)
+        picture = next(a for a in table.attachments if a.filename == "table.png")
+        assert picture.description.startswith("Bilde av bordet: ")
+    finally:
+        stop.set()
+        await asyncio.wait_for(running, timeout=30)
+    assert simcord.interactions.base_payload is real  # SimCord is itself again once the playground stops

@@ -7,6 +7,7 @@ import re
 import discord
 import pytest
 
+from render import render_table
 from service.errors import RefusedError
 from tests.cogs.helpers import game_thread, open_and_start, private_text, table_message
 from tests.cogs.test_kasino_flow import play_turn
@@ -73,3 +74,24 @@ async def test_each_private_panel_shows_the_seats_own_hand_as_a_picture(simcord_
     assert [a.filename for a in dm.attachments] == ["hand.png"]
     shown = await alice.click(table_message(game_thread(channel, game_id), game_id), label="Show my hand")
     assert shown.ephemeral and [a.filename for a in shown.response.attachments] == ["hand.png"]
+
+
+async def test_the_pictures_speak_the_servers_language_and_the_hand_its_readers(simcord_env, members, monkeypatch):
+    # Issue 25: a Norwegian server's table picture, and its description, are Norwegian; a player whose Discord
+    # speaks Hungarian gets their hand's description in Hungarian.
+    from tests.cogs.test_language import speaking
+
+    guild = simcord_env.create_guild("Kortklubben", preferred_locale="no")
+    channel = guild.create_text_channel("games")
+    alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob"))
+    _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
+    table = table_message(game_thread(channel, game_id), game_id)
+    picture = picture_of(table)
+    assert picture.description.startswith("Bilde av bordet: ")
+    record = await simcord_env.bot.store.get_game(game_id)
+    game = simcord_env.bot.service.game_of(record)
+    names = [seat.name for seat in record.seats]
+    assert await picture.read() == render_table(game.public_view(), names, "no").png
+    speaking(monkeypatch, alice, "hu")
+    shown = await alice.click(table, label="Show my hand")
+    assert [a.description for a in shown.response.attachments] == ["A kezed"]
