@@ -7,6 +7,8 @@ the English words of that id are not what was shown.
 """
 
 import random
+import re
+from pathlib import Path
 
 from cogs._hands import whose_turn
 from cogs._kasino_render import hand_text, score_table
@@ -16,9 +18,12 @@ from cogs._timing import deadline_line, in_words
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from i18n import LOCALES, counted, say
+from i18n.catalog import LOCALES_DIR, load, read_catalog
 from tests.cogs.helpers import components, game_thread, labels, member_for, open_and_start, table_message
 from tests.cogs.test_kasino_flow import dm_hand_message, play_to_end
 from tests.cogs.test_language import manager, speaking
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def norwegian(env, guild, channel):
@@ -191,3 +196,21 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
     in_norwegian_not_english(
         str([field.name for field in table_message(thread, game_id).embeds[0].fields]), "kasino.table.last-move"
     )
+
+
+TABLE_DOMAINS = ("table", "kasino_table", "garbage_table")
+SAID_ID = re.compile(r'"((?:table|panel|ping|timer|result|kasino\.table|garbage\.table)\.[a-z-]+)"')
+
+
+def test_every_table_message_the_cogs_say_is_in_the_catalogs_and_every_one_there_is_said():
+    written = {key for path in (ROOT / "cogs").glob("*.py") for key in SAID_ID.findall(path.read_text("utf-8"))}
+    written.discard("table.png")  # the picture's file name, not a message
+    english = load("en").entries
+    assert sorted(key for key in written if key not in english) == []
+    catalogued = {
+        str(message.id[0] if isinstance(message.id, tuple) else message.id)
+        for domain in TABLE_DOMAINS
+        for message in read_catalog(LOCALES_DIR / "en" / f"{domain}.po")
+        if message.id
+    }
+    assert sorted(catalogued - written) == []
