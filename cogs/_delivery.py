@@ -32,14 +32,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._backoff import retry_delay
-from cogs._hands import DMS_CLOSED, as_new_message, panel_state, show_hand_button, stamped
+from cogs._hands import as_new_message, dms_closed, panel_state, show_hand_button, stamped
 from cogs._language import private_locale
 from cogs._recent import Recent
 from cogs._table import TableMessage
 from cogs._text import jump_link, legible
+from cogs._words import game_title
 from db.records import GameRecord, SeatRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
+from i18n import say
 from service.errors import RefusedError
 from service.tables import USER_ERRORS, MoveResult
 
@@ -58,13 +60,9 @@ PAUSE_AFTER = timedelta(minutes=30)  # of passing refusals in a row: stop retryi
 ALONE_QUIET = timedelta(minutes=1)  # a member alone with computers who acted this recently is not pinged
 DM_CHANNELS_KEPT = 4096  # players whose DM channel is remembered across games
 LATEST_KEPT = 2000  # members' latest clicks kept before the expired ones are dropped
-CATCH_UP = "Your move counted. Discord did not take the update just now; the table will catch up in a moment."
-MOVED = "The thread of {title} is gone, so the game goes on here."
-PAUSED = (
-    "I have not been able to show **{title}** in <#{channel_id}> for half an hour: Discord says I am missing access "
-    "or a permission there. The game is saved and waits. Give me back View Channel, Send Messages, Send Messages in "
-    "Threads, Embed Links and Attach Files there; the table catches up at the game's next move or click."
-)
+CATCH_UP = "table.catch-up"  # the player's move counted, and the table catches up (a message id)
+MOVED = "table.moved"  # the game's thread is gone, so it goes on in the channel (a message id)
+PAUSED = "table.paused"  # the host's DM after half an hour without access (a message id)
 
 
 @dataclass(slots=True)
@@ -305,9 +303,9 @@ class Delivery:
             return cancelled
         log.info("game #%d: its thread is gone; moving it to its channel", record.id)
         moved = await self.bot.service.projection.move_to_channel(record.id)
-        title = f"{game_kind(record.kind).title} #{record.id}"
+        locale = await self.bot.languages.public(record.guild_id)
         try:
-            await self.bot.presenter.game_channel(moved).send(MOVED.format(title=title))
+            await self.bot.presenter.game_channel(moved).send(say(locale, MOVED, title=game_title(record)))
         except discord.HTTPException as error:
             if not place_gone(error):
                 raise
@@ -363,12 +361,13 @@ class Delivery:
             (place, legible(line), None) for line in self.bot.presenter.uis[record.kind].notices(record, events, locale)
         ]
         if seq == record.move_count and record.status == "finished":
-            result = self.bot.presenter.result_line(record, game)
+            result = self.bot.presenter.result_line(record, game, locale)
             if result is not None:
                 notices.append((place, legible(result), self.bot.presenter.finished_view(record)))
                 if record.thread_id is not None:
                     parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                    notices.append((parent, f"{legible(result)} — table: <#{record.thread_id}>", None))
+                    told = say(locale, "result.in-parent", result=result, thread=f"<#{record.thread_id}>")
+                    notices.append((parent, legible(told), None))
         return notices
 
     async def _events_after(
@@ -451,11 +450,11 @@ class Delivery:
         return await self.bot.service.get(record.id) if changed else record
 
     async def _tell_dms_closed(self, record: GameRecord, user_ids: Sequence[int]) -> None:
-        mentions = ", ".join(f"<@{user_id}>" for user_id in user_ids)
+        locale = await self.bot.languages.public(record.guild_id)
         view = discord.ui.View(timeout=None)
-        view.add_item(show_hand_button(record.kind, record.id))
+        view.add_item(show_hand_button(record.kind, record.id, locale))
         await self.bot.presenter.game_channel(record).send(
-            DMS_CLOSED.format(mentions=mentions, kind=record.kind),
+            dms_closed(record, user_ids, locale),
             view=view,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id) for user_id in user_ids]),
         )
@@ -478,13 +477,15 @@ class Delivery:
                 continue
             if not shown.interaction.response.is_done():
                 continue  # its interaction is being answered right now; the next settle finds it answered
-            # The reader's language, as the latest interaction on the panel says it.
-            panel = await self.bot.presenter.hand_panel(record, game, seat, private_locale(shown.interaction))
+            locale = private_locale(shown.interaction)  # the reader's, as the latest interaction on the panel says it
+            panel = await self.bot.presenter.hand_panel(record, game, seat, locale)
             state = panel_state(panel, record, game, seat)
             if state == shown.state:
                 continue
             try:
-                await shown.interaction.edit_original_response(**stamped(panel, record, game, seat, self.bot.clock()))
+                await shown.interaction.edit_original_response(
+                    **stamped(panel, record, game, seat, self.bot.clock(), locale)
+                )
             except discord.HTTPException:
                 log.debug("game #%d: an ephemeral panel could not be edited; it shows its age", record.id)
                 del panels[user_id]
@@ -566,15 +567,16 @@ class Delivery:
         if target is None:
             return
         place = self.bot.presenter.game_channel(record)
-        title = f"{game_kind(record.kind).title} #{record.id}"
+        locale = await self.bot.languages.public(record.guild_id)
+        title = game_title(record)
         if record.table_message_id is not None:  # a jump link: the table stays where it is, however far up
             title = jump_link(title, record.guild_id, place.id, record.table_message_id)
-        text = f"<@{target}>, your turn in {title}."
+        text = say(locale, "ping.your-turn", player=f"<@{target}>", title=title)
         mentions = discord.AllowedMentions(users=[discord.Object(target)])
         view: discord.ui.View | None = None
         if game_kind(record.kind).private_hands:  # one tap back to the hand, whatever panel they had
             view = discord.ui.View(timeout=None)
-            view.add_item(show_hand_button(record.kind, record.id))
+            view.add_item(show_hand_button(record.kind, record.id, locale))
         now = asyncio.get_running_loop().time()
         # A followup of a click in the game's channel (the mover's, else the pinged player's own latest) is free,
         # and it notifies like any message.
@@ -661,9 +663,10 @@ class Delivery:
     async def _tell_host_paused(self, game_id: int) -> None:
         try:
             record = await self.bot.service.get(game_id)
+            locale = await self.bot.languages.of_user(record.host_id, record.guild_id)
             channel = await self.bot.create_dm(discord.Object(record.host_id))
-            title = f"{game_kind(record.kind).title} #{record.id}"
-            await channel.send(PAUSED.format(title=title, channel_id=record.thread_id or record.channel_id))
+            where = f"<#{record.thread_id or record.channel_id}>"
+            await channel.send(say(locale, PAUSED, title=game_title(record), channel=where))
         except USER_ERRORS:
             log.info("game #%d is gone; its host need not be told that it waits for access", game_id)
         except discord.HTTPException:
@@ -689,7 +692,7 @@ async def settle_and_tell(
     if interaction.type != discord.InteractionType.application_command:
         done = None
     shown = await bot.delivery.settle(results[-1].record.id, interaction=interaction, fresh=results)
-    lines = ([done] if done else []) + ([] if shown else [CATCH_UP])
+    lines = ([done] if done else []) + ([] if shown else [say(private_locale(interaction), CATCH_UP)])
     if lines:
         try:
             await interaction.followup.send(legible(" ".join(lines)), ephemeral=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -27,6 +28,7 @@ from cogs._lookup import bot_of, component_game, my_running_game
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.kinds import GameKind
+from i18n import SOURCE_LOCALE, say
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -34,23 +36,30 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOT_A_PLAYER = "You are not playing in this game; everything public is on the table message."
-DMS_CLOSED = (
-    "{mentions}: I can't send you direct messages, so your cards stay private here: press **Show my hand** (below, "
-    "on the table or on your turn ping), or use `/{kind} hand`."
-)
 AGE_COLOUR = 0x4F545C  # Discord's grey: the stamp is a footnote, not news
 
 
-def whose_turn(record: GameRecord, game: AnyGame, seat: int) -> str:
-    """Whose turn it is, as a panel's footnote says it."""
+def whose_turn(record: GameRecord, game: AnyGame, seat: int, locale: str = SOURCE_LOCALE) -> str:
+    """Whose turn it is, as a panel's footnote says it in its reader's `locale`."""
     if record.status == "cancelled":
-        return "The game was cancelled."
+        return say(locale, "panel.cancelled")
     if record.status != "running" or game.to_move is None:
-        return "The game is over."
+        return say(locale, "panel.over")
     if game.to_move == seat:
-        return "**Your turn.**"
-    return f"**{record.seats[game.to_move].name}** to play."
+        return say(locale, "panel.your-turn")
+    return say(locale, "panel.to-play", player=record.seats[game.to_move].name)
+
+
+def dms_closed(record: GameRecord, user_ids: Sequence[int], locale: str) -> str:
+    """The public notice to players whose DMs are closed: where their cards are instead, in the server's `locale`."""
+    mentions = say(locale, "join.comma").join(f"<@{user_id}>" for user_id in user_ids)
+    return say(
+        locale,
+        "panel.dms-closed",
+        mentions=mentions,
+        button=say(locale, "panel.show-hand"),
+        command=f"/{record.kind} hand",
+    )
 
 
 def panel_state(panel: dict[str, Any], record: GameRecord, game: AnyGame, seat: int) -> str:
@@ -62,13 +71,22 @@ def panel_state(panel: dict[str, Any], record: GameRecord, game: AnyGame, seat: 
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
 
 
-def stamped(panel: dict[str, Any], record: GameRecord, game: AnyGame, seat: int, drawn_at: datetime) -> dict[str, Any]:
+def stamped(
+    panel: dict[str, Any],
+    record: GameRecord,
+    game: AnyGame,
+    seat: int,
+    drawn_at: datetime,
+    locale: str = SOURCE_LOCALE,
+) -> dict[str, Any]:
     """An ephemeral panel with a footnote: whose turn it is, and when it was drawn ("drawn 3 minutes ago").
 
+    The footnote is in the panel's reader's `locale`.
     The footnote is an embed of its own, so a kind that redraws the panel's text and controls in place keeps it.
     """
+    turn = whose_turn(record, game, seat, locale)
     note = discord.Embed(
-        description=f"{whose_turn(record, game, seat)} Drawn <t:{int(drawn_at.timestamp())}:R>.", colour=AGE_COLOUR
+        description=say(locale, "panel.stamp", turn=turn, when=f"<t:{int(drawn_at.timestamp())}:R>"), colour=AGE_COLOUR
     )
     fresh = dict(panel)
     fresh["embeds"] = [*panel.get("embeds", ()), note]
@@ -90,10 +108,10 @@ async def seat_panel(bot: GameBot, record: GameRecord, user_id: int, locale: str
     Raises:
         RefusedError: the caller has no seat in it.
     """
-    seat = _seat_of(record, user_id)
+    seat = seat_of(record, user_id, locale)
     game = bot.service.game_of(record)
     panel = await bot.presenter.hand_panel(record, game, seat, locale)
-    return stamped(panel, record, game, seat, bot.clock()), panel_state(panel, record, game, seat)
+    return stamped(panel, record, game, seat, bot.clock(), locale), panel_state(panel, record, game, seat)
 
 
 async def answer_with_panel(bot: GameBot, interaction: discord.Interaction, record: GameRecord) -> None:
@@ -113,13 +131,12 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
     it; **Refresh** on a panel redraws it in place, which is also how an old ephemeral panel is brought back to life.
     """
 
-    LABELS: ClassVar[dict[str, str]] = {"hand": "Show my hand", "refresh": "Refresh"}
+    LABELS: ClassVar[dict[str, str]] = {"hand": "panel.show-hand", "refresh": "panel.refresh"}
 
-    def __init__(self, kind: str, game_id: int, action: str) -> None:
+    def __init__(self, kind: str, game_id: int, action: str, locale: str = SOURCE_LOCALE) -> None:
         style = discord.ButtonStyle.primary if action == "hand" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(label=self.LABELS[action], style=style, custom_id=component_id(kind, game_id, 0, action))
-        )
+        label = say(locale, self.LABELS[action])
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=component_id(kind, game_id, 0, action)))
         self.kind, self.game_id, self.action = kind, game_id, action
 
     @classmethod
@@ -142,7 +159,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await answer_with_panel(bot, interaction, record)
             return
         if interaction.message is not None and not interaction.message.flags.ephemeral:
-            game, seat = bot.service.game_of(record), _seat_of(record, interaction.user.id)
+            game, seat = bot.service.game_of(record), seat_of(record, interaction.user.id, private_locale(interaction))
             panel = await bot.presenter.hand_panel(record, game, seat, private_locale(interaction))
             await interaction.edit_original_response(**panel)  # a DM panel: the delivery keeps it current
             return
@@ -152,22 +169,22 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await bot.delivery.show_panel(record.id, interaction, interaction.message.id, state)
 
 
-def _seat_of(record: GameRecord, user_id: int) -> int:
-    """The member's seat in the game; RefusedError when they have none."""
+def seat_of(record: GameRecord, user_id: int, locale: str) -> int:
+    """The member's seat in the game; RefusedError (in the member's `locale`) when they have none."""
     seat = record.seat_of(user_id)
     if seat is None:
-        raise RefusedError(NOT_A_PLAYER)
+        raise RefusedError(say(locale, "panel.not-a-player"))
     return seat
 
 
-def show_hand_button(kind: str, game_id: int) -> HandButton:
-    """The table's **Show my hand**."""
-    return HandButton(kind, game_id, "hand")
+def show_hand_button(kind: str, game_id: int, locale: str = SOURCE_LOCALE) -> HandButton:
+    """The table's **Show my hand**, labelled in `locale` (public: the server's)."""
+    return HandButton(kind, game_id, "hand", locale)
 
 
-def refresh_button(kind: str, game_id: int) -> HandButton:
-    """A panel's **Refresh**."""
-    return HandButton(kind, game_id, "refresh")
+def refresh_button(kind: str, game_id: int, locale: str = SOURCE_LOCALE) -> HandButton:
+    """A panel's **Refresh**, labelled in the panel's `locale`."""
+    return HandButton(kind, game_id, "refresh", locale)
 
 
 def hand_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:

@@ -60,8 +60,8 @@ class Presents(Protocol):
         """A seat's private panel in its reader's locale, its picture drawn off the event loop."""
         ...
 
-    def result_line(self, record: GameRecord, game: AnyGame) -> str | None:
-        """The standings of a finished game in one line."""
+    def result_line(self, record: GameRecord, game: AnyGame, locale: str = "en") -> str | None:
+        """The standings of a finished game in one line, in the server's `locale`."""
         ...
 
     async def show_frozen(self, record: GameRecord) -> None:

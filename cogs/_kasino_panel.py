@@ -18,7 +18,7 @@ import discord
 from cogs._delivery import settle_and_tell
 from cogs._drawing import drawn
 from cogs._errors import acknowledge, guarded
-from cogs._hands import NOT_A_PLAYER, refresh_button
+from cogs._hands import refresh_button, seat_of
 from cogs._ids import card_arg, component_id, game_template, number
 from cogs._kasino_render import hand_text
 from cogs._language import private_locale
@@ -33,7 +33,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.table import hand_order
 from engine.kasino.views import KasinoView
-from i18n import SOURCE_LOCALE, counted, say
+from i18n import SOURCE_LOCALE, card_words, counted, say
 from render.kasino_hand import render_hand
 from service.errors import RefusedError
 from service.tables import USER_ERRORS
@@ -50,8 +50,7 @@ ROWS = 5  # rows in one message
 ROW_LABELS = 60  # characters of labels in one row of move buttons, so a row reads on a phone without wrapping much
 HAND_PICTURE = "hand.png"
 CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
-OUT_OF_DATE = "That move is out of date; the table has changed."
-CHOOSE = "**{card}**: choose its move below."
+OUT_OF_DATE = "kasino.table.out-of-date"  # a refusal: the move picked is not one of the current version's
 
 
 def best_first(game: KasinoGame, moves: Sequence[CardMove]) -> list[CardMove]:
@@ -98,7 +97,7 @@ def panel(
     """
     view = discord.ui.View(timeout=None)
     by_card = moves_by_card(game, seat) if record.status == "running" else {}
-    content = legible(hand_text(record, game, seat))
+    content = legible(hand_text(record, game, seat, locale))
     chosen = card if card is not None and len(by_card.get(card, ())) > 1 else None
     first_row: list[discord.ui.Item[Any]] = []
     for hand_card, moves in by_card.items():
@@ -110,7 +109,7 @@ def panel(
                     record.id, record.version, hand_card, moves=len(moves), chosen=hand_card == chosen, locale=locale
                 )
             )
-    first_row.append(refresh_button("kasino", record.id))
+    first_row.append(refresh_button("kasino", record.id, locale))
     for index, item in enumerate(first_row):
         item.row = index // ROW_WIDTH
         view.add_item(item)
@@ -128,11 +127,14 @@ def panel(
                     button = MoveButton.build(record, game, moves[position], position, locale)
                     button.row = below + index
                     view.add_item(button)
-        content += "\n" + legible(CHOOSE.format(card=chosen))
+        content += "\n" + legible(say(locale, "kasino.table.choose", card=card_words(chosen, locale)))
     if record.status == "cancelled":  # the picture would still say "waiting"; the text says the game ended
         return {"content": content, "view": view, "attachments": []}
-    alt = say(locale, "picture.hand.alt")  # the reader's language, as the panel's words
-    picture = discord.File(io.BytesIO(_hand_png(game.view(seat))), filename=HAND_PICTURE, description=alt)
+    picture = discord.File(
+        io.BytesIO(_hand_png(game.view(seat))),
+        filename=HAND_PICTURE,
+        description=say(locale, "kasino.table.hand-picture"),
+    )
     return {"content": content, "view": view, "attachments": [picture]}
 
 
@@ -213,21 +215,19 @@ async def load_seat(bot: GameBot, interaction: discord.Interaction, game_id: int
         RefusedError: no such Kasino game here, or the clicker has no seat in it.
     """
     record = await component_game(bot, interaction, game_id, "kasino")
-    seat = record.seat_of(interaction.user.id)
-    if seat is None:
-        raise RefusedError(NOT_A_PLAYER)
+    seat = seat_of(record, interaction.user.id, private_locale(interaction))
     return record, engine_as(bot.service.game_of(record), KasinoGame), seat
 
 
-def _page_choice(choice: str) -> tuple[Card | None, int]:
+def _page_choice(choice: str, locale: str) -> tuple[Card | None, int]:
     """The card and offset of a "More moves…" option (`more:<card or ->:<offset>`).
 
     Raises:
-        RefusedError: the value is not one the bot made.
+        RefusedError: the value is not one the bot made (said in the clicker's `locale`).
     """
     match = re.fullmatch(rf"more:(?P<card>{CARD_ARG}|-):(?P<offset>[0-9]{{1,4}})", choice)
     if match is None:
-        raise RefusedError("That menu entry is not one I know; press Refresh for the current menu.")
+        raise RefusedError(say(locale, "kasino.table.unknown-entry", button=say(locale, "panel.refresh")))
     card = None if match["card"] == "-" else Card.parse(match["card"])
     return card, int(match["offset"])
 
@@ -245,7 +245,10 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_t
         chosen: bool = False,
         locale: str = SOURCE_LOCALE,
     ) -> None:
-        label = f"{card} ({counted(moves, 'move', locale)})" if moves else str(card)
+        said = card_words(card, locale)
+        label = (
+            say(locale, "kasino.table.card-moves", card=said, moves=counted(moves, "move", locale)) if moves else said
+        )
         super().__init__(
             discord.ui.Button(
                 label=legible(label),
@@ -270,7 +273,8 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_t
         locale = private_locale(interaction)
         if record.version != self.version:
             await interaction.edit_original_response(**await drawn_panel(record, game, seat, locale))
-            await interaction.followup.send("That menu was out of date; here is the current one.", ephemeral=True)
+            stale = say(locale, "kasino.table.menu-out-of-date")
+            await interaction.followup.send(stale, ephemeral=True)
             return
         await interaction.edit_original_response(**await drawn_panel(record, game, seat, locale, card=self.card))
 
@@ -313,12 +317,13 @@ class MoveButton(
         bot = bot_of(interaction)
         await acknowledge(interaction)
         record, game, seat = await load_seat(bot, interaction, self.game_id)
+        locale = private_locale(interaction)
         if record.status != "running":
-            raise RefusedError("This game is over.")
+            raise RefusedError(say(locale, "table.game-is-over"))
         moves = moves_by_card(game, seat).get(self.card, []) if record.version == self.version else []
         if self.index >= len(moves):
             await _redraw(bot, interaction, self.game_id)
-            raise RefusedError(OUT_OF_DATE)
+            raise RefusedError(say(locale, OUT_OF_DATE))
         await play_from_panel(bot, interaction, self.game_id, moves[self.index], self.version)
 
 
@@ -353,10 +358,10 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
         if len(moves) > SELECT_LIMIT:
             following = offset + len(page)
             more = f"more:{card_arg(card) if card else '-'}:{following if following < len(moves) else 0}"
-            options.append(discord.SelectOption(label="More moves…", value=more))
+            options.append(discord.SelectOption(label=say(locale, "kasino.table.more-moves"), value=more))
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=component_id("kasino", record.id, record.version, "move"),
-            placeholder="Choose your move",
+            placeholder=say(locale, "kasino.table.choose-move"),
             options=options,
         )
         return cls(record.id, record.version, select)
@@ -376,9 +381,10 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
         await acknowledge(interaction)
         choice = self.item.values[0]
         if choice.startswith("more:"):
-            card, offset = _page_choice(choice)
+            locale = private_locale(interaction)
+            card, offset = _page_choice(choice, locale)
             record, game, seat = await load_seat(bot, interaction, self.game_id)
-            redrawn = await drawn_panel(record, game, seat, private_locale(interaction), card=card, offset=offset)
+            redrawn = await drawn_panel(record, game, seat, locale, card=card, offset=offset)
             await interaction.edit_original_response(**redrawn)
             return
         await play_from_panel(bot, interaction, self.game_id, choice, self.version)

@@ -18,12 +18,12 @@ from cogs._recent import Recent
 from cogs._table import PICTURE_NAME, TableMessage, TableUI
 from cogs._text import legible, legible_embed
 from cogs._timing import deadline_line
-from cogs._words import said, seat_names
+from cogs._words import game_title, said, seat_names
 from db.records import GameRecord
 from engine.base import AnyGame
-from engine.message import Message, Seat
+from engine.message import Joined, Message, Seat
 from engine.registry import game_kind
-from i18n import SOURCE_LOCALE, counted
+from i18n import SOURCE_LOCALE, counted, say
 from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
@@ -83,15 +83,14 @@ class Presenter:
 
         A finished table offers nothing: what comes next (Rematch) is offered beside the result (`finished_view`).
         """
-        title = f"{game_kind(record.kind).title} #{record.id}"
         if record.status == "cancelled":
-            return TableMessage(
-                f"{title} was cancelled; no results were recorded.", self._last_table(record, game, locale)
-            )
+            cancelled = say(locale, "table.cancelled", title=game_title(record))
+            return TableMessage(cancelled, self._last_table(record, game, locale))
         told = tuple(narration or ()) or said(record, record.narration or (Message("shared.game-on"),), locale)
-        table = self.uis[record.kind].render_table(record, game, told)
+        table = self.uis[record.kind].render_table(record, game, told, locale)
         view = None if record.status == "finished" else table.view
-        return TableMessage(legible(table.content + deadline_line(record)), legible_embed(table.embed), view)
+        content = legible(table.content + deadline_line(record, locale))
+        return TableMessage(content, legible_embed(table.embed), view)
 
     def finished_view(self, record: GameRecord) -> discord.ui.View | None:
         """What a finished game offers beside its result line (the lobby's Rematch), or None."""
@@ -108,9 +107,7 @@ class Presenter:
             ended = bool(self.uis[result.record.kind].notices(result.record, result.events, SOURCE_LOCALE))
             self._narrations.put((result.record.id, result.record.move_count), (result.seat, result.narration, ended))
 
-    async def recent_narration(
-        self, record: GameRecord, game: AnyGame, locale: str = SOURCE_LOCALE
-    ) -> tuple[str, ...]:
+    async def recent_narration(self, record: GameRecord, game: AnyGame, locale: str = SOURCE_LOCALE) -> tuple[str, ...]:
         """Every move since the player to move last moved in this round, oldest first, within an embed field.
 
         A move that ended a round (one with one-off posts, such as the round's scores) closes the account: the cards
@@ -170,7 +167,7 @@ class Presenter:
     def _last_table(self, record: GameRecord, game: AnyGame, locale: str) -> discord.Embed:
         # The game as it stood (the kinds mark no turn once it is over).
         told = said(record, record.narration, locale)
-        return legible_embed(self.uis[record.kind].render_table(record, game, told).embed)
+        return legible_embed(self.uis[record.kind].render_table(record, game, told, locale).embed)
 
     async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
         """A seat's private panel in its reader's locale, its picture drawn off the event loop."""
@@ -217,26 +214,29 @@ class Presenter:
             return None
         return self._pictures.put(key, rendered.png)
 
-    def result_line(self, record: GameRecord, game: AnyGame) -> str | None:
-        """The standings of a finished game in one line."""
+    def result_line(self, record: GameRecord, game: AnyGame, locale: str = SOURCE_LOCALE) -> str | None:
+        """The standings of a finished game in one line, in the server's `locale`."""
         outcome = game.outcome()
         if outcome is None:
             return None
         unit = game_kind(record.kind).score_unit
         ranked = sorted(range(len(record.seats)), key=lambda seat: outcome.places[seat])
-        standings = ", ".join(
-            f"{outcome.places[seat]}. {record.seats[seat].name} ({counted(outcome.scores[seat], unit)})"
+        standings = [
+            say(
+                locale,
+                "result.place",
+                place=outcome.places[seat],
+                player=record.seats[seat].name,
+                score=counted(outcome.scores[seat], unit, locale),
+            )
             for seat in ranked
-        )
-        return f"{game_kind(record.kind).title} #{record.id} is over. {standings}"
+        ]
+        return say(locale, "result.over", title=game_title(record), standings=Joined(tuple(standings), "join.comma"))
 
     async def show_frozen(self, record: GameRecord) -> None:
         """Say where the game is played that it could not be restored and was stopped; take its buttons away."""
-        title = f"{game_kind(record.kind).title} #{record.id}"
-        text = (
-            f"⚠️ {title} could not be restored after the bot restarted: its saved moves no longer replay. "
-            "Rather than guess, the game was stopped; no results were recorded. Start a new game whenever you like."
-        )
+        locale = await self.bot.languages.public(record.guild_id)
+        text = say(locale, "table.frozen", title=game_title(record))
         place = self.game_channel(record)
         try:
             if record.table_message_id is not None:

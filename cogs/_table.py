@@ -51,25 +51,28 @@ class TableMessage:
         return replace(self, embed=embed, picture=None)
 
 
-def turn_headline(record: GameRecord, stage: str, to_move: int | None) -> str:
-    """The table's first line: who is to play at which stage ("round 2"), or that the game is over."""
+def turn_headline(record: GameRecord, stage: str, to_move: int | None, locale: str = SOURCE_LOCALE) -> str:
+    """The table's first line in `locale`: who is to play at which stage ("round 2"), or that the game is over."""
     title = f"**{game_kind(record.kind).title} #{record.id}**"
     if to_move is None:
-        return f"{title} is over."
-    return f"{title} · {stage} · **{record.seats[to_move].name}** to play."
+        return say(locale, "table.headline-over", title=title)
+    return say(locale, "table.headline", title=title, stage=stage, player=record.seats[to_move].name)
 
 
-def seat_heading(record: GameRecord, seat: int, to_move: int | None, *, resigned: bool) -> str:
+def seat_heading(
+    record: GameRecord, seat: int, to_move: int | None, *, resigned: bool, locale: str = SOURCE_LOCALE
+) -> str:
     """A seat's name on the table, marked ▶ while it is to play (not once the game is cancelled) and when resigned."""
     marker = " ▶" if seat == to_move and record.status == "running" else ""
-    return f"{record.seats[seat].name}{marker}{' (resigned)' if resigned else ''}"
+    name = f"{record.seats[seat].name}{marker}"
+    return say(locale, "table.seat-resigned", player=name) if resigned else name
 
 
 class TableUI(Protocol):
     """What each game kind supplies to the presenter."""
 
-    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
-        """The table message for the public view of `game`."""
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str], locale: str) -> TableMessage:
+        """The table message for the public view of `game`, in the server's `locale` (the narration is told in it)."""
         ...
 
     def rules(self, locale: str) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
+from babel.dates import format_datetime
 from discord import app_commands
 
 from cogs._text import RESIGNED_TURNS
 from db.records import GameRecord
-from i18n import counted
+from i18n import SOURCE_LOCALE, counted, say
 from service.timers import warning_lead  # noqa: F401 - one rule, kept where the service stores it
 
 TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
@@ -24,12 +25,13 @@ TIMER_CHOICES = [
 ]
 
 
-def in_words(seconds: int) -> str:
-    """A duration for people: `2 minutes`, `1 hour 30 minutes`, `24 hours`."""
+def in_words(seconds: int, locale: str = SOURCE_LOCALE) -> str:
+    """A duration for people, in `locale`: `2 minutes`, `1 hour 30 minutes`, `24 hours`."""
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [counted(value, unit) for value, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second")) if value]
-    return " ".join(parts) or "0 seconds"
+    units = ((hours, "hour"), (minutes, "minute"), (secs, "second"))
+    parts = [counted(value, unit, locale) for value, unit in units if value]
+    return " ".join(parts) or counted(0, "second", locale)
 
 
 def timer_summary(record: GameRecord) -> str:
@@ -43,13 +45,20 @@ def timer_summary(record: GameRecord) -> str:
     )
 
 
-def deadline_line(record: GameRecord) -> str:
-    """The table's deadline: a Discord timestamp (shown in each reader's time zone) and the same in words."""
+def deadline_line(record: GameRecord, locale: str = SOURCE_LOCALE) -> str:
+    """The table's deadline in `locale`: a Discord timestamp (each reader's time zone) and the same in words."""
     if record.deadline is None or record.turn_seconds is None or record.status != "running":
         return ""
-    stamp = int(record.deadline.timestamp())
-    return f"\n⏰ This turn ends <t:{stamp}:R> ({_utc(record.deadline)}); {in_words(record.turn_seconds)} per turn."
+    line = say(
+        locale,
+        "timer.deadline",
+        when=f"<t:{int(record.deadline.timestamp())}:R>",
+        moment=utc_moment(record.deadline, locale),
+        per_turn=in_words(record.turn_seconds, locale),
+    )
+    return "\n" + line
 
 
-def _utc(moment: datetime) -> str:
-    return moment.strftime("%H:%M UTC, %d %b")
+def utc_moment(moment: datetime, locale: str = SOURCE_LOCALE) -> str:
+    """A moment in UTC as `locale` writes it ("14:05 UTC, 01 Dec"): the catalog's date pattern (CLDR's syntax)."""
+    return format_datetime(moment, say(locale, "timer.moment-pattern"), tzinfo=UTC, locale=locale)

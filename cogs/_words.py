@@ -11,7 +11,13 @@ from collections.abc import Iterable
 from db.records import GameRecord
 from engine.base import AnyGame, Move
 from engine.message import Message
+from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, render_message, sentence_start
+
+
+def game_title(record: GameRecord) -> str:
+    """The game as every text names it, "Kasino #12": its kind's name (the same in every language) and number."""
+    return f"{game_kind(record.kind).title} #{record.id}"
 
 
 def seat_names(record: GameRecord) -> list[str]:

@@ -22,7 +22,7 @@ from cogs._language import private_locale
 from cogs._lookup import bot_of, component_game, engine_as, my_running_game
 from cogs._table import TableMessage, seat_heading, turn_headline
 from cogs._text import clip, legible
-from cogs._words import said
+from cogs._words import game_title, said
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
@@ -31,7 +31,7 @@ from engine.garbage import GarbageGame
 from engine.garbage.events import HandWon
 from engine.garbage.kind import KIND
 from engine.garbage.views import GarbagePublicView, SeatView
-from i18n import counted
+from i18n import SOURCE_LOCALE, card_words, counted, say
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
@@ -44,33 +44,43 @@ SOURCE_CHOICES = [
 ]
 
 
-def spots_text(seat: SeatView) -> str:
+def spots_text(seat: SeatView, locale: str = SOURCE_LOCALE) -> str:
     """A layout as compact text: `1 A♠ · 2 ? · 3 3♥ …` (screen readers read this better than card art)."""
-    return " · ".join(f"{spot} {card if card is not None else '?'}" for spot, card in enumerate(seat.spots, start=1))
+    return " · ".join(
+        f"{spot} {card_words(card, locale) if card is not None else '?'}" for spot, card in enumerate(seat.spots, 1)
+    )
 
 
-def public_table(record: GameRecord, view: GarbagePublicView, narration: Sequence[str]) -> tuple[str, discord.Embed]:
-    """The living table: every layout, the discard top, the stock, whose turn, and the last turn step by step."""
+def public_table(
+    record: GameRecord, view: GarbagePublicView, narration: Sequence[str], locale: str = SOURCE_LOCALE
+) -> tuple[str, discord.Embed]:
+    """The living table: every layout, the discard top, the stock, whose turn, and the last turn step by step.
+
+    Told in the server's `locale`.
+    """
     to_move = None if view.is_over else view.to_move
-    headline = turn_headline(record, f"hand {view.hand_number}", to_move)
+    headline = turn_headline(record, say(locale, "garbage.table.stage", hand=view.hand_number), to_move, locale)
     top = view.discard_top
     embed = discord.Embed(
-        title=f"Garbage #{record.id} — hand {view.hand_number}",
-        description=(
-            f"**Discard pile:** {top if top else '(empty)'} ({counted(view.discard_size, 'card')}) · "
-            f"**Stock:** {counted(view.stock_size, 'card')}"
+        title=say(locale, "garbage.table.title", title=game_title(record), hand=view.hand_number),
+        description=say(
+            locale,
+            "garbage.table.piles",
+            top=card_words(top, locale) if top else say(locale, "table.empty"),
+            discard=counted(view.discard_size, "card", locale),
+            stock=counted(view.stock_size, "card", locale),
         ),
     )
     for seat in view.seats:
-        heading = seat_heading(record, seat.seat, to_move, resigned=seat.resigned)
-        holding = f"\nHolding **{seat.pending}**: choose a face-down spot for it." if seat.pending else ""
-        embed.add_field(
-            name=f"{heading} · {counted(seat.layout_size, 'spot')} · {counted(seat.hands_won, 'hand won')}",
-            value=spots_text(seat) + holding,
-            inline=False,
-        )
+        heading = seat_heading(record, seat.seat, to_move, resigned=seat.resigned, locale=locale)
+        holding = ""
+        if seat.pending:
+            holding = "\n" + say(locale, "garbage.table.holding", card=card_words(seat.pending, locale))
+        spots, won = counted(seat.layout_size, "spot", locale), counted(seat.hands_won, "hand won", locale)
+        embed.add_field(name=f"{heading} · {spots} · {won}", value=spots_text(seat, locale) + holding, inline=False)
     if narration:
-        embed.add_field(name="Last turn", value=clip("\n".join(narration), FIELD_LIMIT), inline=False)
+        last = clip("\n".join(narration), FIELD_LIMIT)
+        embed.add_field(name=say(locale, "garbage.table.last-turn"), value=last, inline=False)
     return headline, embed
 
 
@@ -88,8 +98,11 @@ def no_use(card: Card, seat: SeatView) -> bool:
     return on_spot is not None and on_spot.rank != JACK
 
 
-def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
-    """The turn's buttons: stock and discard, or one button per face-down spot while a Jack waits."""
+def table_view(record: GameRecord, game: GarbageGame, locale: str = SOURCE_LOCALE) -> discord.ui.View | None:
+    """The turn's buttons: stock and discard, or one button per face-down spot while a Jack waits.
+
+    Labelled in the server's `locale`.
+    """
     public = game.public_view()
     if public.is_over or public.to_move is None or record.seats[public.to_move].is_computer:
         return None  # a computer seat plays by itself in a moment: no buttons to press meanwhile
@@ -97,11 +110,12 @@ def table_view(record: GameRecord, game: GarbageGame) -> discord.ui.View | None:
     seat = public.seats[public.to_move]
     if seat.pending is not None:
         for spot in seat.face_down_spots:
-            view.add_item(TurnButton(record.id, record.version, "jack", spot=spot))
+            view.add_item(TurnButton(record.id, record.version, "jack", spot=spot, locale=locale))
         return view
-    view.add_item(TurnButton(record.id, record.version, "stock"))
+    view.add_item(TurnButton(record.id, record.version, "stock", locale=locale))
     top = public.discard_top
-    discard = TurnButton(record.id, record.version, "discard", top=top, no_use=top is not None and no_use(top, seat))
+    useless = top is not None and no_use(top, seat)
+    discard = TurnButton(record.id, record.version, "discard", top=top, no_use=useless, locale=locale)
     discard.item.disabled = public.discard_top is None
     view.add_item(discard)
     return view
@@ -122,20 +136,24 @@ class TurnButton(
         spot: int | None = None,
         top: Card | None = None,
         no_use: bool = False,
+        locale: str = SOURCE_LOCALE,
     ) -> None:
         button: discord.ui.Button[Any]
         if action == "stock":
-            button = discord.ui.Button(label="Draw from stock", style=discord.ButtonStyle.primary, row=0)
+            label = say(locale, "garbage.table.draw-stock")
+            button = discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=0)
         elif action == "discard":
-            label = legible(f"Take discard ({top})") if top else "Take discard"
-            # Still allowed (G5) when the card has no spot for this player, but then it only ends the turn: say so.
-            label += " — no use to you" if no_use else ""
+            if top is None:
+                label = say(locale, "garbage.table.take-discard")
+            else:
+                # Still allowed (G5) when the card has no spot for this player, but then it only ends the turn: say so.
+                take = "garbage.table.take-discard-useless" if no_use else "garbage.table.take-discard-card"
+                label = legible(say(locale, take, card=card_words(top, locale)))
             # Off on an empty pile; a button rebuilt from a click has no `top` and needs no label or state.
             button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=0)
         else:
-            button = discord.ui.Button(
-                label=f"Jack → spot {spot}", style=discord.ButtonStyle.success, row=1 if (spot or 0) <= 5 else 2
-            )
+            label = say(locale, "garbage.table.jack-spot", spot=spot)
+            button = discord.ui.Button(label=label, style=discord.ButtonStyle.success, row=1 if (spot or 0) <= 5 else 2)
         button.custom_id = component_id("garbage", game_id, version, action, str(spot) if spot else None)
         super().__init__(button)
         self.game_id, self.version, self.action, self.spot = game_id, version, action, spot
@@ -176,11 +194,11 @@ class GarbageUI:
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
-        """The living table with the turn's buttons."""
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str], locale: str) -> TableMessage:
+        """The living table with the turn's buttons, in the server's `locale`."""
         garbage = engine_as(game, GarbageGame)
-        content, embed = public_table(record, garbage.public_view(), narration)
-        return TableMessage(content, embed, table_view(record, garbage))
+        content, embed = public_table(record, garbage.public_view(), narration, locale)
+        return TableMessage(content, embed, table_view(record, garbage, locale))
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
         """A won hand on its own line, so it stands out from the turn-by-turn table."""
@@ -214,12 +232,9 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
             await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await my_running_game(self.bot, interaction, "garbage")
             result = await self.bot.service.play(record.id, interaction.user.id, move)
-            await settle_and_tell(
-                self.bot,
-                interaction,
-                [result],
-                done=f"Done: {' '.join(said(result.record, result.narration, private_locale(interaction)))}",
-            )
+            locale = private_locale(interaction)
+            told = " ".join(said(result.record, result.narration, locale))
+            await settle_and_tell(self.bot, interaction, [result], done=say(locale, "panel.done-told", told=told))
 
 
 async def setup(bot: GameBot) -> None:

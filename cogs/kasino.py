@@ -26,11 +26,12 @@ from cogs._words import move_words, phrase_words
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
+from engine.cards import Card
 from engine.kasino import KasinoGame
 from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
 from engine.message import Message
-from i18n import SOURCE_LOCALE, english_ranks, local_ranks, rank_words
+from i18n import SOURCE_LOCALE, card_words, english_ranks, local_ranks, rank_words, say
 from i18n.cards import RANK_IDS
 from service.errors import RefusedError
 from service.tables import FROZEN
@@ -43,7 +44,6 @@ log = logging.getLogger(__name__)
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_LIMIT = 100  # characters of an autocomplete choice's name, and of its value
 WHY = "why: "  # starts the value of a suggestion that only explains why there are none
-YOUR_TURN_NOW = "It is your turn now: pick a move from the suggestions, or type one."
 LONGEST_MOVE_TEXT = 300  # far above any real move (a take of every card on a crowded table is about 150)
 
 
@@ -55,19 +55,21 @@ class KasinoUI:
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
-        """The living table, from the public view only."""
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str], locale: str) -> TableMessage:
+        """The living table in the server's `locale`, from the public view only."""
         game = engine_as(game, KasinoGame)
-        content, embed = public_table(record, game.public_view(), narration)
+        content, embed = public_table(record, game.public_view(), narration, locale)
         view = discord.ui.View(timeout=None)
         if not game.is_over():
-            view.add_item(show_hand_button("kasino", record.id))
+            view.add_item(show_hand_button("kasino", record.id, locale))
         return TableMessage(content, embed, view)
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
-        """A scored round's breakdown (K14), posted once (not told from messages yet: English)."""
+        """A scored round's breakdown (K14) in the server's `locale`, posted once."""
         names = [seat.name for seat in record.seats]
-        return [score_table(names, event.scores, event.round) for event in events if isinstance(event, RoundEnded)]
+        return [
+            score_table(names, event.scores, event.round, locale) for event in events if isinstance(event, RoundEnded)
+        ]
 
 
 @app_commands.guild_only()
@@ -84,20 +86,18 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
     async def kasino_play(self, interaction: discord.Interaction, move: str) -> None:
         """Make your move in your Kasino game."""
         async with refusals_answered(interaction):
+            locale = private_locale(interaction)
             if len(move) > LONGEST_MOVE_TEXT:
-                raise RefusedError(
-                    f"“{clip(move, QUOTE_LIMIT)}” is not a move: moves are short, like `5♥ take 3♦+A♥` or `Q♠ place`. "
-                    "Pick one from the suggestions."
-                )
+                raise RefusedError(not_a_move(move, locale))
             await acknowledge(interaction, ephemeral=True, thinking=True)
             if move.startswith(WHY):  # a suggestion that only said why there were none: say it again, do nothing
                 found = await self._my_turn(interaction)
-                raise RefusedError(found if isinstance(found, str) else YOUR_TURN_NOW)
+                raise RefusedError(found if isinstance(found, str) else say(locale, "kasino.table.your-turn-now"))
             record = await my_running_game(self.bot, interaction, "kasino")
             typed = english_ranks(move, private_locale(interaction))  # their letters ("D♠") read as the engine's
             result = await self.bot.service.play(record.id, interaction.user.id, typed)
             # The table shows the move; "thinking…" still needs an answer, so it is the move's menu words, no more.
-            done = done_line(result.events, private_locale(interaction))
+            done = done_line(result.events, locale)
             await settle_and_tell(self.bot, interaction, [result], done=done)
 
     @kasino_play.autocomplete("move")
@@ -123,7 +123,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             if len(choices) == AUTOCOMPLETE_LIMIT:
                 break
         if not choices:  # they may still send what they typed (a build named by its value, say): the engine decides
-            nothing = f"None of your moves matches “{clip(current.strip(), QUOTE_LIMIT)}”; send it to try it as typed"
+            nothing = say(locale, "kasino.table.no-match", typed=clip(current.strip(), QUOTE_LIMIT))
             return [app_commands.Choice(name=clip(nothing, CHOICE_LIMIT), value=clip(current, CHOICE_LIMIT))]
         return choices
 
@@ -137,10 +137,11 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             return FROZEN
         seat = record.seat_of(interaction.user.id)
         game = engine_as(self.bot.service.game_of(record), KasinoGame)
+        locale = private_locale(interaction)
         if seat is None or game.to_move is None:
-            return "This game is over."
+            return say(locale, "table.game-is-over")
         if game.to_move != seat:
-            return f"It is {record.seats[game.to_move].name}'s turn, not yours."
+            return say(locale, "kasino.table.not-your-turn", player=record.seats[game.to_move].name)
         return game, seat
 
 
@@ -149,8 +150,16 @@ def done_line(events: Sequence[Event], locale: str = SOURCE_LOCALE) -> str:
     for event in events:
         phrase = getattr(event, "phrase", None)
         if isinstance(phrase, Message):
-            return f"Done: {phrase_words(phrase, locale)}."
-    return "Done."
+            return say(locale, "panel.done-move", move=phrase_words(phrase, locale))
+    return say(locale, "panel.done")
+
+
+def not_a_move(typed: str, locale: str) -> str:
+    """Why text far longer than any move is refused, with two moves as they are typed, in the reader's `locale`."""
+    take = f"{card_words(Card.parse('5♥'), locale)} take {card_words(Card.parse('3♦'), locale)}"
+    take += f"+{card_words(Card.parse('A♥'), locale)}"
+    place = f"{card_words(Card.parse('Q♠'), locale)} place"
+    return say(locale, "kasino.table.not-a-move", typed=clip(typed, QUOTE_LIMIT), take=take, place=place)
 
 
 _SUIT_OF = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

@@ -14,8 +14,10 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs._timing import in_words
+from cogs._words import game_title
 from db.records import DueTimer, GameRecord
 from engine.registry import game_kind
+from i18n import say
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
@@ -79,16 +81,22 @@ class TimerCog(commands.Cog):
         player = record.seats[seat]
         if player.user_id is None:
             return
-        stamp = int(record.deadline.timestamp())
-        left = in_words(max(0, int((record.deadline - self.bot.clock()).total_seconds())))
-        title = f"{game_kind(record.kind).title} #{record.id}"
+        when = f"<t:{int(record.deadline.timestamp())}:R>"
+        seconds = max(0, int((record.deadline - self.bot.clock()).total_seconds()))
+        title = game_title(record)
         if game_kind(record.kind).private_hands and player.dm_ok and player.dm_channel_id is not None:
             # Their turn came as a DM panel, so the warning goes there too: one request, and the thread stays quiet.
-            text = f"⏳ Your turn in {title} ends <t:{stamp}:R> (about {left} left)."
-            await self._dm_warning(player.dm_channel_id, text)
+            # In the player's language, as their DM panel is.
+            locale = await self.bot.languages.of_user(player.user_id, record.guild_id)
+            left = in_words(seconds, locale)
+            await self._dm_warning(
+                player.dm_channel_id, say(locale, "timer.warning-dm", title=title, when=when, left=left)
+            )
             return
         user_id = player.user_id
-        text = f"⏳ <@{user_id}>, your turn in {title} ends <t:{stamp}:R> (about {left} left)."
+        locale = await self.bot.languages.public(record.guild_id)
+        left = in_words(seconds, locale)
+        text = say(locale, "timer.warning", player=f"<@{user_id}>", title=title, when=when, left=left)
         warning = await self.bot.presenter.game_channel(record).send(
             text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
         )

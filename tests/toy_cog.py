@@ -27,7 +27,7 @@ class ToyUI:
     def rules(self, locale: str) -> str:
         return "**High Card** — show one card a turn; after three rounds the highest card shown wins."
 
-    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str]) -> TableMessage:
+    def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str], locale: str) -> TableMessage:
         view = engine_as(game, HighCard).public_view()
         names = [seat.name for seat in record.seats]
         embed = discord.Embed(title=f"High Card #{record.id}", description=f"Stock: {view.stock_size} cards")

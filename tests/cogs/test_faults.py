@@ -12,6 +12,7 @@ import pytest
 from cogs._delivery import PAUSED
 from db.errors import StorageUnavailableError
 from engine.kasino import KasinoGame
+from i18n import say
 from tests.cogs.helpers import (
     custom_ids,
     game_thread,
@@ -103,7 +104,7 @@ async def test_missing_access_for_half_an_hour_pauses_delivery_and_tells_the_hos
     assert record.status == "running" and record.thread_id == thread.id
     told = [message.content for message in alice.user.dm_channel.history() if "half an hour" in message.content]
     title = f"Kasino #{game_id}"
-    assert told == [PAUSED.format(title=title, channel_id=thread.id)]
+    assert told == [say("en", PAUSED, title=title, channel=f"<#{thread.id}>")]
     paused_at = len(simcord_env.http_requests)
     for _ in range(30):
         await simcord_env.advance_time(60)

@@ -16,7 +16,7 @@ import simcord.interactions
 import i18n.render
 from cogs._language import Languages, catalog_locale
 from cogs._text import clip, legible
-from i18n import render_message, sentence_start
+from i18n import render_message, say, sentence_start
 from i18n.catalog import Entry, LocaleCatalog, load
 from service.errors import RefusedError
 from tests.cogs.helpers import components, game_thread, member_for, open_and_start, private_text, table_message
@@ -56,9 +56,10 @@ def manager(env, guild):
     return guild.add_member(env.create_user("mod"), roles=[mods])
 
 
-def last_move_field(place, game_id):
+def last_move_field(place, game_id, locale):
+    """The table's "Last move" field, as the table names it in `locale`."""
     embed = table_message(place, game_id).embeds[0]
-    return next(field.value for field in embed.fields if field.name == "Last move")
+    return next(field.value for field in embed.fields if field.name == say(locale, "kasino.table.last-move"))
 
 
 async def one_move_played(env, channel, members, game_id):
@@ -79,7 +80,7 @@ async def test_a_server_set_to_norsk_tells_its_table_in_norwegian(simcord_env, g
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, names = await one_move_played(simcord_env, channel, members, game_id)
-    shown = last_move_field(game_thread(channel, game_id), game_id)
+    shown = last_move_field(game_thread(channel, game_id), game_id, "no")
     lines = told(record, names, "no")
     assert lines and all(line in shown for line in lines)
 
@@ -93,7 +94,7 @@ async def test_the_server_language_reaches_the_table_and_not_the_players_own_pan
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, names = await one_move_played(simcord_env, channel, members, game_id)
-    shown = last_move_field(game_thread(channel, game_id), game_id)
+    shown = last_move_field(game_thread(channel, game_id), game_id, "no")
     assert "⟦no⟧" in shown and all(line in shown for line in told(record, names, "no"))
     # The players' clients speak English (en-US): their DM panels are theirs, not the server's.
     for seat in record.seats:
@@ -143,7 +144,7 @@ async def test_the_server_default_follows_the_servers_own_language(simcord_env, 
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     assert simcord_env.bot.languages.server_default(guild.id) == "hu"
     record, names = await one_move_played(simcord_env, channel, [alice, bob], game_id)
-    shown = last_move_field(game_thread(channel, game_id), game_id)
+    shown = last_move_field(game_thread(channel, game_id), game_id, "hu")
     assert "⟦hu⟧" in shown and all(line in shown for line in told(record, names, "hu"))
     mod = manager(simcord_env, guild)
     await mod.slash(channel, "language", language="en")

@@ -12,11 +12,12 @@ import random
 import discord
 
 from cogs._backoff import retry_delay
-from cogs._delivery import CATCH_UP
+from cogs._delivery import CATCH_UP as CATCH_UP_ID
 from cogs._errors import APOLOGY
 from cogs._text import legible
 from cogs._words import said as said_words
 from engine.garbage import GarbageGame
+from i18n import say
 from tests.cogs.helpers import (
     components,
     custom_ids,
@@ -29,6 +30,8 @@ from tests.cogs.helpers import (
 )
 from tests.cogs.test_kasino_flow import choose_on_panel, dm_hand_message
 from tests.said import label
+
+CATCH_UP = say("en", CATCH_UP_ID)  # what a player is told when the table could not be updated
 
 UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
 
