@@ -7,6 +7,7 @@ import re
 import discord
 import pytest
 
+from i18n import say
 from render import render_table
 from service.errors import RefusedError
 from tests.cogs.helpers import game_thread, open_and_start, private_text, table_message
@@ -93,5 +94,5 @@ async def test_the_pictures_speak_the_servers_language_and_the_hand_its_readers(
     names = [seat.name for seat in record.seats]
     assert await picture.read() == render_table(game.public_view(), names, "no").png
     speaking(monkeypatch, alice, "hu")
-    shown = await alice.click(table, label="Show my hand")
-    assert [a.description for a in shown.response.attachments] == ["A kezed"]
+    shown = await alice.click(table, label=say("no", "panel.show-hand"))  # the table's button: the server's words
+    assert [a.description for a in shown.response.attachments] == [say("hu", "kasino.table.hand-picture")]
