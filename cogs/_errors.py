@@ -81,7 +81,9 @@ def check_failure_text(error: app_commands.CheckFailure, locale: str) -> str:
     """Why a command's check refused the user, in `locale` (discord.py's own texts are English)."""
     if isinstance(error, app_commands.NoPrivateMessage):
         return say(locale, "refused.not-in-dms")
-    if isinstance(error, app_commands.MissingPermissions | app_commands.BotMissingPermissions):
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return say(locale, "refused.bot-missing-permissions")
+    if isinstance(error, app_commands.MissingPermissions):
         return say(locale, "refused.missing-permissions")
     return say(locale, "refused.cannot-use-here")
 

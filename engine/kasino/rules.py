@@ -206,8 +206,16 @@ def _double_reason(card: Card, target: TableItem, own: TableItem | None, holding
     return None
 
 
+# After building or raising to a value: (no card could ever take it, the player would hold no card that takes it).
+_NO_CAPTURER: Final = {
+    "build": ("kasino.refused.build-uncapturable", "kasino.refused.build-no-capturer"),
+    "raise": ("kasino.refused.raise-uncapturable", "kasino.refused.raise-no-capturer"),
+}
+
+
 def _no_capturer(verb: Literal["build", "raise"], value: int) -> Message:
     """After building or raising to `value`: no card could ever take it, or the player holds none that would."""
+    uncapturable, no_capturer = _NO_CAPTURER[verb]
     if value > HIGHEST_HAND_VALUE:
-        return Message(f"kasino.refused.{verb}-uncapturable", {"value": value, "highest": HIGHEST_HAND_VALUE})
-    return Message(f"kasino.refused.{verb}-no-capturer", {"value": value})
+        return Message(uncapturable, {"value": value, "highest": HIGHEST_HAND_VALUE})
+    return Message(no_capturer, {"value": value})
