@@ -1,4 +1,9 @@
-"""One place where failures become replies: refusals get their reason, bugs get logged and an apology."""
+"""One place where failures become replies: refusals get their reason, bugs get logged and an apology.
+
+A refusal's reason is a message (`service.errors.refusal_message`: the engine's, the service's, or the store's facts
+as a message); it is said in the language of the one who acted (`private_locale`), since the reply is ephemeral and
+only they read it.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs._language import private_locale
 from cogs._text import CONTENT_LIMIT, clip, legible
+from engine.message import Message
+from i18n import SOURCE_LOCALE, render_message, say, sentence_start
+from service.errors import refusal_message
 from service.tables import USER_ERRORS
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Something went wrong on our side; the game did not change. Please try again."
+APOLOGY_ID = "refused.apology"
+APOLOGY = say(SOURCE_LOCALE, APOLOGY_ID)
+"""The apology for a bug, in English (tests compare with it); players read it in their language."""
 
 
 class InteractionExpiredError(Exception):
@@ -55,10 +66,26 @@ def is_manager(interaction: discord.Interaction) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
-def sentence(error: BaseException) -> str:
-    """A refusal's message as a sentence (the store's and engine's messages may start in lower case)."""
-    text = str(error)
-    return text[:1].upper() + text[1:]
+def sentence(error: BaseException | Message, locale: str = SOURCE_LOCALE) -> str:
+    """A refusal (or its message) said in `locale` as a sentence: a reason may start with a lower-case item."""
+    message = error if isinstance(error, Message) else refusal_message(error)
+    return sentence_start(render_message(message, locale))
+
+
+async def refuse(interaction: discord.Interaction, error: BaseException | Message) -> None:
+    """Tell the user who acted why their action was refused, in their own language."""
+    await reply_ephemeral(interaction, sentence(error, private_locale(interaction)))
+
+
+def check_failure_text(error: app_commands.CheckFailure, locale: str) -> str:
+    """Why a command's check refused the user, in `locale` (discord.py's own texts are English)."""
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return say(locale, "refused.not-in-dms")
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return say(locale, "refused.bot-missing-permissions")
+    if isinstance(error, app_commands.MissingPermissions):
+        return say(locale, "refused.missing-permissions")
+    return say(locale, "refused.cannot-use-here")
 
 
 @contextlib.asynccontextmanager
@@ -71,7 +98,7 @@ async def refusals_answered(interaction: discord.Interaction) -> AsyncIterator[N
     try:
         yield
     except USER_ERRORS as error:
-        await reply_ephemeral(interaction, sentence(error))
+        await refuse(interaction, error)
     except InteractionExpiredError:
         log.info("an interaction of user %s expired before it was acknowledged; nothing was done", interaction.user.id)
 
@@ -80,13 +107,13 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
     """Tell the user why their action failed; log anything that is not a plain refusal."""
     cause = getattr(error, "original", error)
     if isinstance(cause, USER_ERRORS):
-        await reply_ephemeral(interaction, sentence(cause))
+        await refuse(interaction, cause)
         return
     if isinstance(cause, InteractionExpiredError):
         log.info("%s expired before it was acknowledged; nothing was done", where)
         return
     if isinstance(cause, app_commands.CheckFailure):
-        await reply_ephemeral(interaction, str(cause) or "You can't use that here.")
+        await reply_ephemeral(interaction, check_failure_text(cause, private_locale(interaction)))
         return
     log.error(
         "%s failed (user %s, guild %s, channel %s)",
@@ -96,7 +123,7 @@ async def report(interaction: discord.Interaction, error: BaseException, where: 
         interaction.channel_id,
         exc_info=cause,
     )
-    await reply_ephemeral(interaction, APOLOGY)
+    await reply_ephemeral(interaction, say(private_locale(interaction), APOLOGY_ID))
 
 
 class GameTree(app_commands.CommandTree):
@@ -122,7 +149,7 @@ def guarded(callback: Callback) -> Callback:
         try:
             await callback(self, interaction)
         except USER_ERRORS as error:
-            await reply_ephemeral(interaction, sentence(error))
+            await refuse(interaction, error)
         except InteractionExpiredError:
             log.info("a click of user %s expired before it was acknowledged; nothing was done", interaction.user.id)
         except Exception:
@@ -134,7 +161,7 @@ def guarded(callback: Callback) -> Callback:
                 interaction.guild_id,
                 interaction.channel_id,
             )
-            await reply_ephemeral(interaction, APOLOGY)
+            await reply_ephemeral(interaction, say(private_locale(interaction), APOLOGY_ID))
             raise
 
     return wrapper

@@ -132,9 +132,9 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         try:
             record = await my_running_game(self.bot, interaction, "kasino")
         except RefusedError as error:
-            return sentence(error)
+            return sentence(error, private_locale(interaction))
         if record.status == "frozen":
-            return FROZEN
+            return sentence(FROZEN, private_locale(interaction))
         seat = record.seat_of(interaction.user.id)
         game = engine_as(self.bot.service.game_of(record), KasinoGame)
         locale = private_locale(interaction)

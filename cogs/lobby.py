@@ -16,6 +16,7 @@ from cogs._lookup import bot_of, channel_id_of, component_game
 from cogs._text import jump_link
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
+from engine.errors import SettingError
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
 from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, render_message
@@ -193,8 +194,8 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
             timer = chosen["timer"].value if chosen["timer"] is not None else DEFAULT_TIMER
             try:
                 settings = {o.setting: o.check(_picked(o, chosen[o.name])) for o in kind.options}
-            except ValueError as error:
-                raise RefusedError(str(error)) from error
+            except SettingError as error:
+                raise RefusedError(error.message) from error
             options = LobbyOptions(
                 seats=chosen["seats"],
                 settings=settings,

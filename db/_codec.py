@@ -10,8 +10,8 @@ from typing import Any, Final
 
 from db.records import GameRecord, MoveRecord, SeatRecord
 from engine.message import Message
-from engine.message import from_json as message_from_json
-from engine.message import to_json as message_to_json
+from engine.message_json import from_json as message_from_json
+from engine.message_json import to_json as message_to_json
 
 _GAME_COLUMN_NAMES: Final = (
     "id", "kind", "guild_id", "channel_id", "thread_id", "lobby_message_id", "table_message_id", "ping_message_id",
@@ -149,7 +149,7 @@ def _state_from_text(text: str | None, tolerate_bad_state: bool) -> dict[str, An
 
 
 def narration_to_json(narration: Sequence[Message]) -> str:
-    """A game's narration for its column: a JSON list of messages (`engine.message.to_json`)."""
+    """A game's narration for its column: a JSON list of messages (`engine.message_json.to_json`)."""
     return json.dumps([message_to_json(message) for message in narration], ensure_ascii=False)
 
 

@@ -54,7 +54,7 @@ async def fetch_game(
             f"SELECT {GAME_COLUMNS_UNLESS_VERSION} FROM games WHERE id = ?", (unless_version, game_id)
         )
     if not rows:
-        raise GameNotFoundError(f"there is no game #{game_id}")
+        raise GameNotFoundError(game_id)
     return game_from_row(next(iter(rows)), tolerate_bad_state=tolerate_bad_state)
 
 

@@ -1,4 +1,10 @@
-"""Errors the store raises. Refusals a player can cause carry a sentence the bot may show unchanged."""
+"""Errors the store raises.
+
+Refusals a player can cause (a full lobby, a stale click, a game no longer running) carry the facts as attributes,
+never a sentence: the service says each kind as a message (`service.errors.refusal_message`), so the store holds no
+player's words. Their `str()` names the facts, for logs. Errors only whoever runs the bot sees (a locked, damaged or
+too new database) keep their sentence for that person.
+"""
 
 from __future__ import annotations
 
@@ -37,13 +43,10 @@ class DatabaseUnwritableError(DatabaseUnusableError):
 
 
 class StorageUnavailableError(StoreError):
-    """A write failed because the disk is full or cannot be written; nothing was saved. The message is for players."""
+    """A write failed because the disk is full or cannot be written; nothing was saved (players are told so)."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "The bot could not save that: its storage is full or cannot be written right now. Nothing changed; "
-            "try again in a moment (if it keeps happening, tell whoever runs the bot)."
-        )
+        super().__init__("storage full or not writable; nothing was saved")
 
 
 class MigrationError(StoreError):
@@ -53,16 +56,24 @@ class MigrationError(StoreError):
 class GameNotFoundError(StoreError, LookupError):
     """No game has that id."""
 
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game_id={game_id}")
+        self.game_id = game_id
+
 
 class StaleVersionError(StoreError):
     """The game changed since the caller read it (a double click, or two players at once)."""
 
-    def __init__(self, message: str = "that move is out of date; the table has changed") -> None:
-        super().__init__(message)
+    def __init__(self) -> None:
+        super().__init__("the game's version moved on")
 
 
 class GameStatusError(StoreError):
     """The game is not in a status that allows this (not a lobby any more, not running, already over)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"status={status}")
+        self.status = status  # the game's status now: `lobby`, `running`, `frozen`, `cancelled` or `finished`
 
 
 class NotInLobbyError(GameStatusError):
@@ -80,17 +91,30 @@ class GameAlreadyOverError(GameStatusError):
 class LobbyFullError(StoreError):
     """Every seat of the lobby is taken."""
 
+    def __init__(self, taken: int, seats: int) -> None:
+        super().__init__(f"taken={taken}, seats={seats}")
+        self.taken = taken
+        self.seats = seats
+
 
 class AlreadySeatedError(StoreError):
     """The player already has a seat in this game."""
 
+    def __init__(self) -> None:
+        super().__init__("already seated")
+
 
 class NotSeatedError(StoreError, LookupError):
-    """The player (or seat number) is not part of this game."""
+    """The player, the computer called `name`, or seat number `seat` is not part of this game."""
+
+    def __init__(self, *, name: str | None = None, seat: int | None = None) -> None:
+        super().__init__(f"name={name!r}, seat={seat}")
+        self.name = name  # a computer player's name the host asked to remove
+        self.seat = seat  # a seat number a bookkeeping write named (not a player's doing)
 
 
 class HostCannotLeaveError(StoreError):
-    """The host tried to leave their own lobby."""
+    """The host tried to leave their own lobby (they cancel it instead)."""
 
-    def __init__(self, message: str = "the host cannot leave; cancel the game instead") -> None:
-        super().__init__(message)
+    def __init__(self) -> None:
+        super().__init__("the host cannot leave")

@@ -109,7 +109,6 @@ BUSY_TIMEOUT_MS: Final = 5000
 UNFINISHED: Final[tuple[GameStatus, ...]] = ("lobby", "running")
 # Statuses a game may be cancelled from: a frozen game is cleared by cancelling it.
 CANCELLABLE: Final[tuple[GameStatus, ...]] = (*UNFINISHED, "frozen")
-FROZEN_MESSAGE: Final = "this game was stopped because it could not be restored"
 # How often the start-up check reads a game again when another writer changed it between its read and its write.
 _RECOVERY_ATTEMPTS: Final = 10
 _MIN_SQLITE: Final = (3, 37, 0)
@@ -333,9 +332,9 @@ class Store:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if game.seat_of(user_id) is not None:
-                raise AlreadySeatedError("you already joined this game")
+                raise AlreadySeatedError()
             if game.is_full:
-                raise LobbyFullError(f"the game is full ({len(game.seats)}/{game.max_seats})")
+                raise LobbyFullError(len(game.seats), game.max_seats)
             await conn.execute(
                 "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                 (game_id, len(game.seats), user_id, name),
@@ -356,7 +355,7 @@ class Store:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if game.seat_of(user_id) is None:
-                raise NotSeatedError("you are not in this game")
+                raise NotSeatedError()
             if user_id == game.host_id and not allow_host:
                 raise HostCannotLeaveError()
             remaining = [seat for seat in game.seats if seat.user_id != user_id]
@@ -382,7 +381,7 @@ class Store:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if game.is_full:
-                raise LobbyFullError(f"the game is full ({len(game.seats)}/{game.max_seats})")
+                raise LobbyFullError(len(game.seats), game.max_seats)
             await conn.execute(
                 """INSERT INTO seats (game_id, seat, user_id, name, is_computer, dm_ok, strength)
                    VALUES (?, ?, NULL, ?, 1, 0, ?)""",
@@ -402,7 +401,7 @@ class Store:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
             _require_lobby(game)
             if not any(seat.is_computer and seat.name == name for seat in game.seats):
-                raise NotSeatedError(f"there is no {name} in this game")
+                raise NotSeatedError(name=name)
             remaining = [seat for seat in game.seats if not (seat.is_computer and seat.name == name)]
             await rewrite_seats(conn, game_id, remaining)
             await touch(conn, game_id, now)
@@ -464,7 +463,7 @@ class Store:
         async with self.transaction() as conn:
             game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # a frozen game's snapshot may be bad
             if game.status not in CANCELLABLE:
-                raise GameAlreadyOverError(_over_message(game.status))
+                raise GameAlreadyOverError(game.status)
             stamp = time_to_text(now)
             await conn.execute(
                 """UPDATE games SET status = 'cancelled', version = version + 1, deadline = NULL, timer_at = NULL,
@@ -487,7 +486,7 @@ class Store:
         placed = "lobby_message_id" in ids or "thread_id" in ids
         async with self.transaction() if placed else self._bookkeeping() as conn:
             if not await update_given(conn, "games", dict(ids), "id = ?", (game_id,)):
-                raise GameNotFoundError(f"there is no game #{game_id}")
+                raise GameNotFoundError(game_id)
 
     async def update_seat(
         self, game_id: int, seat: int, *, expected_version: int | None = None, **changes: Unpack[SeatChanges]
@@ -508,7 +507,7 @@ class Store:
                 raise StaleVersionError()
             if not await update_given(conn, "seats", dict(changes), "game_id = ? AND seat = ?", (game_id, seat)):
                 await fetch_game(conn, game_id)  # raises GameNotFoundError first when the game is missing
-                raise NotSeatedError(f"game #{game_id} has no seat {seat}")
+                raise NotSeatedError(seat=seat)
 
     async def set_auto_streak(self, game_id: int, seat: int, streak: int, *, expected_version: int) -> None:
         """Set a seat's count of automatic turns in a row, if the game is still at `expected_version` (durable).
@@ -1086,25 +1085,15 @@ def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None)
 
 
 def _require_lobby(game: GameRecord) -> None:
-    if game.status == "running":
-        raise NotInLobbyError("this game has already started")
     if game.status != "lobby":
-        raise NotInLobbyError(_over_message(game.status))
-
-
-def _over_message(status: str) -> str:
-    if status == "frozen":
-        return FROZEN_MESSAGE
-    return "this game was cancelled" if status == "cancelled" else "this game is already over"
+        raise NotInLobbyError(game.status)
 
 
 async def _refuse_move(conn: aiosqlite.Connection, game_id: int, expected_version: int, seat: int) -> None:
     """Raise the reason a move's UPDATE matched no row."""
     game = await fetch_game(conn, game_id, tolerate_bad_state=True)
-    if game.status == "lobby":
-        raise GameNotRunningError("this game has not started yet")
     if game.status != "running":
-        raise GameNotRunningError(_over_message(game.status))
+        raise GameNotRunningError(game.status)
     if game.version != expected_version:
         raise StaleVersionError()
     raise ValueError(f"game #{game_id} has no seat {seat}")

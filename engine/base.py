@@ -5,8 +5,8 @@ statically); `engine.core.BaseGame` holds what they do the same way. Seats are i
 never sees a Discord user id. Moves travel as text in the game's own notation, so the move log stored
 by `db/` is readable and `Game.replay` can rebuild any game from it (B1).
 
-Errors (`engine.errors`), the same in both engines, always full sentences:
-- a seat outside 0..n-1: `IllegalMoveError` ("There is no seat 5 in this game.");
+Errors (`engine.errors`), the same in both engines, each carrying its reason as a message (`error.message`):
+- a seat outside 0..n-1: `IllegalMoveError` (`refused.no-such-seat`: "There is no seat 5 in this game.");
 - a move after the end: `GameOverError`; a seat that is not to move, or that resigned: `NotYourTurnError`;
 - text that is no move: `InvalidMoveError`; a move the rules refuse: `IllegalMoveError`;
 - a settings dict, snapshot or hand-made position that cannot be: `ValueError` (not a `GameError`).

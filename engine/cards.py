@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from engine.errors import InvalidMoveError
+from engine.message import CardParam, Message
 
 SUITS: Final = ("♠", "♥", "♦", "♣")
 SUIT_NAMES: Final = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
@@ -36,7 +37,7 @@ _CARD_RE: Final = re.compile(r"^(?P<rank>10|[2-9akqjt1])[\s\-_/]?(?P<suit>[♠�
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class Card:
+class Card(CardParam):
     """One physical card. `deck` tells apart the copies when a game shuffles several decks together.
 
     `code` is the serialization form: the display form, plus `#deck` for copies beyond the first deck. It is worked
@@ -63,7 +64,7 @@ class Card:
         """
         match = _CARD_RE.match(text.strip().lower())
         if match is None:
-            raise InvalidMoveError(f"“{text.strip()}” is not a card; write it like 10♦, 10d, Td, A♠ or qh.")
+            raise InvalidMoveError(Message("refused.not-a-card", {"text": text.strip()}))
         deck = int(match["deck"]) if match["deck"] else 0
         return cls(_RANK_ALIASES[match["rank"]], _SUIT_ALIASES[match["suit"]], deck)
 

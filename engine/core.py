@@ -317,7 +317,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         self._check_seat(seat)
         self._check_running()
         if seat != self.to_move:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(Message("refused.not-your-turn"))
         return self._auto_move(seat)
 
     def _finish(self, events: list[EventT | Resigned | AutoPlayed[MoveT] | GameOver]) -> None:
@@ -331,21 +331,21 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self._players:
-            raise IllegalMoveError(f"There is no seat {seat} in this game.")
+            raise IllegalMoveError(Message("refused.no-such-seat", {"seat": seat}))
 
     def _check_running(self) -> None:
         if self.is_over():
-            raise GameOverError("The game is over.")
+            raise GameOverError(Message("refused.game-over"))
 
     def _check_can_resign(self, seat: int) -> None:
         if seat in self._resigned:
-            raise IllegalMoveError("You have already resigned.")
+            raise IllegalMoveError(Message("refused.already-resigned"))
 
     def _check_turn(self, seat: int) -> None:
         if seat in self._resigned:
-            raise NotYourTurnError("You have resigned; your turns are played for you.")
+            raise NotYourTurnError(Message("refused.resigned-turns-played"))
         if seat != self.to_move:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(Message("refused.not-your-turn"))
 
     # ----- copying --------------------------------------------------------------------------------------------
 

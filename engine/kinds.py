@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.base import AnyGame
-from engine.message import Message
+from engine.errors import SettingError
+from engine.message import Joined, Message, Param
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +23,10 @@ class WholeNumber:
     default: int
 
     def check(self, value: object) -> int:
-        """The value, if it is one this option allows; else ValueError with a sentence."""
+        """The value, if it is one this option allows; else SettingError (a ValueError) saying which are."""
         if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
-            raise ValueError(f"{self.name} must be a whole number from {self.low} to {self.high}.")
+            params: dict[str, Param] = {"option": self.name, "low": self.low, "high": self.high}
+            raise SettingError(Message("refused.setting-whole-number", params))
         return value
 
     def words(self, value: int) -> str:
@@ -42,13 +44,13 @@ class YesNo:
     default: bool
 
     def check(self, value: object) -> bool:
-        """The value, if it is yes or no; else ValueError with a sentence."""
+        """The value, if it is yes or no; else SettingError (a ValueError)."""
         if not isinstance(value, bool):
-            raise ValueError(f"{self.name} is yes or no.")
+            raise SettingError(Message("refused.setting-yes-no", {"option": self.name}))
         return value
 
     def words(self, value: bool) -> str:
-        """"yes" or "no"."""
+        """The value as players read it: "yes" or "no"."""
         return "yes" if value else "no"
 
 
@@ -63,10 +65,10 @@ class OneOf:
     default: str
 
     def check(self, value: object) -> str:
-        """The value, if it is one of the choices; else ValueError naming them."""
+        """The value, if it is one of the choices; else SettingError (a ValueError) naming them."""
         if value not in dict(self.choices):
-            offered = ", ".join(words for _, words in self.choices)
-            raise ValueError(f"{self.name} is one of: {offered}.")
+            offered = Joined(tuple(words for _, words in self.choices), "join.comma")
+            raise SettingError(Message("refused.setting-one-of", {"option": self.name, "choices": offered}))
         return str(value)
 
     def words(self, value: str) -> str:
@@ -131,6 +133,8 @@ class GameKind:
         return self.settings_line(self.engine.settings_from_dict(dict(settings or {})))
 
     def check_seats(self, seats: int) -> None:
-        """Raises ValueError with a sentence when `seats` is outside this kind's range."""
+        """Raises SettingError (a ValueError) when `seats` is outside this kind's range."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise ValueError(f"{self.title} is for {self.min_seats} to {self.max_seats} players, not {seats}.")
+            params: dict[str, Param] = {"game": self.title, "low": self.min_seats, "high": self.max_seats}
+            params["seats"] = seats
+            raise SettingError(Message("refused.seats-out-of-range", params))

@@ -5,21 +5,27 @@ Parameters are typed so the presenter knows how to say each one: a `Seat` by the
 locale writes it, a `Count` with its noun in the right plural form, a `Joined` list with the language's separators,
 a nested `Message` (a move's words inside a sentence), a plain number, or `None` for an optional part left out.
 
-Messages have a JSON-safe form (`to_json` / `from_json`), so narration is stored as ids and parameters and a game's
-history can be told in any language later.
+Messages have a JSON-safe form (`engine.message_json`), so narration is stored as ids and parameters and a game's
+history can be told in any language later. Refusals are messages too: every `GameError` carries one.
 
->>> message = Message("shared.resigned", {"player": Seat(1)})
->>> from_json(to_json(message)) == message
-True
+This module imports nothing of the engine, so every engine module may say things with it: a card is any
+`CardParam` (`engine.cards.Card` is one), since the cards' own refusal ("… is not a card") is a message too.
+
+>>> Message("shared.resigned", {"player": Seat(1)})
+Message(id='shared.resigned', params={'player': Seat(seat=1)})
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
-from engine.cards import Card
+
+class CardParam:
+    """A card in a message, said as the locale writes cards: the base of `engine.cards.Card` (no fields of its own)."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +60,14 @@ class Message:
     params: Mapping[str, Param] = field(default_factory=dict)
 
 
-Param: TypeAlias = "int | str | Card | Seat | Count | Joined | Message | None"
+Param: TypeAlias = "int | str | CardParam | Seat | Count | Joined | Message | None"
 """A parameter's value: `str` only for text the players wrote (a name) or old narration stored as text."""
 
 STORED_TEXT = "shared.stored-text"
 """Narration stored as English text before messages were data (migration 0010): shown as it was."""
 
 
-def cards(items: tuple[Card, ...] | list[Card]) -> Joined:
+def cards(items: Sequence[CardParam]) -> Joined:
     """Cards in a row, as a hand or the table lists them: "7♣ 7♦ A♠"."""
     return Joined(tuple(items), "join.space")
 
@@ -71,53 +77,18 @@ def seats(items: tuple[int, ...] | list[int]) -> Joined:
     return Joined(tuple(Seat(seat) for seat in items), "join.comma", "join.and")
 
 
-def to_json(message: Message) -> dict[str, Any]:
-    """The message as JSON-safe data: `{"id": ..., "params": {...}}`, each parameter tagged by its type."""
-    return {"id": message.id, "params": {name: _param_to_json(value) for name, value in message.params.items()}}
+def log_text(message: Message) -> str:
+    """The message as one line for logs and test failures, words left out: `kasino.refused.not-in-hand(card=3♥)`."""
+    if not message.params:
+        return message.id
+    return f"{message.id}({', '.join(f'{name}={_log_param(value)}' for name, value in message.params.items())})"
 
 
-def from_json(data: Mapping[str, Any]) -> Message:
-    """The message `to_json` wrote.
-
-    Raises:
-        ValueError: the data is not a stored message.
-    """
-    if not isinstance(data, Mapping) or not isinstance(data.get("id"), str):
-        raise ValueError(f"not a stored message: {data!r}")
-    params = data.get("params", {})
-    if not isinstance(params, Mapping):
-        raise ValueError(f"not a stored message: {data!r}")
-    return Message(data["id"], {str(name): _param_from_json(value) for name, value in params.items()})
-
-
-def _param_to_json(value: Param) -> Any:
-    # Plain numbers, text and None stay as they are; every other type is an object with one tag key.
-    if value is None or isinstance(value, int | str):
-        return value
-    if isinstance(value, Card):
-        return {"card": str(value)}
-    if isinstance(value, Seat):
-        return {"seat": value.seat}
-    if isinstance(value, Count):
-        return {"count": value.n, "noun": value.noun}
+def _log_param(value: Param) -> str:
+    if isinstance(value, Message):
+        return log_text(value)
     if isinstance(value, Joined):
-        return {"join": [_param_to_json(item) for item in value.items], "sep": value.sep, "last": value.last}
-    return {"message": to_json(value)}
-
-
-def _param_from_json(value: Any) -> Param:
-    if value is None or isinstance(value, int | str):
-        return value
-    if isinstance(value, Mapping):
-        if "card" in value:
-            return Card.parse(value["card"])
-        if "seat" in value:
-            return Seat(int(value["seat"]))
-        if "count" in value:
-            return Count(int(value["count"]), str(value["noun"]))
-        if "join" in value:
-            items = tuple(_param_from_json(item) for item in value["join"])
-            return Joined(items, str(value["sep"]), None if value.get("last") is None else str(value["last"]))
-        if "message" in value:
-            return from_json(value["message"])
-    raise ValueError(f"not a stored message parameter: {value!r}")
+        return "[" + ", ".join(_log_param(item) for item in value.items) + "]"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)

@@ -21,13 +21,12 @@ from ai.base import Strength
 from ai.players import player_for, strengths_for
 from db.records import GameRecord, MoveRecord
 from engine.base import AnyGame, Move
+from engine.message import Joined, Message
 from engine.registry import game_class, game_kind
 from service.errors import RefusedError
 from service.tables import MoveResult, TableService
 
 log = logging.getLogger(__name__)
-
-NOT_A_STRENGTH = "There is no such computer player; pick {strengths}."
 
 
 def offered_strengths(kind: str) -> tuple[str, ...]:
@@ -95,9 +94,10 @@ class ComputerPlayers:
             record = await self.tables.get(game_id)
             offered = offered_strengths(record.kind)
             if strength not in offered:
-                raise RefusedError(NOT_A_STRENGTH.format(strengths=f"{', '.join(offered[:-1])} or {offered[-1]}"))
+                strengths = Joined(offered, "join.comma", "join.or")
+                raise RefusedError(Message("refused.no-such-computer", {"strengths": strengths}))
             chosen = Strength(strength)
-            self._require_host_in_lobby(record, user_id, "add computer players")
+            self._require_host_in_lobby(record, user_id, "refused.host-only-add-computers")
             return await self.tables.games.add_computer(game_id, chosen.value, self.tables.clock())
 
     async def remove(self, game_id: int, user_id: int, name: str) -> GameRecord:
@@ -107,7 +107,7 @@ class ComputerPlayers:
             RefusedError, StoreError: not the host, not a lobby any more, or no computer of that name.
         """
         async with self.tables.lock(game_id):
-            self._require_host_in_lobby(await self.tables.get(game_id), user_id, "remove computer players")
+            self._require_host_in_lobby(await self.tables.get(game_id), user_id, "refused.host-only-remove-computers")
             return await self.tables.games.remove_computer(game_id, name, self.tables.clock())
 
     async def waiting(self, game_id: int) -> GameRecord | None:
@@ -138,10 +138,10 @@ class ComputerPlayers:
         return await self.tables.play_computer(game_id, version=version, decide=decide)
 
     @staticmethod
-    def _require_host_in_lobby(record: GameRecord, user_id: int, action: str) -> None:
+    def _require_host_in_lobby(record: GameRecord, user_id: int, refusal: str) -> None:
+        """Refuse unless the game is a lobby and `user_id` its host (with the message `refusal`: "Only the host …")."""
         if record.status != "lobby":
-            title = f"{game_kind(record.kind).title} #{record.id}"
-            state = "has already started" if record.status == "running" else "is over"
-            raise RefusedError(f"{title} {state}: computer players can only be added or removed in the lobby.")
+            late = "refused.computers-after-start" if record.status == "running" else "refused.computers-after-end"
+            raise RefusedError(Message(late, {"game": game_kind(record.kind).title, "number": record.id}))
         if user_id != record.host_id:
-            raise RefusedError(f"Only the host can {action}.")
+            raise RefusedError(Message(refusal))

@@ -4,7 +4,8 @@
 `GameStore` is all four, as one backend provides them: `db.store.Store` (SQLite) satisfies it. Another backend
 would implement these methods with the same promises:
 every write that names an `expected_version` refuses with `StaleVersionError` when the game moved on, a move and
-its snapshot are saved together or not at all, and errors a player can cause are `StoreError`s with a sentence.
+its snapshot are saved together or not at all, and errors a player can cause are `db.errors` refusals carrying
+their facts (said as messages by `service.errors.refusal_message`).
 """
 
 from __future__ import annotations

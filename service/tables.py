@@ -21,23 +21,23 @@ from ai.players import player_for, strengths_for
 from db.errors import StoreError
 from db.records import DueTimer, GameRecord, GameStatus, MoveRecord, NewLobby, StartUpCheck
 from engine.base import AnyGame, Event, Move, seat_order
-from engine.errors import GameError, NotYourTurnError
+from engine.errors import GameError, GameOverError, NotYourTurnError, SettingError
 from engine.message import Joined, Message, Seat
 from engine.registry import game_class, game_kind
 from i18n import LOCALES
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
+from service.errors import FROZEN as FROZEN  # the refusal of every action on a frozen game, for the cogs too
 from service.errors import RefusedError
 from service.ports import Boards, Coordinator, DeliveryProjection, GameRepository, GameStore, ServerSettings
 from service.timers import warning_time
 
 log = logging.getLogger(__name__)
 
-# Every error whose text is meant for the player: the bot shows it ephemerally and changes nothing.
+# Every refusal, whose reason is for the player (`service.errors.refusal_message`): shown to them, nothing changed.
 USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
 
 DEFAULT_AFK_LIMIT = 3
-FROZEN = "This game was stopped because it could not be restored after a restart."
 
 
 def narrate(events: Sequence[Event], lead: Sequence[Message] = ()) -> tuple[Message, ...]:
@@ -128,7 +128,7 @@ class TableService:
     def game_of(record: GameRecord) -> AnyGame:
         """The engine state stored with a running or finished game."""
         if record.state is None:
-            raise RefusedError("This game has not started yet.")
+            raise RefusedError(Message("refused.not-started"))
         return game_class(record.kind).from_dict(record.state)
 
     async def get(self, game_id: int) -> GameRecord:
@@ -139,7 +139,7 @@ class TableService:
         """
         record = await self.store.get_game(game_id)
         if record is None:
-            raise RefusedError("That game no longer exists.")
+            raise RefusedError(Message("refused.no-such-game"))
         return record
 
     async def load(self, game_id: int) -> tuple[GameRecord, AnyGame]:
@@ -205,7 +205,7 @@ class TableService:
             RefusedError: the caller may not manage the server.
         """
         if not is_manager:
-            raise RefusedError("Only someone with Manage Server can change how this server's tables are shown.")
+            raise RefusedError(Message("refused.pictures-managers-only"))
         await self.store.set_pictures(guild_id, on)
 
     async def set_language(self, guild_id: int, language: str | None, *, is_manager: bool) -> None:
@@ -215,9 +215,10 @@ class TableService:
             RefusedError: the caller may not manage the server, or the locale has no catalog.
         """
         if not is_manager:
-            raise RefusedError("Only someone with Manage Server can choose the language of this server's tables.")
+            raise RefusedError(Message("refused.language-managers-only"))
         if language is not None and language not in LOCALES:
-            raise RefusedError(f"I do not speak {language!r}; choose one of {', '.join(LOCALES)}.")
+            choices = Joined(tuple(LOCALES), "join.comma")
+            raise RefusedError(Message("refused.unknown-language", {"language": language, "choices": choices}))
         await self.store.set_language(guild_id, language)
 
     async def cancel_lost(self, game_id: int) -> GameRecord:
@@ -252,14 +253,17 @@ class TableService:
         """
         try:
             game_kind(kind).check_seats(options.seats)
-        except ValueError as error:
-            raise RefusedError(str(error)) from error
+        except SettingError as error:
+            raise RefusedError(error.message) from error
         try:
             game_class(kind).settings_from_dict(options.settings)
         except (ValueError, TypeError) as error:
-            raise RefusedError(f"Those settings don't work: {error}") from error
+            # The lobby checked each option (`GameKind.options`), so this is settings stored or built elsewhere
+            # (a rematch of an older game): the engine's reason is for the log, the player is told they don't work.
+            log.warning("%s settings %r refused: %s", kind, options.settings, error)
+            raise RefusedError(Message("refused.settings-unusable")) from error
         if (options.turn_seconds is not None and options.turn_seconds < 1) or options.afk_limit < 1:
-            raise RefusedError("The turn timer and the limit of automatic turns must be at least 1.")
+            raise RefusedError(Message("refused.timer-too-small"))
         lobby = NewLobby(
             kind,
             guild_id,
@@ -282,9 +286,9 @@ class TableService:
         """
         record = await self.get(game_id)
         if record.status != "finished":
-            raise RefusedError("A rematch can only follow a finished game.")
+            raise RefusedError(Message("refused.rematch-not-finished"))
         if record.seat_of(user_id) is None:
-            raise RefusedError("Only the players of this game can ask for a rematch.")
+            raise RefusedError(Message("refused.rematch-players-only"))
         options = LobbyOptions(record.max_seats, record.settings, record.turn_seconds, record.afk_limit)
         return await self.open_lobby(
             record.kind,
@@ -315,11 +319,11 @@ class TableService:
             record = await self.get(game_id)
             if record.status != "lobby":
                 started = record.status == "running"
-                raise RefusedError("This game has already started." if started else "This game is over.")
+                raise RefusedError(Message("refused.already-started" if started else "refused.game-finished"))
             if user_id != record.host_id:
-                raise RefusedError("Only the host can start the game.")
+                raise RefusedError(Message("refused.host-only-start"))
             if len(record.seats) < 2 or not record.humans:
-                raise RefusedError("At least two players are needed: wait for someone to join, or add a computer.")
+                raise RefusedError(Message("refused.too-few-players"))
             cls = game_class(record.kind)
             order = seat_order(record.seed, len(record.seats))
             game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
@@ -347,7 +351,7 @@ class TableService:
         """
         async with self.lock(game_id):
             record = await self.get(game_id)
-            self._require_host(record, user_id, is_manager, "cancel this game")
+            self._require_host(record, user_id, is_manager, "refused.host-only-cancel")
             self.engines.forget(game_id)
             return await self.store.cancel_game(game_id, self.clock())
 
@@ -361,8 +365,11 @@ class TableService:
         """
         async with self.lock(game_id):
             record, game, seat = await self._load_for(game_id, user_id, version)
+            if game.to_move is None:
+                raise GameOverError(Message("refused.game-over"))
             if game.to_move != seat:
-                raise NotYourTurnError(f"It is {self._name(record, game.to_move)}'s turn, not yours.")
+                to_move = record.seats[game.to_move].name
+                raise NotYourTurnError(Message("refused.others-turn", {"player": to_move}))
             parsed = game.parse_move(seat, move) if isinstance(move, str) else move
             result = await self._apply(record, game, seat, parsed, auto=False)
             if record.seats[seat].auto_streak:
@@ -384,7 +391,7 @@ class TableService:
             record, game = await self._running_engine(game_id, version)
             seat = game.to_move
             if seat is None or not record.seats[seat].is_computer:
-                raise RefusedError("No computer player is to move in this game.")
+                raise RefusedError(Message("refused.no-computer-to-move"))
             moves = await self.store.game_moves(game_id)
             move = await asyncio.to_thread(decide, record, game, seat, moves)
             log.debug("game #%d: %s plays %s", game_id, record.seats[seat].name, move)
@@ -404,10 +411,10 @@ class TableService:
         """
         async with self.lock(game_id):
             record, game = await self._running_engine(game_id, None)
-            self._require_host(record, user_id, is_manager, "remove a player")
+            self._require_host(record, user_id, is_manager, "refused.host-only-remove")
             seat = record.seat_of(target_id)
             if seat is None:
-                raise RefusedError("That member is not playing in this game.")
+                raise RefusedError(Message("refused.member-not-playing"))
             lead = Message("shared.host-removed", {"host": self._host_name(record, user_id), "player": Seat(seat)})
             return await self._apply(record, game, seat, game.resign_move(), auto=True, lead=(lead,))
 
@@ -421,7 +428,7 @@ class TableService:
         """
         async with self.lock(game_id):
             record, game = await self._running_engine(game_id, None)
-            self._require_host(record, user_id, is_manager, "skip a turn")
+            self._require_host(record, user_id, is_manager, "refused.host-only-skip")
             by = by_name or self._host_name(record, user_id)
             return await self._play_for_absent(record, game, Message("shared.reason-skipped", {"host": by}))
 
@@ -446,16 +453,16 @@ class TableService:
         async with self.lock(game_id):
             record = await self._running(game_id, version)
             if record.warned or record.deadline is None:
-                raise RefusedError("No warning is due for this turn.")
+                raise RefusedError(Message("refused.no-warning-due"))
             await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
             return replace(record, warned=True)
 
     async def _play_for_absent(self, record: GameRecord, game: AnyGame, reason: Message) -> list[MoveResult]:
         seat = game.to_move
         if seat is None:
-            raise RefusedError("This game is over.")
+            raise RefusedError(Message("refused.game-finished"))
         if record.seats[seat].is_computer:  # issue 15: they move by themselves, never on a timer or a skip
-            raise RefusedError(f"{record.seats[seat].name} is a computer player: it moves by itself in a moment.")
+            raise RefusedError(Message("refused.computer-moves-itself", {"player": record.seats[seat].name}))
         results = []
         lead: tuple[Message, ...] = (Message("shared.bot-played", {"player": Seat(seat), "reason": reason}),)
         # A turn can hold several decisions (a Garbage Jack's spot): finish the whole turn. Each decision's stored
@@ -496,15 +503,15 @@ class TableService:
         # Every action that changes a game comes here: the first one after start-up checks it against its log.
         record = await self.store.checked_game(game_id, held_version=held_version)
         if record is None:
-            raise RefusedError("That game no longer exists.")
+            raise RefusedError(Message("refused.no-such-game"))
         if record.status == "lobby":
-            raise RefusedError("This game has not started yet.")
+            raise RefusedError(Message("refused.not-started"))
         if record.status == "frozen":
             raise RefusedError(FROZEN)
         if record.status != "running":
-            raise RefusedError("This game is over.")
+            raise RefusedError(Message("refused.game-finished"))
         if version is not None and version != record.version:
-            raise RefusedError("That move is out of date; the table has changed.")
+            raise RefusedError(Message("refused.out-of-date"))
         return record
 
     async def _running_engine(self, game_id: int, version: int | None) -> tuple[GameRecord, AnyGame]:
@@ -523,7 +530,7 @@ class TableService:
         record, game = await self._running_engine(game_id, version)
         seat = record.seat_of(user_id)
         if seat is None:
-            raise RefusedError("You are not playing in this game.")
+            raise RefusedError(Message("refused.not-playing"))
         return record, game, seat
 
     async def _apply(
@@ -561,15 +568,12 @@ class TableService:
         return bool(game.public_view().seats[seat].resigned)
 
     @staticmethod
-    def _require_host(record: GameRecord, user_id: int, is_manager: bool, action: str) -> None:
+    def _require_host(record: GameRecord, user_id: int, is_manager: bool, refusal: str) -> None:
+        """Refuse with the message `refusal` ("Only the host or someone with Manage Server can …") unless allowed."""
         if user_id != record.host_id and not is_manager:
-            raise RefusedError(f"Only the host or someone with Manage Server can {action}.")
+            raise RefusedError(Message(refusal))
 
     @staticmethod
-    def _host_name(record: GameRecord, user_id: int) -> str:
+    def _host_name(record: GameRecord, user_id: int) -> str | Message:
         seat = record.seat_of(user_id)
-        return record.seats[seat].name if seat is not None else "the host"
-
-    @staticmethod
-    def _name(record: GameRecord, seat: int | None) -> str:
-        return record.seats[seat].name if seat is not None else "nobody"
+        return record.seats[seat].name if seat is not None else Message("shared.the-host")

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from engine.message import Message
 from i18n import render_message, sentence_start
+from service.errors import refusal_message
 
 
 def said(said_by, names: Sequence[str] = ()) -> str:
@@ -15,3 +16,8 @@ def said(said_by, names: Sequence[str] = ()) -> str:
 def label(game, move) -> str:
     """A move as a menu offers it: "Place 4♠"."""
     return sentence_start(render_message(game.describe_move(move), "en"))
+
+
+def refusal(error, locale: str = "en") -> str:
+    """A refusal (engine, service or store) as the player who acted reads it: a sentence in `locale`."""
+    return sentence_start(render_message(refusal_message(error), locale))

@@ -269,7 +269,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
 
     def _checked(self, seat: int, move: GarbageDecision) -> GarbageDecision:
         if not isinstance(move, DrawStock | DrawDiscard | PlaceJack):
-            raise InvalidMoveError(f"{move!r} is not a Garbage move.")
+            raise InvalidMoveError(Message("garbage.refused.not-a-garbage-move", {"move": repr(move)}))
         check_decision(move, self._up[seat], self._pending, len(self._stock), len(self._discard))
         return move
 

@@ -95,8 +95,6 @@ def parse_garbage_move(text: str) -> GarbageMove:
     if match:
         spot = int(match["spot"])
         if spot not in JACK_MOVES:
-            raise InvalidMoveError(f"There is no spot {spot}; spots are numbered 1 (the Ace) to {MAX_SPOT}.")
+            raise InvalidMoveError(Message("garbage.refused.no-such-spot", {"spot": spot, "highest": MAX_SPOT}))
         return JACK_MOVES[spot]
-    raise InvalidMoveError(
-        f"“{text.strip()}” is not a Garbage move; write draw stock, draw discard, jack 7 (a spot number) or resign."
-    )
+    raise InvalidMoveError(Message("garbage.refused.not-a-move", {"text": text.strip()}))

@@ -9,6 +9,7 @@ from typing import ClassVar, Final
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.garbage.moves import DRAW_DISCARD, DRAW_STOCK, JACK_MOVES, MAX_SPOT, DrawDiscard, DrawStock, PlaceJack
+from engine.message import Count, Joined, Message
 from engine.records import SettingsRecord
 
 MIN_PLAYERS: Final = 2
@@ -62,15 +63,16 @@ def check_decision(
     """
     if pending is not None:
         if not isinstance(move, PlaceJack):
-            choices = ", ".join(str(legal) for legal in legal_decisions(up, pending, stock, discard))
-            raise IllegalMoveError(f"First choose a face-down spot for {pending}: {choices}.")
+            choices = Joined(tuple(str(legal) for legal in legal_decisions(up, pending, stock, discard)), "join.comma")
+            raise IllegalMoveError(Message("garbage.refused.choose-spot-first", {"card": pending, "choices": choices}))
         if move.spot > len(up):
-            raise IllegalMoveError(f"There is no spot {move.spot}: your layout has {len(up)} spots.")
+            layout = Count(len(up), "spot")
+            raise IllegalMoveError(Message("garbage.refused.spot-beyond-layout", {"spot": move.spot, "layout": layout}))
         if up[move.spot - 1]:
-            raise IllegalMoveError(f"Spot {move.spot} is already face up; choose a face-down spot.")
+            raise IllegalMoveError(Message("garbage.refused.spot-face-up", {"spot": move.spot}))
     elif isinstance(move, PlaceJack):
-        raise IllegalMoveError("You have no Jack to place; draw from the stock or take from the discard pile.")
+        raise IllegalMoveError(Message("garbage.refused.no-jack"))
     elif isinstance(move, DrawDiscard) and not discard:
-        raise IllegalMoveError("The discard pile is empty; draw from the stock.")
+        raise IllegalMoveError(Message("garbage.refused.discard-empty"))
     elif isinstance(move, DrawStock) and not stock and discard < 2:
-        raise IllegalMoveError("The stock is empty and there is nothing to reshuffle; take from the discard pile.")
+        raise IllegalMoveError(Message("garbage.refused.stock-empty"))

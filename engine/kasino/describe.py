@@ -18,15 +18,8 @@ from engine.cards import Card
 from engine.core import Resign
 from engine.kasino.moves import Build, Double, KasinoPlay, Place, Raise, Take
 from engine.kasino.rules import find_item
-from engine.kasino.table import BUILD, LOOSE, PILE, TableItem, hand_value, notation_order, table_value
+from engine.kasino.table import BUILD, PILE, TableItem, hand_value, item_name, notation_order, table_value
 from engine.message import Joined, Message, Param
-
-
-def item_name(item: TableItem) -> Card | Message:
-    """A table item to say: a loose card by itself ("7♣"), else "the 7 pile" or "the 9 build"."""
-    if item.kind == LOOSE:
-        return item.cards[0]
-    return Message(f"kasino.item-{item.kind}", {"value": item.value})
 
 
 def place_params(card: Card) -> dict[str, Param]:

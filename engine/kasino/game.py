@@ -262,7 +262,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
             IllegalMoveError, InvalidMoveError.
         """
         if not isinstance(move, _CARD_MOVES):
-            raise InvalidMoveError(f"{move!r} is not a Kasino move.")
+            raise InvalidMoveError(Message("kasino.refused.not-a-kasino-move", {"move": repr(move)}))
         legal = self._legal(seat)
         if move in legal:  # the listed move keeps its grouping, so its notation reads the same
             return legal[legal.index(move)]
@@ -280,7 +280,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
             named = [find_item(self._table, target) for target in move.targets]
             take = canonical_take(move.card, [item for item in self._table if item in named])
             if take is None:
-                raise IllegalMoveError("That take is not allowed here.")
+                raise IllegalMoveError(Message("kasino.refused.take-not-allowed"))
             return take
         item = find_item(self._table, move.target)
         return move if item is None else type(move)(move.card, item.cards[0])

@@ -23,6 +23,7 @@ from engine.cards import Card
 from engine.core import RESIGN, Resign, is_resign
 from engine.errors import InvalidMoveError
 from engine.kasino.table import notation_order
+from engine.message import Message
 
 Ref = Card | int  # a table item named by one of its cards, or by its value
 
@@ -37,7 +38,7 @@ _MOVE_RE: Final = re.compile(r"^(?P<card>\S+)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*
 _GROUP_SPLIT: Final = re.compile(r"\|")
 _REF_SPLIT: Final = re.compile(r"[\s,+]+")
 _VALUE_RE: Final = re.compile(r"^[0-9]{1,2}$")
-_HELP: Final = "write a move like “5♥ take 3♦+A♥”, “5♥ build 10♣”, “3♣ raise 6”, “7♦ double 7♣”, “Q♠ place” or “resign”"
+_HELP: Final = Message("kasino.refused.move-help")  # how a move is written, said after "… is not a move"
 
 
 class KasinoMove:
@@ -59,7 +60,7 @@ class KasinoMove:
         for group in groups:
             for ref in group:
                 if not isinstance(ref, Card):
-                    raise InvalidMoveError(f"“{ref}” names a table item by its value; that needs the table to read.")
+                    raise InvalidMoveError(Message("kasino.refused.value-needs-table", {"value": ref}))
         cards = [[ref for ref in group if isinstance(ref, Card)] for group in groups]
         return make_move(card, verb, cards)
 
@@ -168,23 +169,23 @@ def parse_notation(text: str) -> Resign | Place | tuple[Card, str, list[list[Ref
     cleaned = " ".join(text.strip().lower().split())
     match = _MOVE_RE.match(cleaned)
     if match is None:
-        raise InvalidMoveError(f"“{text.strip()}” is not a move; {_HELP}.")
+        raise InvalidMoveError(Message("kasino.refused.not-a-move", {"text": text.strip(), "help": _HELP}))
     card = Card.parse(match["card"])
     verb = _VERBS.get(match["verb"])
     if verb is None:
-        raise InvalidMoveError(f"“{match['verb']}” is not a Kasino action; {_HELP}.")
+        raise InvalidMoveError(Message("kasino.refused.not-an-action", {"verb": match["verb"], "help": _HELP}))
     rest = match["rest"]
     if verb == "place":
         if rest:
-            raise InvalidMoveError(f"A place names no table item: write “{card} place”.")
+            raise InvalidMoveError(Message("kasino.refused.place-names-nothing", {"card": card}))
         return Place(card)
     groups = [[_parse_ref(part) for part in _REF_SPLIT.split(group.strip()) if part]
               for group in _GROUP_SPLIT.split(rest)]  # fmt: skip
     groups = [group for group in groups if group]
     if not groups:
-        raise InvalidMoveError(f"Say which table item: e.g. “{card} {verb} 7♣”.")
+        raise InvalidMoveError(Message("kasino.refused.say-which-item", {"card": card, "verb": verb}))
     if verb != "take" and (len(groups) > 1 or len(groups[0]) > 1):
-        raise InvalidMoveError(f"{verb.capitalize()} names exactly one table item: e.g. “{card} {verb} 7♣”.")
+        raise InvalidMoveError(Message("kasino.refused.one-item-only", {"card": card, "verb": verb}))
     return card, verb, groups
 
 
@@ -197,7 +198,7 @@ def make_move(card: Card, verb: str, groups: list[list[Card]]) -> CardMove:
     if verb == "take":
         targets = [target for group in groups for target in group]
         if len(set(targets)) != len(targets):
-            raise InvalidMoveError("Each table item can be named only once in a take.")
+            raise InvalidMoveError(Message("kasino.refused.named-twice-in-take"))
         return Take(card, frozenset(targets), tuple(tuple(group) for group in groups))
     return _ONTO_ITEM[verb](card, groups[0][0])
 

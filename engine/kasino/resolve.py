@@ -10,14 +10,15 @@ from engine.core import Resign
 from engine.errors import AmbiguousMoveError, IllegalMoveError
 from engine.kasino.moves import CardMove, Place, Ref, make_move, parse_notation
 from engine.kasino.rules import find_item
-from engine.kasino.table import TableItem
+from engine.kasino.table import TableItem, item_label
+from engine.message import Joined, Message, Param
 
-# Which items a value may name for each verb, and how to call them in a message.
+# Which items a value may name for each verb, and the refusal when none is worth that value.
 _VALUE_KINDS: Final = {
-    "take": (("loose", "pile", "build"), "item"),
-    "build": (("loose", "pile"), "loose card or pile"),
-    "raise": (("build",), "build"),
-    "double": (("loose", "pile", "build"), "item"),
+    "take": (("loose", "pile", "build"), "kasino.refused.no-item-worth"),
+    "build": (("loose", "pile"), "kasino.refused.no-loose-worth"),
+    "raise": (("build",), "kasino.refused.no-build-worth"),
+    "double": (("loose", "pile", "build"), "kasino.refused.no-item-worth"),
 }
 
 
@@ -35,11 +36,11 @@ def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) ->
     assert not isinstance(parsed, Resign), "the game reads `resign` before it looks at the table"
     if isinstance(parsed, Place):
         if parsed.card not in hand:
-            raise IllegalMoveError(f"{parsed.card} is not in your hand.")
+            raise IllegalMoveError(Message("kasino.refused.not-in-hand", {"card": parsed.card}))
         return parsed
     card, verb, groups = parsed
     if card not in hand:
-        raise IllegalMoveError(f"{card} is not in your hand.")
+        raise IllegalMoveError(Message("kasino.refused.not-in-hand", {"card": card}))
     named: list[TableItem] = []
     keyed = []
     for group in groups:
@@ -47,7 +48,7 @@ def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) ->
         for ref in group:
             item = _item_for(ref, card, verb, hand, table)
             if item in named:
-                raise IllegalMoveError(f"You named {item.label()} twice.")
+                raise IllegalMoveError(Message("kasino.refused.named-twice", {"item": item_label(item)}))
             named.append(item)
             keys.append(item.key)
         keyed.append(keys)
@@ -58,17 +59,16 @@ def _item_for(ref: Ref, card: Card, verb: str, hand: Sequence[Card], table: Sequ
     if isinstance(ref, Card):
         item = find_item(table, ref)
         if item is None:
-            where = "in your hand, not" if ref in hand else "not"
-            raise IllegalMoveError(f"{ref} is {where} on the table.")
+            where = "kasino.refused.in-hand-not-table" if ref in hand else "kasino.refused.not-on-table"
+            raise IllegalMoveError(Message(where, {"card": ref}))
         return item
-    kinds, what = _VALUE_KINDS[verb]
+    kinds, none_worth = _VALUE_KINDS[verb]
     candidates = [item for item in table if item.value == ref and item.kind in kinds]
     if not candidates:
-        raise IllegalMoveError(f"There is no {what} worth {ref} on the table.")
+        raise IllegalMoveError(Message(none_worth, {"value": ref}))
     if len(candidates) > 1:
-        labels = ", ".join(item.label() for item in candidates)
-        raise AmbiguousMoveError(
-            f"{len(candidates)} items are worth {ref} ({labels}); name one by a card,"
-            f" e.g. “{card} {verb} {candidates[0].key}”."
-        )
+        items = Joined(tuple(item_label(item) for item in candidates), "join.comma")
+        params: dict[str, Param] = {"count": len(candidates), "value": ref, "items": items}
+        example: dict[str, Param] = {"card": card, "verb": verb, "key": candidates[0].key}  # “5♥ take 7♣”
+        raise AmbiguousMoveError(Message("kasino.refused.ambiguous-value", params | example))
     return candidates[0]

@@ -1,4 +1,4 @@
-"""Which Kasino moves are legal (K6-K11), and in words why one is not (B3).
+"""Which Kasino moves are legal (K6-K11), and as a message why one is not (B3).
 
 Both work on a plain position: the seat to play, its hand, and the table items. Takes are found
 with bitmasks in `engine.kasino.takes`.
@@ -7,12 +7,21 @@ with bitmasks in `engine.kasino.takes`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
-from engine.cards import Card, format_cards
+from engine.cards import Card
 from engine.kasino.moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take, listed_take
-from engine.kasino.table import BUILD, HIGHEST_HAND_VALUE, TableItem, card_order, hand_value, table_value
+from engine.kasino.table import (
+    BUILD,
+    HIGHEST_HAND_VALUE,
+    TableItem,
+    card_order,
+    hand_value,
+    item_label,
+    table_value,
+)
 from engine.kasino.takes import TakeSpec, cards_of, lowest_bit, split_into_groups, sum_groups, take_specs
+from engine.message import Message, Param, cards
 
 _VALUE_SLOTS: Final = 32  # hand-value counters indexed by value; a new build value never exceeds 16 + 13
 
@@ -91,17 +100,17 @@ def canonical_take(card: Card, items: Sequence[TableItem]) -> Take | None:
     return Take(card, frozenset(keys), groups)
 
 
-def illegal_reason(seat: int, hand: Sequence[Card], table: Sequence[TableItem], move: KasinoMove) -> str | None:
-    """Why `move` is not legal for `seat` here, as a sentence for the player; None when it is legal.
+def illegal_reason(seat: int, hand: Sequence[Card], table: Sequence[TableItem], move: KasinoMove) -> Message | None:
+    """Why `move` is not legal for `seat` here, as a message for the player; None when it is legal.
 
     Targets are matched to the items they name by any card in them, so a take naming the second card
     of a pile is judged like one naming its key.
     """
     if not isinstance(move, Take | Build | Raise | Double | Place):
-        return "That is not a move a seat can play on its turn."
+        return Message("kasino.refused.not-a-turn-move")
     card = move.card
     if card not in hand:
-        return f"{card} is not in your hand."
+        return Message("kasino.refused.not-in-hand", {"card": card})
     if isinstance(move, Place):
         return None
     if isinstance(move, Take):
@@ -124,80 +133,89 @@ def find_item(table: Sequence[TableItem], card: Card) -> TableItem | None:
     return next((item for item in table if card in item.cards), None)
 
 
-def _missing(card: Card, hand: Sequence[Card]) -> str:
+def _missing(card: Card, hand: Sequence[Card]) -> Message:
     if card in hand:
-        return f"{card} is in your hand, not on the table."
-    return f"{card} is not on the table."
+        return Message("kasino.refused.in-hand-not-table", {"card": card})
+    return Message("kasino.refused.not-on-table", {"card": card})
 
 
-def _take_reason(card: Card, targets: frozenset[Card], table: Sequence[TableItem]) -> str | None:
+def _take_reason(card: Card, targets: frozenset[Card], table: Sequence[TableItem]) -> Message | None:
     if not targets:
-        return f"Say what to take, e.g. “{card} take 7♣”."
+        return Message("kasino.refused.say-what-to-take", {"card": card})
     value = hand_value(card)
     items: list[TableItem] = []
     for target in sorted(targets, key=card_order):  # a set's order varies between runs; messages should not
         item = find_item(table, target)
         if item is None:
-            return f"{target} is not on the table."
+            return Message("kasino.refused.not-on-table", {"card": target})
         if item in items:
-            return f"You named {item.label()} twice."
+            return Message("kasino.refused.named-twice", {"item": item_label(item)})
         items.append(item)
-    worth = f"{card} is worth {value} from the hand"
     for item in items:
         if item.is_build and item.value != value:
-            return f"{item.label(start=True)} can only be taken by a card worth {item.value}, and {worth}."
+            params: dict[str, Param] = {"item": item_label(item), "value": item.value, "card": card, "worth": value}
+            return Message("kasino.refused.build-needs-value", params)
     loose = [item for item in items if not item.is_build]
     if loose and split_into_groups([item.value for item in loose], value) is None:
-        cards = format_cards([card for item in loose for card in item.cards])
-        return f"{cards} cannot be split into groups worth {value} each ({worth})."
+        named = cards([card for item in loose for card in item.cards])
+        return Message("kasino.refused.cannot-split", {"cards": named, "value": value, "card": card})
     return None
 
 
-def _build_reason(worth: int, target: TableItem, own: TableItem | None, holding: list[int]) -> str | None:
+def _build_reason(worth: int, target: TableItem, own: TableItem | None, holding: list[int]) -> Message | None:
     if target.is_build:
-        return f"{target.key} is part of {target.label()}; raise or double a build instead."
+        return Message("kasino.refused.part-of-build", {"card": target.key, "item": item_label(target)})
     if own is not None:
-        return f"You already own a build ({own.value})."
+        return Message("kasino.refused.already-own-build", {"value": own.value})
     new_value = worth + target.value
     if new_value not in holding:
-        return _no_capturer(f"building {new_value}", new_value)
+        return _no_capturer("build", new_value)
     return None
 
 
-def _raise_reason(seat: int, worth: int, target: TableItem, own: TableItem | None, holding: list[int]) -> str | None:
+def _raise_reason(
+    seat: int, worth: int, target: TableItem, own: TableItem | None, holding: list[int]
+) -> Message | None:
     if not target.is_build:
-        return f"{target.label(start=True)} is not a build; use “build” to start one."
+        return Message("kasino.refused.not-a-build", {"item": item_label(target)})
     if target.owner == seat:
-        return f"You cannot raise your own build ({target.value}); each player adds one card to a build."
+        return Message("kasino.refused.raise-own-build", {"value": target.value})
     if target.doubled:
-        return f"{target.label(start=True)} is doubled and can no longer be raised."
+        return Message("kasino.refused.build-doubled", {"item": item_label(target)})
     if seat in target.contributors:
-        return f"You have already added a card to {target.label()}."
+        return Message("kasino.refused.already-added", {"item": item_label(target)})
     if own is not None:
-        return f"You already own a build ({own.value})."
+        return Message("kasino.refused.already-own-build", {"value": own.value})
     new_value = target.value + worth
     if new_value not in holding:
-        return _no_capturer(f"raising to {new_value}", new_value)
+        return _no_capturer("raise", new_value)
     return None
 
 
-def _double_reason(card: Card, target: TableItem, own: TableItem | None, holding: list[int]) -> str | None:
+def _double_reason(card: Card, target: TableItem, own: TableItem | None, holding: list[int]) -> Message | None:
     worth = table_value(card)
     if target.value != worth:
-        return (
-            f"{card} is worth {worth} on the table and {target.label()} is worth {target.value};"
-            " a double needs equal values."
-        )
+        params: dict[str, Param] = {"card": card, "worth": worth, "item": item_label(target), "value": target.value}
+        return Message("kasino.refused.double-unequal", params)
     if not target.is_build:
         return None
     if own is not None and own is not target:
-        return f"You already own a build ({own.value})."
+        return Message("kasino.refused.already-own-build", {"value": own.value})
     if target.value not in holding:
-        return _no_capturer(f"doubling {target.label()}", target.value)
+        return Message("kasino.refused.double-no-capturer", {"item": item_label(target), "value": target.value})
     return None
 
 
-def _no_capturer(action: str, value: int) -> str:
+# After building or raising to a value: (no card could ever take it, the player would hold no card that takes it).
+_NO_CAPTURER: Final = {
+    "build": ("kasino.refused.build-uncapturable", "kasino.refused.build-no-capturer"),
+    "raise": ("kasino.refused.raise-uncapturable", "kasino.refused.raise-no-capturer"),
+}
+
+
+def _no_capturer(verb: Literal["build", "raise"], value: int) -> Message:
+    """After building or raising to `value`: no card could ever take it, or the player holds none that would."""
+    uncapturable, no_capturer = _NO_CAPTURER[verb]
     if value > HIGHEST_HAND_VALUE:
-        return f"After {action} no card could ever take it (the highest hand value is {HIGHEST_HAND_VALUE})."
-    return f"After {action} you would hold no card worth {value} from the hand."
+        return Message(uncapturable, {"value": value, "highest": HIGHEST_HAND_VALUE})
+    return Message(no_capturer, {"value": value})

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from engine.cards import SUITS, Card, cards_from_codes, format_cards
+from engine.message import Message, cards
 
 ItemKind = Literal["loose", "pile", "build"]
 LOOSE: Final = "loose"
@@ -83,11 +84,11 @@ class TableItem:
         """True for a build (K7), False for a loose card or pile."""
         return self.kind == BUILD
 
-    def label(self, *, start: bool = False) -> str:
-        """Short words for the item: `7♣`, `the 7 pile (7♣ 7♦)`, `the 9 build (4♦ 5♠)`; `The …` to start a sentence."""
+    def label(self) -> str:
+        """The item for a developer (`check`'s errors): `7♣`, `pile of 7 (7♣ 7♦)`; players read `item_label`."""
         if self.kind == LOOSE:
             return str(self.key)
-        return f"{'The' if start else 'the'} {self.value} {self.kind} ({format_cards(self.cards)})"
+        return f"{self.kind} of {self.value} ({format_cards(self.cards)})"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form (cards as `Card.code`)."""
@@ -134,3 +135,17 @@ class TableItem:
                 raise ValueError(f"a build's owner must be one of its contributors: {self.label()}")
         else:
             raise ValueError(f"unknown table item kind {self.kind!r}")
+
+
+def item_name(item: TableItem) -> Card | Message:
+    """A table item to say: a loose card by itself ("7♣"), else "the 7 pile" or "the 9 build"."""
+    if item.kind == LOOSE:
+        return item.cards[0]
+    return Message(f"kasino.item-{item.kind}", {"value": item.value})
+
+
+def item_label(item: TableItem) -> Card | Message:
+    """A table item as a refusal names it, its cards shown: "7♣", "the 7 pile (7♣ 7♦)", "the 9 build (4♦ 5♠)"."""
+    if item.kind == LOOSE:
+        return item.cards[0]
+    return Message("kasino.item-with-cards", {"item": item_name(item), "cards": cards(item.cards)})

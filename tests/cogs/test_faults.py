@@ -25,6 +25,7 @@ from tests.cogs.helpers import (
 from tests.cogs.test_kasino_flow import play_turn
 from tests.cogs.test_projection import assert_table_shows_the_stored_game, moves_logged, stored
 from tests.conftest import mounted_tmpfs
+from tests.said import refusal
 
 MISSING_ACCESS = {"status": 403, "code": 50001, "message": "Missing Access"}
 UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
@@ -191,7 +192,7 @@ async def test_disk_full_then_freed_the_first_click_counts_or_is_truthfully_refu
     table = table_message(thread, game_id)
     full = await player.click(table, label="Draw from stock")
     said = private_text(full)
-    assert full.acknowledged and said == str(StorageUnavailableError())
+    assert full.acknowledged and said == refusal(StorageUnavailableError())
     assert await moves_logged(simcord_env, game_id) == 0
     filler.unlink()
     # Room again: the first click on the table as the player sees it counts.

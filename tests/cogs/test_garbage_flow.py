@@ -160,7 +160,7 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(simcord_env, c
     applied = [o for o in outcomes if not isinstance(o, Exception)]
     refused = [o for o in outcomes if isinstance(o, Exception)]
     assert len(applied) == 1 and len(refused) == 1
-    assert str(refused[0]) == "That move is out of date; the table has changed."
+    assert refused[0].message.id == "refused.out-of-date"
     assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
 
 

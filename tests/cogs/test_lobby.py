@@ -161,7 +161,11 @@ async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(si
     opened = await carol.slash(no_threads, "garbage new", seats=2)
     await dave.click(opened.response, label="Join")
     second = await simcord_env.bot.service.open_lobby(
-        "garbage", LobbyOptions(seats=2), guild_id=guild.id, channel_id=no_threads.id, host_id=alice.id,
+        "garbage",
+        LobbyOptions(seats=2),
+        guild_id=guild.id,
+        channel_id=no_threads.id,
+        host_id=alice.id,
         host_name="alice",
     )
     await simcord_env.bot.service.join(second.id, bob.id, "bob")
@@ -187,8 +191,9 @@ async def test_cancel_with_several_games_here_offers_them_in_a_menu_and_says_wha
     assert "You cancelled Garbage #2, the lobby of alice; no results are recorded." in private_text(done)
     assert (await simcord_env.bot.store.get_game(2)).status == "cancelled"
     assert (await simcord_env.bot.store.get_game(1)).status == "lobby"
-    assert any(m.content == f"Garbage #2 was cancelled by {alice.mention}; no results recorded." for m in
-               channel.history())
+    assert any(
+        m.content == f"Garbage #2 was cancelled by {alice.mention}; no results recorded." for m in channel.history()
+    )
 
 
 async def test_cancel_offers_the_games_as_autocomplete_choices_this_channels_first(guild, channel, members):

@@ -5,8 +5,10 @@ import pytest
 from discord import AppCommandOptionType
 
 from cogs.lobby import new_lobby_command
+from engine.errors import SettingError
 from engine.kasino import KasinoGame
 from engine.kinds import GameKind, OneOf, WholeNumber, YesNo
+from tests.said import refusal
 
 SPEED = OneOf("speed", "speed", "How fast", (("slow", "Slow and steady"), ("fast", "Fast")), "slow")
 JOKERS = YesNo("jokers", "jokers", "Play with Jokers", False)
@@ -41,11 +43,16 @@ def test_each_option_checks_its_value_with_a_sentence_and_says_it_in_words():
     assert TARGET.check(21) == 21 and TARGET.words(21) == "21"
     assert JOKERS.check(True) is True and JOKERS.words(True) == "yes"
     assert SPEED.check("fast") == "fast" and SPEED.words("fast") == "Fast"
-    with pytest.raises(ValueError, match="from 1 to 99"):
-        TARGET.check(100)
-    with pytest.raises(ValueError, match="yes or no"):
-        JOKERS.check("maybe")
-    with pytest.raises(ValueError, match="Slow and steady, Fast"):
-        SPEED.check("warp")
+    refusals = {TARGET: 100, JOKERS: "maybe", SPEED: "warp"}
+    said = {}
+    for option, value in refusals.items():
+        with pytest.raises(SettingError) as refused:  # a ValueError too, as the lobby's checks expect
+            option.check(value)
+        said[option.name] = refusal(refused.value)
+    assert said == {
+        "target": "Target must be a whole number from 1 to 99.",
+        "jokers": "Jokers is yes or no.",
+        "speed": "Speed is one of: Slow and steady, Fast.",
+    }
     with pytest.raises(ValueError):
         TARGET.check(True)  # a bool is no whole number here

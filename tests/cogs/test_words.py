@@ -87,9 +87,7 @@ async def test_kv1_a_one_point_game_through_the_bot_says_point(channel, members)
 
 def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won():
     # Seat 0 has won one hand (9 spots left); seat 1 has one spot left; the stock holds one card.
-    game = GarbageGame.from_position(
-        ["A♠ 2♥ 3♦ 4♣ 5♠ 6♥ 7♦ 8♣ 9♠", "A♥"], stock="K♦", discard="Q♣", rest="discard"
-    )
+    game = GarbageGame.from_position(["A♠ 2♥ 3♦ 4♣ 5♠ 6♥ 7♦ 8♣ 9♠", "A♥"], stock="K♦", discard="Q♣", rest="discard")
     view = game.public_view()
     _, embed = garbage_table(record_stub("garbage", ["Kari", "Ola"]), view, [])
     text = embed_text(embed)
@@ -122,8 +120,10 @@ def test_boards_stats_and_timers_count_one_right():
     assert embed.description == "**1.** alice — rating 1000 · 1 win / 1 game (100%) · 1 point"
     assert "at least 1 game" in embed.footer.text
     field = _kind_field(KindStats("kasino", Tally(1, 1, 1), Tally(1, 0, 0), 0.0, 1, 1))
-    assert field == "This server: 1 game · 1 win (100%) · 1 point · rating 1000 (#1 of 1)\n" \
+    assert (
+        field == "This server: 1 game · 1 win (100%) · 1 point · rating 1000 (#1 of 1)\n"
         "All servers: 1 game · 0 wins (0%) · 0 points"
+    )
     assert [in_words(1), in_words(60), in_words(3661)] == ["1 second", "1 minute", "1 hour 1 minute 1 second"]
 
 

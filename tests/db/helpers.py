@@ -67,9 +67,7 @@ async def play_random(store, record, game: Game, moves: int, rng: random.Random)
 
 async def finish_game(store, users, places, scores=None, *, kind="kasino", guild=GUILD, names=None, strengths=None):
     """A game of `users` (None: computer, see `running_game`) that ends at once with `places`; the finished record."""
-    record = await running_game(
-        store, users, kind=kind, guild=guild, max_seats=max(len(users), 2), strengths=strengths
-    )
+    record = await running_game(store, users, kind=kind, guild=guild, max_seats=max(len(users), 2), strengths=strengths)
     for seat, user in enumerate(users):
         if names and user in names:
             await rename(store, record.id, seat, names[user])

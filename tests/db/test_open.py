@@ -23,6 +23,8 @@ from db.store import Store
 from tests.db.helpers import filled_database
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
 def one_line_naming(error, path):
     text = str(error)
     assert "\n" not in text

@@ -78,8 +78,10 @@ async def test_a_game_whose_log_cannot_be_replayed_is_frozen_and_named_once(tmp_
     assert (loaded.status, loaded.version, loaded.state) == ("frozen", record.version + 1, record.state)
     assert stored == loaded
     assert [rec.levelname for rec in caplog.records] == ["ERROR"]
-    assert caplog.records[0].getMessage().startswith(
-        f"game #{record.id} could not be restored from its move log and was frozen: "
+    assert (
+        caplog.records[0]
+        .getMessage()
+        .startswith(f"game #{record.id} could not be restored from its move log and was frozen: ")
     )
     assert "\n" not in caplog.text.strip() and "Traceback" not in caplog.text
 
@@ -101,10 +103,12 @@ async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path):
     try:
         (frozen,) = await store.load_unfinished()
         assert (frozen.status, frozen.state) == ("frozen", None)
-        with pytest.raises(GameNotRunningError, match=r"^this game was stopped because it could not be restored$"):
+        with pytest.raises(GameNotRunningError) as refused:
             await store.save_move(frozen.id, frozen.version, 0, "Q♠ place", {"n": 1}, later(1))
-        with pytest.raises(NotInLobbyError, match="could not be restored"):
+        assert refused.value.status == "frozen"
+        with pytest.raises(NotInLobbyError) as refused:
             await store.join_lobby(frozen.id, 9, "u9", later(1))
+        assert refused.value.status == "frozen"
         cancelled = await store.cancel_game(frozen.id, later(2))
         assert (cancelled.status, cancelled.version) == ("cancelled", frozen.version + 1)
         assert len(await store.game_moves(frozen.id)) == record.move_count  # the log is kept as evidence

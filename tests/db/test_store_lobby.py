@@ -52,30 +52,34 @@ async def test_join_seats_players_in_join_order_and_bumps_the_version(store):
 
 async def test_join_twice_is_refused(store):
     lobby = await new_lobby(store)
-    with pytest.raises(AlreadySeatedError, match="you already joined"):
+    with pytest.raises(AlreadySeatedError):
         await store.join_lobby(lobby.id, 1, "u1", NOW)
 
 
 async def test_join_a_full_lobby_is_refused_with_the_count(store):
     lobby = await new_lobby(store, max_seats=2)
     await store.join_lobby(lobby.id, 2, "u2", NOW)
-    with pytest.raises(LobbyFullError, match=r"^the game is full \(2/2\)$"):
+    with pytest.raises(LobbyFullError) as refused:
         await store.join_lobby(lobby.id, 3, "u3", NOW)
+    assert (refused.value.taken, refused.value.seats) == (2, 2)  # the facts; the service says them in words
 
 
 async def test_join_unknown_game_is_refused(store):
-    with pytest.raises(GameNotFoundError, match="no game #999"):
+    with pytest.raises(GameNotFoundError) as refused:
         await store.join_lobby(999, 2, "u2", NOW)
+    assert refused.value.game_id == 999
 
 
 async def test_join_after_start_or_cancel_is_refused(store):
     started = await running_game(store, (1, 2))
-    with pytest.raises(NotInLobbyError, match="already started"):
+    with pytest.raises(NotInLobbyError) as refused:
         await store.join_lobby(started.id, 3, "u3", NOW)
+    assert refused.value.status == "running"
     cancelled = await new_lobby(store)
     await store.cancel_game(cancelled.id, NOW)
-    with pytest.raises(NotInLobbyError, match="was cancelled"):
+    with pytest.raises(NotInLobbyError) as refused:
         await store.join_lobby(cancelled.id, 3, "u3", NOW)
+    assert refused.value.status == "cancelled"
 
 
 async def test_concurrent_joins_never_overfill_nor_duplicate_a_seat(store):
@@ -104,14 +108,15 @@ async def test_leave_moves_later_joiners_up_one_seat(store):
 
 async def test_leave_refuses_someone_not_seated(store):
     lobby = await new_lobby(store)
-    with pytest.raises(NotSeatedError, match="not in this game"):
+    with pytest.raises(NotSeatedError) as refused:
         await store.leave_lobby(lobby.id, 5, NOW)
+    assert (refused.value.name, refused.value.seat) == (None, None)  # the player who asked is not seated
 
 
 async def test_host_cannot_leave_unless_the_caller_allows_it(store):
     lobby = await new_lobby(store)
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
-    with pytest.raises(HostCannotLeaveError, match=r"^the host cannot leave; cancel the game instead$"):
+    with pytest.raises(HostCannotLeaveError):
         await store.leave_lobby(lobby.id, 1, NOW)
     lobby = await store.leave_lobby(lobby.id, 1, NOW, allow_host=True)
     assert lobby.host_id == 2
@@ -149,8 +154,9 @@ async def test_computers_of_one_strength_get_their_own_names_and_leave_by_name(s
     ]  # fmt: skip
     lobby = await store.add_computer(lobby.id, "hard", later(3))  # the lowest free name again
     assert lobby.seats[-1].name == "Computer (hard)"
-    with pytest.raises(NotSeatedError, match="there is no Computer \\(easy\\) in this game"):
+    with pytest.raises(NotSeatedError) as refused:
         await store.remove_computer(lobby.id, "Computer (easy)", later(4))
+    assert refused.value.name == "Computer (easy)"
     with pytest.raises(NotSeatedError):
         await store.remove_computer(lobby.id, "u1", later(4))  # a member is not a computer
     with pytest.raises(LobbyFullError):
@@ -163,10 +169,13 @@ async def test_computers_cannot_be_added_or_removed_once_started(store):
     lobby = await new_lobby(store)
     lobby = await store.add_computer(lobby.id, "easy", NOW)
     await store.start_game(lobby.id, lobby.version, [None, 1], {"schema": 1}, NOW)
-    with pytest.raises(NotInLobbyError, match="already started"):
-        await store.add_computer(lobby.id, "hard", later(1))
-    with pytest.raises(NotInLobbyError, match="already started"):
-        await store.remove_computer(lobby.id, "Computer (easy)", later(1))
+    for refused_write in (
+        store.add_computer(lobby.id, "hard", later(1)),
+        store.remove_computer(lobby.id, "Computer (easy)", later(1)),
+    ):
+        with pytest.raises(NotInLobbyError) as refused:
+            await refused_write
+        assert refused.value.status == "running"
 
 
 async def test_running_games_with_computers_lists_only_those(store):
@@ -178,7 +187,7 @@ async def test_running_games_with_computers_lists_only_those(store):
 async def test_start_with_an_old_version_is_refused(store):
     lobby = await new_lobby(store)
     joined = await store.join_lobby(lobby.id, 2, "u2", NOW)
-    with pytest.raises(StaleVersionError, match=r"^that move is out of date; the table has changed$"):
+    with pytest.raises(StaleVersionError):
         await store.start_game(lobby.id, lobby.version, [1, 2], {}, NOW)
     assert (await store.get_game(lobby.id)) == joined
 
@@ -196,8 +205,9 @@ async def test_cancel_ends_a_running_game_once(store):
     game = await running_game(store)
     cancelled = await store.cancel_game(game.id, later(9))
     assert (cancelled.status, cancelled.finished_at, cancelled.version) == ("cancelled", later(9), game.version + 1)
-    with pytest.raises(GameAlreadyOverError, match="was cancelled"):
+    with pytest.raises(GameAlreadyOverError) as refused:
         await store.cancel_game(game.id, later(10))
+    assert refused.value.status == "cancelled"
     assert (await store.leaderboard(GUILD, "kasino", "wins")).total == 0
 
 
@@ -221,8 +231,9 @@ async def test_update_seat_changes_only_what_is_given(store):
     await store.update_seat(game.id, 1, auto_streak=2)
     seat = (await store.get_game(game.id)).seats[1]
     assert (seat.dm_ok, seat.auto_streak, seat.hand_message_id) == (False, 2, 77)
-    with pytest.raises(NotSeatedError, match="no seat 5"):
+    with pytest.raises(NotSeatedError) as refused:
         await store.update_seat(game.id, 5, dm_ok=True)
+    assert refused.value.seat == 5
 
 
 async def test_set_deadline_keeps_the_version(store):

@@ -33,8 +33,8 @@ from engine.garbage import (
     StockReshuffled,
     TookDiscard,
 )
-from engine.message import Message
-from tests.said import label, said
+from engine.message import Count, Joined, Message
+from tests.said import label, refusal, said
 
 C = Card.parse
 NAMES = ["Kari", "Ola", "Per", "Siri", "Tor", "Una"]
@@ -42,6 +42,7 @@ NAMES = ["Kari", "Ola", "Per", "Siri", "Tor", "Una"]
 ONE_DOWN = "A♥ 2♥ 3♥ 9♦ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥"
 ALL_BUT_4 = [1, 2, 3, 5, 6, 7, 8, 9, 10]
 OTHER = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠"  # a second layout, all face down
+JACKS_2_3_7 = Joined(("jack 2", "jack 3", "jack 7"), "join.comma")  # the spots a drawn Jack may go to, as typed
 
 
 # ----- helpers shared with test_garbage_properties.py ---------------------------------------------------------
@@ -166,8 +167,9 @@ def test_g4_winner_of_the_previous_hand_plays_first():
 def test_g5_first_turn_of_a_hand_can_only_draw_from_the_stock():
     game = GarbageGame.new(2, seed=5)
     assert game.legal_moves(game.to_move) == (DrawStock(),)
-    with pytest.raises(IllegalMoveError, match="The discard pile is empty"):
+    with pytest.raises(IllegalMoveError) as refused:
         game.play(game.to_move, "draw discard")
+    assert refused.value.message == Message("garbage.refused.discard-empty")
 
 
 def test_g5_taking_the_discard_takes_its_top_card():
@@ -240,12 +242,14 @@ def test_g6c_a_drawn_jack_waits_for_a_choice_of_face_down_spot():
     assert label(game, PlaceJack(7)) == "Put the Jack on spot 7"
     before = game.to_dict()
     for text, reason in [
-        ("jack 4", "Spot 4 is already face up"),
-        ("jack 9", "There is no spot 9: your layout has 8 spots"),
-        ("draw stock", "First choose a face-down spot for J♣: jack 2, jack 3, jack 7"),
+        ("jack 4", Message("garbage.refused.spot-face-up", {"spot": 4})),
+        ("jack 9", Message("garbage.refused.spot-beyond-layout", {"spot": 9, "layout": Count(8, "spot")})),
+        ("draw stock", Message("garbage.refused.choose-spot-first", {"card": C("J♣"), "choices": JACKS_2_3_7})),
     ]:
-        with pytest.raises(IllegalMoveError, match=reason):
+        with pytest.raises(IllegalMoveError) as refused:
             game.play(0, text)
+        assert refused.value.message == reason
+    assert refusal(refused.value) == "First choose a face-down spot for J♣: jack 2, jack 3, jack 7."
     assert game.to_dict() == before
     assert game.play(0, "j 7")[0] == JackPlaced(0, 7, C("J♣"), C("7♥"))
 
@@ -337,8 +341,9 @@ def test_g10_filling_the_single_ace_spot_wins_the_game(drawn):
     assert game.to_move is None and game.legal_moves(0) == ()
     assert game.outcome().winners == (0,) and game.outcome().scores == (10, 8)
     assert game.public_view().discard_top == C("5♦")
-    with pytest.raises(GameOverError, match="The game is over"):
+    with pytest.raises(GameOverError) as refused:
         game.play(1, "draw stock")
+    assert refused.value.message.id == "refused.game-over"
 
 
 def test_g10_with_house_rule_start_size_one_the_first_hand_ends_the_game():
@@ -428,24 +433,27 @@ def test_b3_illegal_moves_are_refused_with_a_reason_and_change_nothing():
     game = position(stock="K♦")
     before = game.to_dict()
     cases = [
-        (1, DrawStock(), NotYourTurnError, "It is not your turn"),
-        (0, DrawDiscard(), IllegalMoveError, "The discard pile is empty"),
-        (0, PlaceJack(4), IllegalMoveError, "You have no Jack to place"),
-        (2, DrawStock(), IllegalMoveError, "There is no seat 2"),
-        (0, "draw stock", InvalidMoveError, "not a Garbage move"),
+        (1, DrawStock(), NotYourTurnError, Message("refused.not-your-turn")),
+        (0, DrawDiscard(), IllegalMoveError, Message("garbage.refused.discard-empty")),
+        (0, PlaceJack(4), IllegalMoveError, Message("garbage.refused.no-jack")),
+        (2, DrawStock(), IllegalMoveError, Message("refused.no-such-seat", {"seat": 2})),
+        (0, "draw stock", InvalidMoveError, Message("garbage.refused.not-a-garbage-move", {"move": "'draw stock'"})),
     ]
     for seat, move, error, reason in cases:
-        with pytest.raises(error, match=reason):
+        with pytest.raises(error) as refused:
             game.apply(seat, move)
+        assert refused.value.message == reason
         assert game.to_dict() == before
 
 
 def test_b3_parse_move_checks_the_position_too():
     game = position()
-    with pytest.raises(InvalidMoveError, match="not a Garbage move"):
+    with pytest.raises(InvalidMoveError) as refused:
         game.parse_move(0, "draw a card")
-    with pytest.raises(IllegalMoveError, match="You have no Jack"):
+    assert refused.value.message == Message("garbage.refused.not-a-move", {"text": "draw a card"})
+    with pytest.raises(IllegalMoveError) as refused:
         game.parse_move(0, "jack 4")
+    assert refused.value.message.id == "garbage.refused.no-jack"
     assert game.parse_move(0, "Draw Stock") == DrawStock()
 
 
@@ -462,10 +470,12 @@ def test_resign_by_a_seat_out_of_turn_then_its_turns_are_played_automatically():
     assert events[2:4] == (AutoPlayed(2, DrawStock(), Message("garbage.move-draw-stock")), DrewFromStock(2, C("5♦")))
     assert said(events[2], NAMES) == "Per has resigned, so their turn is played for them: draw from the stock."
     assert game.to_move == 0 and game.move_count == 3
-    with pytest.raises(NotYourTurnError, match="You have resigned"):
+    with pytest.raises(NotYourTurnError) as refused:
         game.apply(2, DrawStock())
-    with pytest.raises(IllegalMoveError, match="already resigned"):
+    assert refused.value.message.id == "refused.resigned-turns-played"
+    with pytest.raises(IllegalMoveError) as refused:
         game.apply(2, Resign())
+    assert refused.value.message.id == "refused.already-resigned"
 
 
 def test_resign_on_your_turn_with_a_jack_waiting_discards_it_and_passes_the_turn():
@@ -563,7 +573,9 @@ def test_refusals_are_game_errors_the_bot_can_show():
     game = position()
     with pytest.raises(GameError) as refused:
         game.play(1, "stock")
-    assert str(refused.value) == "It is not your turn."
+    assert refused.value.message == Message("refused.not-your-turn")
+    assert refusal(refused.value) == "It is not your turn."
+    assert str(refused.value) == "refused.not-your-turn"  # for logs: the id and parameters, no words
 
 
 def test_docstring_examples_run():

@@ -20,7 +20,9 @@ from engine.garbage import (
     StockReshuffled,
     parse_garbage_move,
 )
+from engine.message import Message
 from tests.engine.test_garbage import card_codes, cards_in, full_decks, hidden_cards
+from tests.said import refusal
 
 SMALL_GAME_MOVE_BOUND = 2_000  # start_size 1–4: the largest seen in 4,000 random games of this space was 753
 FULL_GAME_MOVE_BOUND = 10_000  # start_size 10, 2–6 players: the largest seen in 500 random games was 2,102
@@ -38,7 +40,8 @@ def refusals_change_nothing(game: GarbageGame) -> None:
     for probe_seat, move in probes:
         with pytest.raises(GameError) as refused:
             game.apply(probe_seat, move)
-        assert str(refused.value).endswith(".") and len(str(refused.value)) > 10
+        said = refusal(refused.value)  # a sentence in English words, no placeholder left (B3)
+        assert said.endswith(".") and len(said) > 10 and "{" not in said, said
     assert game.to_dict() == before
 
 
@@ -183,8 +186,14 @@ def test_notation_accepts_what_people_type(text, move):
 
 @pytest.mark.parametrize(
     ("text", "reason"),
-    [("jack 0", "no spot 0"), ("j 11", "no spot 11"), ("draw", "not a Garbage move"), ("7♣", "not a Garbage move")],
+    [
+        ("jack 0", Message("garbage.refused.no-such-spot", {"spot": 0, "highest": 10})),
+        ("j 11", Message("garbage.refused.no-such-spot", {"spot": 11, "highest": 10})),
+        ("draw", Message("garbage.refused.not-a-move", {"text": "draw"})),
+        ("7♣", Message("garbage.refused.not-a-move", {"text": "7♣"})),
+    ],
 )
 def test_notation_refuses_what_is_not_a_move(text, reason):
-    with pytest.raises(InvalidMoveError, match=reason):
+    with pytest.raises(InvalidMoveError) as refused:
         parse_garbage_move(text)
+    assert refused.value.message == reason

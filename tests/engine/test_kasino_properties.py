@@ -13,6 +13,7 @@ from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.events import RoundEnded
 from engine.kasino.moves import Build, Double, KasinoMove, Place, Raise, Take
 from engine.kasino.rules import illegal_reason
+from tests.said import refusal
 
 DECK = tuple(new_deck())
 MAX_MOVES = 48 * 100  # a round is at most 48 moves; no game here needs anywhere near 100 rounds
@@ -143,8 +144,9 @@ def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count
             try:
                 trial.apply(seat, move)
             except GameError as error:
-                assert str(error)[:1].isupper() or str(error)[:1].isdigit(), str(error)  # a sentence (B3)
-                assert str(error).endswith("."), str(error)
+                said = refusal(error)  # a sentence in words (B3), every placeholder filled
+                assert (said[:1].isupper() or said[:1].isdigit()) and said.endswith("."), said
+                assert "{" not in said, said
                 assert trial.to_dict() == before
             else:
                 raise AssertionError(f"{move} was applied but is not a legal move")
@@ -152,7 +154,7 @@ def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count
         try:
             game.apply(other, game.legal_moves(seat)[0])
         except NotYourTurnError as error:
-            assert str(error) == "It is not your turn."
+            assert error.message.id == "refused.not-your-turn"
         assert game.to_dict() == before
 
     for _ in playout(KasinoGame.new(count, seed), chooser, on_position=check):

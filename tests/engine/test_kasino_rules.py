@@ -8,6 +8,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.events import BuildMade, BuildRaised, CardPlaced, CardsTaken, Doubled, Swept
 from engine.kasino.moves import Build, Double, Place, Raise, Take
 from engine.kasino.table import hand_value, table_value
+from tests.said import refusal
 
 
 def card(text):
@@ -39,10 +40,13 @@ def item_at(game, key):
     return next(item for item in game.public_view().table if str(item.key) == key)
 
 
-def refused(game, seat, text, match):
+def refused(game, seat, text, reason, said=None):
+    """The move is refused with the message `kasino.refused.<reason>` (in English `said`, if given); nothing changes."""
     before = game.to_dict()
-    with pytest.raises(IllegalMoveError, match=match):
+    with pytest.raises(IllegalMoveError) as refusing:
         game.play(seat, text)
+    assert refusing.value.message.id == f"kasino.refused.{reason}"
+    assert said is None or refusal(refusing.value) == said
     assert game.to_dict() == before
 
 
@@ -90,7 +94,7 @@ def test_k2_a_15_build_is_taken_only_by_little_casino():
     with_little = position(["2♠ 5♣", "4♣"], table)
     assert takes(with_little) == {frozenset({"10♣"})}
     assert str(with_little.parse_move(0, "2s take 15")) == "2♠ take 10♣"
-    refused(position(["2♥ 5♣", "4♣"], table), 0, "2h take 10c", "can only be taken by a card worth 15")
+    refused(position(["2♥ 5♣", "4♣"], table), 0, "2h take 10c", "build-needs-value")
 
 
 def test_k2_a_16_build_is_taken_only_by_big_casino():
@@ -222,7 +226,12 @@ def test_k6_a_build_is_taken_only_as_a_group_of_its_own():
             {"6♣", "3♥", "7♦", "2♣"}, {"4♦", "6♣", "3♥", "7♦", "2♣"},
         )
     }  # fmt: skip
-    refused(position(["9♠", "K♣"], [{"build": "4♦ 2♠", "owner": 1}, "3♥"]), 0, "9s take 4d+3h", "worth 6")
+    refused(
+        position(["9♠", "K♣"], [{"build": "4♦ 2♠", "owner": 1}, "3♥"]),
+        0,
+        "9s take 4d+3h",
+        "build-needs-value",
+    )
 
 
 def test_k6_a_pile_is_taken_whole_like_a_loose_card_of_its_value():
@@ -239,8 +248,8 @@ def test_k6_taking_is_never_compulsory():
 
 
 def test_k6_a_take_needs_exact_sums():
-    refused(position(["8♠", "K♣"], ["5♦", "2♥"]), 0, "8s take 5d+2h", "cannot be split into groups worth 8")
-    refused(position(["8♠", "K♣"], ["8♣", "5♦"]), 0, "8s take 8c+5d", "cannot be split into groups worth 8")
+    refused(position(["8♠", "K♣"], ["5♦", "2♥"]), 0, "8s take 5d+2h", "cannot-split")
+    refused(position(["8♠", "K♣"], ["8♣", "5♦"]), 0, "8s take 8c+5d", "cannot-split")
 
 
 # --- K7 Build ---------------------------------------------------------------------------------
@@ -258,13 +267,19 @@ def test_k7_example_5h_builds_15_on_10c_with_2s_in_hand():
 def test_k7_example_5h_build_on_10c_is_illegal_without_2s():
     game = position(["5♥ 3♠", "K♣"], ["10♣"])
     assert "5♥ build 10♣" not in notations(game)
-    refused(game, 0, "5h build 10c", "After building 15 you would hold no card worth 15 from the hand.")
+    refused(
+        game,
+        0,
+        "5h build 10c",
+        "build-no-capturer",
+        "After building 15 you would hold no card worth 15 from the hand.",
+    )
 
 
 def test_k7_a_player_owns_at_most_one_build():
     game = position(["5♥ 9♠ 3♦ 8♥", "K♣"], ["4♣", {"build": "A♦ 4♦", "owner": 0}])
     assert not any(isinstance(move, Build) for move in game.legal_moves(0))
-    refused(game, 0, "5h build 4c", r"You already own a build \(5\)\.")
+    refused(game, 0, "5h build 4c", "already-own-build", "You already own a build (5).")
 
 
 def test_k7_a_build_can_be_made_on_a_pile():
@@ -275,7 +290,7 @@ def test_k7_a_build_can_be_made_on_a_pile():
 
 
 def test_k7_only_loose_cards_and_piles_can_be_built_on():
-    refused(position(["2♥ 9♠", "K♣"], [{"build": "4♦ 3♠", "owner": 1}]), 0, "2h build 4d", "raise or double")
+    refused(position(["2♥ 9♠", "K♣"], [{"build": "4♦ 3♠", "owner": 1}]), 0, "2h build 4d", "part-of-build")
 
 
 # --- K8 Raise ---------------------------------------------------------------------------------
@@ -291,23 +306,34 @@ def test_k8_raising_another_players_build_takes_it_over():
 
 
 def test_k8_an_owner_cannot_raise_their_own_build():
-    refused(position(["3♣ 9♠", "K♣"], [{"build": "4♦ 2♥", "owner": 0}]), 0, "3c raise 4d", "your own build")
+    refused(position(["3♣ 9♠", "K♣"], [{"build": "4♦ 2♥", "owner": 0}]), 0, "3c raise 4d", "raise-own-build")
 
 
 def test_k8_a_doubled_build_cannot_be_raised():
     table = [{"build": "4♦ 2♥ 6♣", "owner": 1, "value": 6, "doubled": True}]
-    refused(position(["3♣ 9♠", "K♣"], table), 0, "3c raise 4d", "doubled and can no longer be raised")
+    refused(position(["3♣ 9♠", "K♣"], table), 0, "3c raise 4d", "build-doubled")
 
 
 def test_k8_each_player_adds_at_most_one_card_to_a_build():
     table = [{"build": "4♦ 2♥ A♣", "owner": 1, "contributors": [0, 1]}]
-    refused(position(["3♣ 10♠", "K♣"], table), 0, "3c raise 4d", "already added a card")
+    refused(position(["3♣ 10♠", "K♣"], table), 0, "3c raise 4d", "already-added")
 
 
 def test_k8_raising_needs_no_other_own_build_and_a_capturing_card():
     table = [{"build": "4♦ 2♥", "owner": 1}, {"build": "A♠ 2♣", "owner": 0}]
-    refused(position(["3♣ 9♠ 3♦", "K♣"], table), 0, "3c raise 4d", r"You already own a build \(3\)\.")
-    refused(position(["3♣ 8♠", "K♣"], ["J♥", {"build": "4♦ 2♥", "owner": 1}]), 0, "3c raise 4d", "no card worth 9")
+    refused(
+        position(["3♣ 9♠ 3♦", "K♣"], table),
+        0,
+        "3c raise 4d",
+        "already-own-build",
+        "You already own a build (3).",
+    )
+    refused(
+        position(["3♣ 8♠", "K♣"], ["J♥", {"build": "4♦ 2♥", "owner": 1}]),
+        0,
+        "3c raise 4d",
+        "raise-no-capturer",
+    )
 
 
 # --- K9 Double a card or pile -----------------------------------------------------------------
@@ -339,7 +365,7 @@ def test_k9_doubling_needs_no_capturing_card_and_a_pile_can_grow():
 
 
 def test_k9_a_double_needs_equal_values():
-    refused(position(["8♦ 9♠", "K♣"], ["7♣"]), 0, "8d double 7c", "a double needs equal values")
+    refused(position(["8♦ 9♠", "K♣"], ["7♣"]), 0, "8d double 7c", "double-unequal")
 
 
 # --- K10 Double a build -----------------------------------------------------------------------
@@ -365,9 +391,15 @@ def test_k10_doubling_another_players_build_takes_it_over_and_it_may_be_doubled_
 
 def test_k10_doubling_needs_a_capturing_card_and_no_other_own_build():
     table = [{"build": "4♦ 5♠", "owner": 1}]
-    refused(position(["9♦ 3♣", "K♣"], table), 0, "9d double 4d", "no card worth 9")
+    refused(position(["9♦ 3♣", "K♣"], table), 0, "9d double 4d", "double-no-capturer")
     table.append({"build": "A♠ 2♣", "owner": 0})
-    refused(position(["9♦ 9♠ 3♣", "K♣"], table), 0, "9d double 4d", r"You already own a build \(3\)\.")
+    refused(
+        position(["9♦ 9♠ 3♣", "K♣"], table),
+        0,
+        "9d double 4d",
+        "already-own-build",
+        "You already own a build (3).",
+    )
 
 
 # --- K11 Place --------------------------------------------------------------------------------

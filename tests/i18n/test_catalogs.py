@@ -117,10 +117,8 @@ def test_a_count_takes_the_plural_form_the_catalog_gives_it(count, noun, expecte
 def _functions_returning_text(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if (
-            (isinstance(node, ast.FunctionDef)
-            and node.name.startswith("describe"))
-            or (isinstance(node, ast.FunctionDef) and node.name in {"phrase", "message"})
+        if (isinstance(node, ast.FunctionDef) and node.name.startswith("describe")) or (
+            isinstance(node, ast.FunctionDef) and node.name in {"phrase", "message"}
         ):
             returns = ast.unparse(node.returns) if node.returns else ""
             if returns == "str":

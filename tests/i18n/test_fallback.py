@@ -12,7 +12,7 @@ from engine.message import Message
 from i18n import LOCALES, SOURCE_LOCALE, render_message
 from i18n.catalog import load
 
-XX_PO = r'''msgid ""
+XX_PO = r"""msgid ""
 msgstr ""
 "Language: xx\n"
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
@@ -28,7 +28,7 @@ msgstr[1] "{n} xx-cards"
 
 msgid "shared.bot-played-short"
 msgstr ""
-'''
+"""
 
 
 @pytest.fixture

@@ -8,10 +8,12 @@ import pytest
 from ai.players import player_for
 from db.store import Store
 from engine.kasino import KasinoGame
+from engine.message import Joined, Message
 from service.computers import ComputerPlayers, decide, decision_seed, public_history
 from service.errors import RefusedError
 from service.tables import LobbyOptions, TableService
 from tests.db.helpers import CHANNEL, GUILD, NOW
+from tests.said import refusal
 
 HOST, GUEST = 11, 22
 
@@ -54,27 +56,36 @@ async def solo_game(tables, computers, strengths, kind="garbage", **options):
 async def test_only_the_host_adds_and_removes_computers_and_only_in_the_lobby(tables, computers):
     record = await lobby(tables)
     await tables.join(record.id, GUEST, "guest")
-    with pytest.raises(RefusedError, match=r"^Only the host can add computer players\.$"):
+    with pytest.raises(RefusedError) as refused:
         await computers.add(record.id, GUEST, "hard")
+    assert refused.value.message == Message("refused.host-only-add-computers")
     record = await computers.add(record.id, HOST, "hard")
     assert [seat.name for seat in record.seats] == ["host", "guest", "Computer (hard)"]
-    with pytest.raises(RefusedError, match=r"^Only the host can remove computer players\.$"):
+    with pytest.raises(RefusedError) as refused:
         await computers.remove(record.id, GUEST, "Computer (hard)")
-    with pytest.raises(RefusedError, match=r"pick easy, medium or hard\.$"):
-        await computers.add(record.id, HOST, "brutal")
-    with pytest.raises(RefusedError, match=r"pick easy, medium or hard\.$"):
-        await computers.add(record.id, HOST, "expert")  # expert plays Kasino only
+    assert refused.value.message == Message("refused.host-only-remove-computers")
+    offered = Message(
+        "refused.no-such-computer", {"strengths": Joined(("easy", "medium", "hard"), "join.comma", "join.or")}
+    )
+    for strength in ("brutal", "expert"):  # expert plays Kasino only
+        with pytest.raises(RefusedError) as refused:
+            await computers.add(record.id, HOST, strength)
+        assert refused.value.message == offered
+    assert refusal(refused.value) == "There is no such computer player; pick easy, medium or hard."
     await tables.start(record.id, HOST)
-    with pytest.raises(RefusedError, match=r"^Garbage #1 has already started: computer players can only be added"):
+    with pytest.raises(RefusedError) as refused:
         await computers.add(record.id, HOST, "easy")
-    with pytest.raises(RefusedError, match="already started"):
+    assert refused.value.message == Message("refused.computers-after-start", {"game": "Garbage", "number": 1})
+    with pytest.raises(RefusedError) as refused:
         await computers.remove(record.id, HOST, "Computer (hard)")
+    assert refused.value.message.id == "refused.computers-after-start"
 
 
 async def test_one_member_and_a_computer_may_start_but_one_member_alone_may_not(tables, computers):
     record = await lobby(tables, seats=2)
-    with pytest.raises(RefusedError, match="At least two players are needed: wait for someone to join, or add a"):
+    with pytest.raises(RefusedError) as refused:
         await tables.start(record.id, HOST)
+    assert refused.value.message == Message("refused.too-few-players")
     await computers.add(record.id, HOST, "easy")
     started = await tables.start(record.id, HOST)
     assert [(seat.is_computer, seat.strength) for seat in started.record.seats] in (
@@ -110,10 +121,12 @@ async def test_a_computer_move_is_refused_when_the_table_moved_or_a_member_is_to
             result = await computers.play(record.id, version=record.version)
             record, game = result.record, result.game
     assert await computers.waiting(record.id) is None
-    with pytest.raises(RefusedError, match=r"^No computer player is to move in this game\.$"):
+    with pytest.raises(RefusedError) as refused:
         await computers.play(record.id, version=record.version)
-    with pytest.raises(RefusedError, match="out of date"):
+    assert refused.value.message == Message("refused.no-computer-to-move")
+    with pytest.raises(RefusedError) as refused:
         await computers.play(record.id, version=record.version - 1)
+    assert refused.value.message == Message("refused.out-of-date")
 
 
 async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(tables, computers):
@@ -123,8 +136,10 @@ async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(tables, comp
             assert record.deadline is None
             assert (await computers.waiting(record.id)) == record
             assert [found.id for found in await computers.games_waiting()] == [record.id]
-            with pytest.raises(RefusedError, match=r"is a computer player: it moves by itself in a moment\.$"):
+            with pytest.raises(RefusedError) as refused:
                 await tables.skip(record.id, HOST, is_manager=False)
+            name = record.seats[game.to_move].name
+            assert refused.value.message == Message("refused.computer-moves-itself", {"player": name})
             result = await computers.play(record.id, version=record.version)
         else:
             assert record.deadline == NOW + timedelta(seconds=120)

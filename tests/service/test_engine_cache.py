@@ -176,8 +176,9 @@ async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path, k
             played = []
             for number in range(60):
                 if number == 10:  # a refused click on an older table drops the cached engine
-                    with pytest.raises(RefusedError, match="out of date"):
+                    with pytest.raises(RefusedError) as refused:
                         await move(service, record.id, rng, version=record.version)
+                    assert refused.value.message.id == "refused.out-of-date"
                 result = await move(service, record.id, rng)
                 played.append((result.move, result.record.version, result.record.state))
                 if result.finished:
