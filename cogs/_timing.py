@@ -6,9 +6,8 @@ from datetime import datetime
 
 from discord import app_commands
 
-from cogs._text import RESIGNED_TURNS
 from db.records import GameRecord
-from i18n import counted
+from i18n import SOURCE_LOCALE, counted, say
 from service.timers import warning_lead  # noqa: F401 - one rule, kept where the service stores it
 
 TIMER_PRESETS = {"2m": 120, "15m": 900, "24h": 86_400, "off": None}
@@ -24,23 +23,21 @@ TIMER_CHOICES = [
 ]
 
 
-def in_words(seconds: int) -> str:
-    """A duration for people: `2 minutes`, `1 hour 30 minutes`, `24 hours`."""
+def in_words(seconds: int, locale: str = SOURCE_LOCALE) -> str:
+    """A duration for people: `2 minutes`, `1 hour 30 minutes`, `24 hours` (in `locale`)."""
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [counted(value, unit) for value, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second")) if value]
-    return " ".join(parts) or "0 seconds"
+    units = ((hours, "hour"), (minutes, "minute"), (secs, "second"))
+    parts = [counted(value, unit, locale) for value, unit in units if value]
+    return " ".join(parts) or counted(0, "second", locale)
 
 
-def timer_summary(record: GameRecord) -> str:
-    """The lobby's timer option in one sentence."""
+def timer_summary(record: GameRecord, locale: str = SOURCE_LOCALE) -> str:
+    """The lobby's timer option in one sentence, and what becomes of a resigned player (in `locale`)."""
     if record.turn_seconds is None:
-        return "No turn timer."
-    limit = record.afk_limit
-    return (
-        f"{in_words(record.turn_seconds)} per turn; after {counted(limit, 'automatic turn')} "
-        f"in a row a player is resigned. {RESIGNED_TURNS}"
-    )
+        return say(locale, "lobby.no-timer")
+    timer = say(locale, "lobby.timer", per_turn=in_words(record.turn_seconds, locale), limit=record.afk_limit)
+    return f"{timer} {say(locale, 'lobby.resigned-turns')}"
 
 
 def deadline_line(record: GameRecord) -> str:
