@@ -15,7 +15,7 @@ from cogs._text import RESIGNED_TURNS
 from cogs._timing import in_words
 from cogs.leaderboard import COMPUTER_MARK, _kind_field, leaderboard_embed, leaderboard_view, shown_rating
 from db.records import LeaderboardPage, LeaderboardRow
-from engine.registry import game_kind
+from engine.registry import GAME_KINDS, game_kind
 from i18n import LOCALES, SOURCE_LOCALE, counted, render_message, say
 from tests.cogs.helpers import components, lobby_button, open_and_start, private_text
 from tests.cogs.test_language import manager, speaking
@@ -249,5 +249,12 @@ def test_the_board_s_pages_computers_and_buttons_in_indonesian():
     ]
 
 
-def test_the_lobby_s_resign_rule_is_the_one_sentence_the_rules_use():
-    assert say(SOURCE_LOCALE, "lobby.resigned-turns") == RESIGNED_TURNS
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_lobby_s_resign_rule_is_the_one_sentence_the_rules_use_in_every_language(locale):
+    said = say(locale, "lobby.resigned-turns")
+    if locale == SOURCE_LOCALE:
+        assert said == RESIGNED_TURNS
+    else:
+        assert said != RESIGNED_TURNS
+    for kind in GAME_KINDS:
+        assert said in say(locale, f"{kind.name}.rules.leaving", resign="/game resign"), (locale, kind.name)
