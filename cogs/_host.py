@@ -23,7 +23,14 @@ from service.tables import MoveResult, TableService
 
 HandPanel = Callable[[GameRecord, AnyGame, int, str], dict[str, Any]]  # a seat's panel for one locale
 HandPictures = Callable[[GameRecord, AnyGame, Iterable[int]], Awaitable[None]]
-FinishedItem = Callable[[GameRecord], discord.ui.Item[Any]]
+
+
+class FinishedItem(Protocol):
+    """What a finished game offers beside its result (the lobby's Rematch button), labelled in `locale`."""
+
+    def __call__(self, record: GameRecord, locale: str = ..., /) -> discord.ui.Item[Any]:
+        """The item for this finished game, in the server's language (the result line is public)."""
+        ...
 
 
 class Presents(Protocol):

@@ -1,4 +1,7 @@
-"""Finding the game a slash command is about, from where it was used and who used it."""
+"""Finding the game a slash command is about, from where it was used and who used it.
+
+A refusal here is read by the one who acted alone, so it is said in their language (`private_locale`).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +10,12 @@ from typing import TYPE_CHECKING, TypeVar, cast
 import discord
 from discord import app_commands
 
+from cogs._language import private_locale
 from db.records import GameRecord
 from engine.base import AnyGame
+from engine.message import Joined
 from engine.registry import GAME_KINDS, game_kind
+from i18n import SOURCE_LOCALE, say
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -18,8 +24,16 @@ if TYPE_CHECKING:
 
 EngineT = TypeVar("EngineT")
 GAME_CHOICES = [app_commands.Choice(name=kind.title, value=kind.name) for kind in GAME_KINDS]
-NOT_IN_A_SERVER = "Games are played in a server channel, not in direct messages."
-WRONG_GAME = "That control belongs to a different game."
+
+
+def game_title(record: GameRecord) -> str:
+    """A game as players name it: its kind's name and its number, "Kasino #3" (the same in every language)."""
+    return f"{game_kind(record.kind).title} #{record.id}"
+
+
+def not_in_a_server(interaction: discord.Interaction) -> RefusedError:
+    """The refusal of a game command used in a DM, in the user's language."""
+    return RefusedError(say(private_locale(interaction), "lookup.not-in-a-server"))
 
 
 def bot_of(interaction: discord.Interaction) -> GameBot:
@@ -34,7 +48,7 @@ def guild_id_of(interaction: discord.Interaction) -> int:
         RefusedError: it came from a DM.
     """
     if interaction.guild_id is None:
-        raise RefusedError(NOT_IN_A_SERVER)
+        raise not_in_a_server(interaction)
     return interaction.guild_id
 
 
@@ -45,18 +59,18 @@ def channel_id_of(interaction: discord.Interaction) -> int:
         RefusedError: Discord sent none.
     """
     if interaction.channel_id is None:
-        raise RefusedError(NOT_IN_A_SERVER)
+        raise not_in_a_server(interaction)
     return interaction.channel_id
 
 
-def engine_as(game: AnyGame, cls: type[EngineT]) -> EngineT:
+def engine_as(game: AnyGame, cls: type[EngineT], locale: str = SOURCE_LOCALE) -> EngineT:
     """The engine as the kind a control or command expects.
 
     Raises:
-        RefusedError: the game is of another kind (a control pointed at the wrong game).
+        RefusedError: the game is of another kind (a control pointed at the wrong game), said in `locale`.
     """
     if not isinstance(game, cls):
-        raise RefusedError(WRONG_GAME)
+        raise RefusedError(say(locale, "lookup.wrong-game"))
     return game
 
 
@@ -71,9 +85,9 @@ async def component_game(bot: GameBot, interaction: discord.Interaction, game_id
     """
     record = await bot.service.get(game_id)
     if record.kind != kind:
-        raise RefusedError(WRONG_GAME)
+        raise RefusedError(say(private_locale(interaction), "lookup.wrong-game"))
     if interaction.guild_id is not None and record.guild_id != interaction.guild_id:
-        raise RefusedError("That control belongs to a game in another server.")
+        raise RefusedError(say(private_locale(interaction), "lookup.other-server"))
     return record
 
 
@@ -83,10 +97,11 @@ async def find_game(bot: GameBot, interaction: discord.Interaction, game_id: int
     Raises:
         RefusedError: no such game here, or more than one and no number given.
     """
+    locale = private_locale(interaction)
     if game_id is not None:
         record = await bot.service.get(game_id)
         if record.guild_id != interaction.guild_id:
-            raise RefusedError(f"There is no game #{game_id} in this server.")
+            raise RefusedError(say(locale, "lookup.no-such-game", number=game_id))
         return record
     here = await bot.service.games_in_channel(channel_id_of(interaction), statuses=("lobby", "running"))
     mine = [record for record in here if record.seat_of(interaction.user.id) is not None]
@@ -94,9 +109,9 @@ async def find_game(bot: GameBot, interaction: discord.Interaction, game_id: int
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
-        raise RefusedError("There is no game here. Use this in the game's thread, or give its number (see /games).")
-    numbers = ", ".join(f"#{record.id}" for record in candidates)
-    raise RefusedError(f"Several games are here ({numbers}); choose one in the command's `game:` list.")
+        raise RefusedError(say(locale, "lookup.no-game-here"))
+    numbers = Joined(tuple(f"#{record.id}" for record in candidates), "join.comma")
+    raise RefusedError(say(locale, "lookup.several-here", numbers=numbers))
 
 
 async def my_running_game(bot: GameBot, interaction: discord.Interaction, kind: str) -> GameRecord:
@@ -118,7 +133,7 @@ async def my_running_game(bot: GameBot, interaction: discord.Interaction, kind: 
     mine = playing(await bot.service.games_in_guild(guild_id, statuses=("running",)))
     if len(mine) == 1:
         return mine[0]
-    title = game_kind(kind).title
+    title, locale = game_kind(kind).title, private_locale(interaction)
     if not mine:
-        raise RefusedError(f"You are not playing in a {title} game in this server.")
-    raise RefusedError(f"You are in several {title} games: use this command in the game's thread.")
+        raise RefusedError(say(locale, "lookup.not-playing", game=title))
+    raise RefusedError(say(locale, "lookup.several-yours", game=title))

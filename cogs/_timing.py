@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from babel.dates import format_datetime
 from discord import app_commands
 
-from cogs._text import RESIGNED_TURNS
 from db.records import GameRecord
 from i18n import SOURCE_LOCALE, counted, say
 from service.timers import warning_lead  # noqa: F401 - one rule, kept where the service stores it
@@ -34,15 +33,12 @@ def in_words(seconds: int, locale: str = SOURCE_LOCALE) -> str:
     return " ".join(parts) or counted(0, "second", locale)
 
 
-def timer_summary(record: GameRecord) -> str:
-    """The lobby's timer option in one sentence."""
+def timer_summary(record: GameRecord, locale: str = SOURCE_LOCALE) -> str:
+    """The lobby's timer option in one sentence, and what becomes of a resigned player (in `locale`)."""
     if record.turn_seconds is None:
-        return "No turn timer."
-    limit = record.afk_limit
-    return (
-        f"{in_words(record.turn_seconds)} per turn; after {counted(limit, 'automatic turn')} "
-        f"in a row a player is resigned. {RESIGNED_TURNS}"
-    )
+        return say(locale, "lobby.no-timer")
+    timer = say(locale, "lobby.timer", per_turn=in_words(record.turn_seconds, locale), limit=record.afk_limit)
+    return f"{timer} {say(locale, 'lobby.resigned-turns')}"
 
 
 def deadline_line(record: GameRecord, locale: str = SOURCE_LOCALE) -> str:

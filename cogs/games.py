@@ -15,12 +15,14 @@ from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._hands import HAND_ITEMS
 from cogs._ids import number
 from cogs._language import LANGUAGE_NAMES, private_locale
-from cogs._lookup import GAME_CHOICES, bot_of, find_game, guild_id_of
+from cogs._lookup import GAME_CHOICES, bot_of, find_game, game_title, guild_id_of
+from cogs._names import seat_name
 from cogs._text import clip
-from cogs.lobby import lobby_message
+from cogs.lobby import public_lobby_message
 from db.records import GameRecord
+from engine.message import Joined
 from engine.registry import GAME_KINDS, game_kind
-from i18n import join_names, render_message, say
+from i18n import SOURCE_LOCALE, join_names, render_message, say
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -57,8 +59,9 @@ class GamesCog(commands.Cog):
             if game is None:
                 here = await games_here(self.bot, interaction)
                 if len(here) > 1:  # several: offer them as a menu rather than ask for a number
+                    locale = private_locale(interaction)
                     await interaction.followup.send(
-                        "Several games are here. Which one do you cancel?", view=cancel_menu(here), ephemeral=True
+                        say(locale, "manage.cancel-which"), view=cancel_menu(here, locale), ephemeral=True
                     )
                     return
             record = await find_game(self.bot, interaction, game)
@@ -72,7 +75,8 @@ class GamesCog(commands.Cog):
             await acknowledge(interaction, ephemeral=True, thinking=True)
             record = await find_game(self.bot, interaction, game)
             result = await self.bot.service.resign(record.id, interaction.user.id)
-            await settle_and_tell(self.bot, interaction, [result], done="You resigned. Thanks for playing!")
+            done = say(private_locale(interaction), "manage.resigned")
+            await settle_and_tell(self.bot, interaction, [result], done=done)
 
     @game.command(name="skip")
     @app_commands.describe(game="The game's number (only needed outside its thread)")
@@ -85,7 +89,9 @@ class GamesCog(commands.Cog):
             results = await self.bot.service.skip(
                 record.id, interaction.user.id, is_manager=is_manager(interaction), by_name=by
             )
-            await settle_and_tell(self.bot, interaction, results, done="Turn skipped.")
+            await settle_and_tell(
+                self.bot, interaction, results, done=say(private_locale(interaction), "manage.skipped")
+            )
 
     @game.command(name="remove")
     @app_commands.describe(player="The player to remove", game="The game's number (only needed outside its thread)")
@@ -99,7 +105,8 @@ class GamesCog(commands.Cog):
             result = await self.bot.service.remove(
                 record.id, interaction.user.id, player.id, is_manager=is_manager(interaction)
             )
-            await settle_and_tell(self.bot, interaction, [result], done=f"{player.display_name} was removed.")
+            done = say(private_locale(interaction), "manage.removed", player=player.display_name)
+            await settle_and_tell(self.bot, interaction, [result], done=done)
 
     @app_commands.command(name="games")
     @app_commands.guild_only()
@@ -108,13 +115,14 @@ class GamesCog(commands.Cog):
         async with refusals_answered(interaction):
             await acknowledge(interaction, ephemeral=True, thinking=True)
             records = await self.bot.service.games_in_guild(guild_id_of(interaction))
+            locale = private_locale(interaction)
             if not records:
-                kinds = " or ".join(f"/{kind.name} new" for kind in GAME_KINDS)
-                await interaction.followup.send(f"No games right now. Start one with {kinds}.", ephemeral=True)
+                commands = Joined(tuple(f"/{kind.name} new" for kind in GAME_KINDS), "games.or")
+                await interaction.followup.send(say(locale, "games.none", commands=commands), ephemeral=True)
                 return
-            lines = [self._game_line(record) for record in records[:20]]
+            lines = [self._game_line(record, locale) for record in records[:20]]
             if len(records) > 20:
-                lines.append(f"… and {len(records) - 20} more.")
+                lines.append(say(locale, "games.more", more=len(records) - 20))
             await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="pictures")
@@ -128,10 +136,8 @@ class GamesCog(commands.Cog):
             await acknowledge(interaction, ephemeral=True, thinking=True)
             on = show.value == "on"
             await self.bot.service.set_pictures(guild_id_of(interaction), on, is_manager=is_manager(interaction))
-            how = "as pictures, with their text" if on else "as text only"
-            await interaction.followup.send(
-                f"Game tables in this server are now shown {how}, from each game's next move.", ephemeral=True
-            )
+            shown = "manage.pictures-on" if on else "manage.pictures-off"
+            await interaction.followup.send(say(private_locale(interaction), shown), ephemeral=True)
 
     @app_commands.command(name="language")
     @app_commands.guild_only()
@@ -145,12 +151,10 @@ class GamesCog(commands.Cog):
             guild_id = guild_id_of(interaction)
             chosen = None if language.value == SERVER_DEFAULT else language.value
             await self.bot.service.set_language(guild_id, chosen, is_manager=is_manager(interaction))
-            locale = chosen or self.bot.languages.server_default(guild_id)
-            how = LANGUAGE_NAMES[locale] + ("" if chosen else ", the server's own language (or English)")
+            told_in = chosen or self.bot.languages.server_default(guild_id)
+            answer = "language.chosen" if chosen else "language.server-default"
             await interaction.followup.send(
-                f"Game tables in this server now tell their moves in {how}, from each game's next move. "
-                "Each player's own panels and suggestions follow their Discord language.",
-                ephemeral=True,
+                say(private_locale(interaction), answer, language=LANGUAGE_NAMES[told_in]), ephemeral=True
             )
 
     @app_commands.command(name="rules")
@@ -168,11 +172,11 @@ class GamesCog(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @staticmethod
-    def _game_line(record: GameRecord) -> str:
-        players = ", ".join(seat.name for seat in record.seats)
-        where = record.thread_id or record.channel_id
-        state = "waiting for players" if record.status == "lobby" else "playing"
-        return f"**{game_kind(record.kind).title} #{record.id}** — {state} in <#{where}>: {players}"
+    def _game_line(record: GameRecord, locale: str) -> str:
+        players = Joined(tuple(seat_name(seat, locale) for seat in record.seats), "join.comma")
+        where = f"<#{record.thread_id or record.channel_id}>"
+        line = "games.line-lobby" if record.status == "lobby" else "games.line-playing"
+        return say(locale, line, title=game_title(record), where=where, players=players)
 
     @game_cancel.autocomplete("game")
     @game_resign.autocomplete("game")
@@ -191,10 +195,12 @@ class GamesCog(commands.Cog):
             return (not here, not theirs, record.id)
 
         typed = current.strip().lower().lstrip("#")
+        locale = private_locale(interaction)
+        labelled = ((record, game_label(record, locale)) for record in sorted(records, key=order))
         choices = [
-            app_commands.Choice(name=clip(game_label(record), CHOICE_NAME_LIMIT), value=record.id)
-            for record in sorted(records, key=order)
-            if typed in game_label(record).lower()
+            app_commands.Choice(name=clip(label, CHOICE_NAME_LIMIT), value=record.id)
+            for record, label in labelled
+            if typed in label.lower()
         ]
         return choices[:CHOICES_LIMIT]
 
@@ -203,25 +209,32 @@ CHOICES_LIMIT = 25  # Discord's most choices (autocomplete) and options (select 
 CHOICE_NAME_LIMIT = 100  # characters in a choice's name and a select option's label
 
 
-def game_label(record: GameRecord) -> str:
-    """A game as a menu names it: "Kasino #3 — lobby of alice (2/4)" or "Garbage #4 — alice, bob playing"."""
-    title = f"{game_kind(record.kind).title} #{record.id}"
+def game_label(record: GameRecord, locale: str = SOURCE_LOCALE) -> str:
+    """A game as a menu names it: "Kasino #3 — lobby of alice (2/4)" or "Garbage #4 — alice and bob playing"."""
+    title = game_title(record)
     if record.status == "lobby":
-        return f"{title} — lobby of {_host_name(record)} ({len(record.seats)}/{record.max_seats})"
-    return f"{title} — {join_names([seat.name for seat in record.seats] or ['nobody'])} playing"
+        host = _host_name(record, locale)
+        return say(
+            locale, "manage.label-lobby", title=title, host=host, seated=len(record.seats), seats=record.max_seats
+        )
+    return say(locale, "manage.label-playing", title=title, players=_players(record, locale))
 
 
-def cancelled_words(record: GameRecord) -> str:
-    """What was cancelled, in words: "Kasino #3, the lobby of alice" or "Garbage #4, the game of alice and bob"."""
-    title = f"{game_kind(record.kind).title} #{record.id}"
+def cancelled_words(record: GameRecord, locale: str = SOURCE_LOCALE) -> str:
+    """What the one who cancelled is told: "You cancelled Kasino #3, the lobby of alice; no results are recorded"."""
+    title = game_title(record)
     if record.state is None:  # never dealt: it was still a lobby
-        return f"{title}, the lobby of {_host_name(record)}"
-    return f"{title}, the game of {join_names([seat.name for seat in record.seats] or ['nobody'])}"
+        return say(locale, "manage.cancelled-lobby", title=title, host=_host_name(record, locale))
+    return say(locale, "manage.cancelled-game", title=title, players=_players(record, locale))
 
 
-def _host_name(record: GameRecord) -> str:
+def _players(record: GameRecord, locale: str) -> str:
+    return join_names([seat_name(seat, locale) for seat in record.seats], locale) or say(locale, "manage.nobody")
+
+
+def _host_name(record: GameRecord, locale: str) -> str:
     seat = record.seat_of(record.host_id)
-    return record.seats[seat].name if seat is not None else "the host"
+    return record.seats[seat].name if seat is not None else say(locale, "manage.the-host")
 
 
 async def games_here(bot: GameBot, interaction: discord.Interaction) -> list[GameRecord]:
@@ -232,21 +245,21 @@ async def games_here(bot: GameBot, interaction: discord.Interaction) -> list[Gam
     return [record for record in here if record.seat_of(interaction.user.id) is not None] or here
 
 
-def cancel_menu(records: list[GameRecord]) -> discord.ui.View:
-    """A menu of the games to cancel (an ephemeral answer: only the one who asked sees it)."""
+def cancel_menu(records: list[GameRecord], locale: str = SOURCE_LOCALE) -> discord.ui.View:
+    """A menu of the games to cancel (an ephemeral answer: only the one who asked sees it, in their `locale`)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CancelPick.offering(records))
+    view.add_item(CancelPick.offering(records, locale))
     return view
 
 
 async def cancel_game(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
     """Cancel the game, tell the one who did what they cancelled, announce it, and close its lobby and table."""
     record = await bot.service.cancel(game_id, interaction.user.id, is_manager=is_manager(interaction))
-    what = cancelled_words(record)
     # The first followup fills the private "thinking…" answer (or the menu's); the second is the public announcement.
-    await interaction.followup.send(f"You cancelled {what}; no results are recorded.", ephemeral=True)
-    title = f"{game_kind(record.kind).title} #{record.id}"
-    await interaction.followup.send(f"{title} was cancelled by {interaction.user.mention}; no results recorded.")
+    await interaction.followup.send(cancelled_words(record, private_locale(interaction)), ephemeral=True)
+    public = await bot.languages.public(record.guild_id)
+    announced = say(public, "manage.cancelled-by", title=game_title(record), user=interaction.user.mention)
+    await interaction.followup.send(announced)
     await bot.delivery.settle(record.id)
     await _edit_lobby(bot, record)
 
@@ -256,7 +269,7 @@ async def _edit_lobby(bot: GameBot, record: GameRecord) -> None:
         return
     message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.lobby_message_id)
     try:
-        await message.edit(**lobby_message(bot, record))
+        await message.edit(**await public_lobby_message(bot, record))
     except discord.HTTPException:
         log.info("lobby message of game %s could not be edited", record.id)
 
@@ -268,13 +281,13 @@ class CancelPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CANCEL
         super().__init__(select or discord.ui.Select(custom_id=CANCEL_PICK_ID))
 
     @classmethod
-    def offering(cls, records: list[GameRecord]) -> CancelPick:
-        """The menu of these games, each by name."""
+    def offering(cls, records: list[GameRecord], locale: str = SOURCE_LOCALE) -> CancelPick:
+        """The menu of these games, each by name, in `locale`."""
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=CANCEL_PICK_ID,
-            placeholder="Choose the game to cancel…",
+            placeholder=say(locale, "manage.choose-cancel"),
             options=[
-                discord.SelectOption(label=clip(game_label(record), CHOICE_NAME_LIMIT), value=str(record.id))
+                discord.SelectOption(label=clip(game_label(record, locale), CHOICE_NAME_LIMIT), value=str(record.id))
                 for record in records[:CHOICES_LIMIT]
             ],
         )
@@ -294,9 +307,11 @@ class CancelPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CANCEL
         await acknowledge(interaction)
         game_id = number(self.item.values[0]) if self.item.values else 0
         record = await bot.service.get(game_id)
+        locale = private_locale(interaction)
         if record.guild_id != interaction.guild_id:
-            raise RefusedError("That game is in another server.")
-        await interaction.edit_original_response(content=f"Cancelling {game_label(record)}…", view=None)
+            raise RefusedError(say(locale, "manage.other-server"))
+        cancelling = say(locale, "manage.cancelling", game=game_label(record, locale))
+        await interaction.edit_original_response(content=cancelling, view=None)
         await cancel_game(bot, interaction, game_id)
 
 

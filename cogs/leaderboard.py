@@ -1,4 +1,8 @@
-"""`/leaderboard` (paginated with buttons) and `/stats`, per server, from the results the store keeps."""
+"""`/leaderboard` (paginated with buttons) and `/stats`, per server, from the results the store keeps.
+
+The leaderboard is posted in the channel, so it is told in the server's language (its page buttons too); `/stats`
+answers only the one who asked, in theirs.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,12 @@ from discord.ext import commands
 
 from cogs._errors import acknowledge, guarded
 from cogs._ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, number
-from cogs._lookup import GAME_CHOICES, NOT_IN_A_SERVER, bot_of, guild_id_of
+from cogs._language import private_locale
+from cogs._lookup import GAME_CHOICES, bot_of, guild_id_of, not_in_a_server
+from cogs._names import player_name
 from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
 from engine.registry import game_kind
-from i18n import counted
-from service.errors import RefusedError
+from i18n import SOURCE_LOCALE, counted, say
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -24,7 +29,7 @@ PER_PAGE = 10
 LAST_PAGE = 10_000  # a page number from a custom id is never taken past this
 MIN_GAMES_FOR_WIN_RATE = 3
 SORTS: dict[str, LeaderboardSort] = {"rating": "rating", "wins": "wins", "winrate": "win_rate"}
-SORT_TITLES = {"rating": "rating", "wins": "wins", "win_rate": "win rate"}
+SORT_TITLES = {"rating": "board.sort.rating", "wins": "board.sort.wins", "win_rate": "board.sort.win-rate"}
 SORT_CHOICES = [
     app_commands.Choice(name="rating", value="rating"),
     app_commands.Choice(name="wins", value="wins"),
@@ -44,47 +49,65 @@ def shown_rating(ordinal: float) -> int:
     return max(0, round(RATING_START + RATING_PER_POINT * ordinal))
 
 
-def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage) -> discord.Embed:
-    """One page of the board as text: rank, name, then the figures."""
-    title = f"{game_kind(kind).title} leaderboard — {guild_name}"
-    embed = discord.Embed(title=title)
+def percent(rate: float, locale: str) -> str:
+    """A share as a whole percentage the way `locale` writes it: "67%", "67 %"."""
+    return say(locale, "board.percent", percent=f"{rate * 100:.0f}")
+
+
+def leaderboard_embed(guild_name: str, kind: str, board: LeaderboardPage, locale: str = SOURCE_LOCALE) -> discord.Embed:
+    """One page of the board as text: rank, name, then the figures (in `locale`)."""
+    embed = discord.Embed(title=say(locale, "board.title", game=game_kind(kind).title, server=guild_name))
+    at_least = counted(board.min_games, "game", locale)
     if not board.rows:
-        hint = f" with at least {counted(board.min_games, 'game')}" if board.sort == "win_rate" else ""
-        embed.description = f"Nobody{hint} yet. Finish a game to get on the board!"
+        empty = "board.empty-min-games" if board.sort == "win_rate" else "board.empty"
+        embed.description = say(locale, empty, games=at_least)
         return embed
     lines = []
     for row in board.rows:
         rating = str(shown_rating(row.rating)) if row.rating is not None else "—"
         # Computer players are there to measure against: marked, and without a rank (ranks count members only).
-        place = f"{COMPUTER_MARK} " if row.is_computer else f"**{row.rank}.** "
+        place = COMPUTER_MARK if row.is_computer else say(locale, "board.rank", rank=row.rank)
         lines.append(
-            f"{place}{row.name} — rating {rating} · {counted(row.wins, 'win')} / {counted(row.games, 'game')} "
-            f"({row.win_rate:.0%}) · {counted(row.points, 'point')}"
+            say(
+                locale,
+                "board.row",
+                place=place,
+                name=player_name(row.user_id, row.name, locale),
+                rating=rating,
+                wins=counted(row.wins, "win", locale),
+                games=counted(row.games, "game", locale),
+                percent=percent(row.win_rate, locale),
+                points=counted(row.points, "point", locale),
+            )
         )
     embed.description = "\n".join(lines)
-    footer = f"Sorted by {SORT_TITLES[board.sort]} · page {board.page + 1} of {max(board.pages, 1)}"
+    sort = say(locale, SORT_TITLES[board.sort])
+    footer = [say(locale, "board.page", sort=sort, page=board.page + 1, pages=max(board.pages, 1))]
     if board.sort == "win_rate":
-        footer += f" · at least {counted(board.min_games, 'game')}"
+        footer.append(say(locale, "board.at-least", games=at_least))
     if not board.computers:
-        footer += " · computer players hidden"
+        footer.append(say(locale, "board.computers-hidden"))
     elif any(row.is_computer for row in board.rows):
-        footer += f" · {COMPUTER_MARK} computer player, unranked"
-    embed.set_footer(text=footer)
+        footer.append(say(locale, "board.computer-unranked", mark=COMPUTER_MARK))
+    embed.set_footer(text=" · ".join(footer))
     return embed
 
 
-def leaderboard_view(kind: str, sort_code: str, board: LeaderboardPage) -> discord.ui.View | None:
-    """Previous / next buttons, or none when everything fits on one page."""
+def leaderboard_view(
+    kind: str, sort_code: str, board: LeaderboardPage, locale: str = SOURCE_LOCALE
+) -> discord.ui.View | None:
+    """Previous / next buttons (labelled in `locale`), or none when everything fits on one page."""
     if board.pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
     shown = board.computers
+    previous, following = say(locale, "board.previous"), say(locale, "board.next")
     view.add_item(
-        PageButton(kind, sort_code, board.page - 1, label="Previous", disabled=board.page <= 0, computers=shown)
+        PageButton(kind, sort_code, board.page - 1, label=previous, disabled=board.page <= 0, computers=shown)
     )
     view.add_item(
         PageButton(
-            kind, sort_code, board.page + 1, label="Next", disabled=board.page >= board.pages - 1, computers=shown
+            kind, sort_code, board.page + 1, label=following, disabled=board.page >= board.pages - 1, computers=shown
         )
     )
     return view
@@ -121,13 +144,23 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADER
         """Show the page this button points at."""
         bot = bot_of(interaction)
         if interaction.guild is None:
-            raise RefusedError(NOT_IN_A_SERVER)
+            raise not_in_a_server(interaction)
         await acknowledge(interaction)
         board = await fetch_board(bot, interaction.guild.id, self.kind, self.sort_code, self.page, self.computers)
+        locale = await board_locale(bot, interaction)
         await interaction.edit_original_response(
-            embed=leaderboard_embed(interaction.guild.name, self.kind, board),
-            view=leaderboard_view(self.kind, self.sort_code, board),
+            embed=leaderboard_embed(interaction.guild.name, self.kind, board, locale),
+            view=leaderboard_view(self.kind, self.sort_code, board, locale),
         )
+
+
+async def board_locale(bot: GameBot, interaction: discord.Interaction) -> str:
+    """The leaderboard's language: the server's where it is posted for all to see, else its one reader's."""
+    message = interaction.message
+    private = message is not None and message.flags.ephemeral
+    if interaction.guild_id is None or private:
+        return private_locale(interaction)
+    return await bot.languages.public(interaction.guild_id)
 
 
 async def fetch_board(
@@ -148,20 +181,30 @@ async def fetch_board(
     return board
 
 
-def _tally_line(tally: Tally) -> str:
+def _tally_line(tally: Tally, locale: str) -> str:
     if not tally.games:
-        return "no games yet"
-    games, wins, points = counted(tally.games, "game"), counted(tally.wins, "win"), counted(tally.points, "point")
-    return f"{games} · {wins} ({tally.win_rate:.0%}) · {points}"
+        return say(locale, "stats.no-games")
+    return say(
+        locale,
+        "stats.tally",
+        games=counted(tally.games, "game", locale),
+        wins=counted(tally.wins, "win", locale),
+        percent=percent(tally.win_rate, locale),
+        points=counted(tally.points, "point", locale),
+    )
 
 
-def _kind_field(stats: KindStats) -> str:
-    rating = "unrated"
-    if stats.rating is not None:
-        rating = f"rating {shown_rating(stats.rating)}"
-        if stats.rank is not None:
-            rating += f" (#{stats.rank} of {stats.rated_players})"
-    return f"This server: {_tally_line(stats.server)} · {rating}\nAll servers: {_tally_line(stats.overall)}"
+def _kind_field(stats: KindStats, locale: str = SOURCE_LOCALE) -> str:
+    if stats.rating is None:
+        rating = say(locale, "stats.unrated")
+    elif stats.rank is None:
+        rating = say(locale, "stats.rating", rating=shown_rating(stats.rating))
+    else:
+        rating = say(
+            locale, "stats.rating-rank", rating=shown_rating(stats.rating), rank=stats.rank, of=stats.rated_players
+        )
+    here = say(locale, "stats.this-server", tally=_tally_line(stats.server, locale), rating=rating)
+    return f"{here}\n{say(locale, 'stats.all-servers', tally=_tally_line(stats.overall, locale))}"
 
 
 class LeaderboardCog(commands.Cog):
@@ -187,14 +230,15 @@ class LeaderboardCog(commands.Cog):
     ) -> None:
         """Show this server's best players of one of the games."""
         if interaction.guild is None:
-            raise RefusedError(NOT_IN_A_SERVER)
+            raise not_in_a_server(interaction)
         sort_code = sort.value if sort else "rating"
         shown = computers is None or computers.value == "show"
         await interaction.response.defer(thinking=True)
         board = await fetch_board(self.bot, interaction.guild.id, game.value, sort_code, 0, shown)
+        locale = await self.bot.languages.public(interaction.guild.id)  # posted in the channel, for everyone
         await interaction.followup.send(
-            embed=leaderboard_embed(interaction.guild.name, game.value, board),
-            view=leaderboard_view(game.value, sort_code, board) or discord.utils.MISSING,
+            embed=leaderboard_embed(interaction.guild.name, game.value, board, locale),
+            view=leaderboard_view(game.value, sort_code, board, locale) or discord.utils.MISSING,
         )
 
     @app_commands.command(name="stats")
@@ -206,9 +250,10 @@ class LeaderboardCog(commands.Cog):
         target = user or interaction.user
         await interaction.response.defer(thinking=True, ephemeral=True)
         stats = await self.bot.service.boards.player_stats(target.id, guild_id)
-        embed = discord.Embed(title=f"Stats for {target.display_name}")
+        locale = private_locale(interaction)  # an answer only the one who asked sees
+        embed = discord.Embed(title=say(locale, "stats.title", name=target.display_name))
         for kind_stats in stats.kinds:
-            embed.add_field(name=game_kind(kind_stats.kind).title, value=_kind_field(kind_stats), inline=False)
+            embed.add_field(name=game_kind(kind_stats.kind).title, value=_kind_field(kind_stats, locale), inline=False)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
 

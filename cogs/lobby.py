@@ -12,14 +12,17 @@ from discord import app_commands
 
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, kind_named_by, number
-from cogs._lookup import bot_of, channel_id_of, component_game
+from cogs._language import private_locale
+from cogs._lookup import bot_of, channel_id_of, component_game, game_title, not_in_a_server
+from cogs._names import seat_name
 from cogs._text import jump_link
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.errors import SettingError
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
+from engine.message import Joined
 from engine.registry import game_kind
-from i18n import SOURCE_LOCALE, render_message
+from i18n import SOURCE_LOCALE, render_message, render_param, say
 from service.computers import ComputerPlayers, offered_strengths
 from service.errors import RefusedError
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
@@ -31,30 +34,36 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Final = 1440
 AFK_LIMIT_MAX = 10
+# Each button's label is the catalog's `lobby.button.<action>`, in the server's language (the lobby is public).
 _BUTTONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+    "cancel": discord.ButtonStyle.danger,
 }
-# The strengths the host can seat, as the menu shows them (the README says the same in more words). A lobby offers
-# those its kind has a computer player of (`service.computers.offered_strengths`), in this order.
+# The strengths the host can seat, as the menu shows them: the catalog's words for each (the README says the same in
+# more words). A lobby offers those its kind has a computer player of (`service.computers.offered_strengths`), in
+# this order.
 STRENGTH_WORDS = {
-    "easy": "Easy — plays for the moment; good to learn against",
-    "medium": "Medium — weighs each move and counts cards",
-    "hard": "Hard — thinks ahead over the cards it cannot see",
-    "expert": "Expert — reads the other hands and plays the endgame perfectly",
+    "easy": "computers.menu.easy",
+    "medium": "computers.menu.medium",
+    "hard": "computers.menu.hard",
+    "expert": "computers.menu.expert",
 }
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
     """One of the four lobby buttons; the custom id carries the game, so it works after a restart."""
 
-    def __init__(self, kind: str, game_id: int, action: str, *, disabled: bool = False) -> None:
-        label, style = _BUTTONS[action]
+    def __init__(
+        self, kind: str, game_id: int, action: str, *, disabled: bool = False, locale: str = SOURCE_LOCALE
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, disabled=disabled, custom_id=component_id(kind, game_id, 0, action)
+                label=say(locale, f"lobby.button.{action}"),
+                style=_BUTTONS[action],
+                disabled=disabled,
+                custom_id=component_id(kind, game_id, 0, action),
             )
         )
         self.kind, self.game_id, self.action = kind, game_id, action
@@ -82,7 +91,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         else:
             await start_game(bot, interaction, self.game_id)
             return
-        await interaction.edit_original_response(**lobby_message(bot, record))
+        await interaction.edit_original_response(**await public_lobby_message(bot, record))
 
 
 class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_COMPUTER_TEMPLATE):
@@ -93,15 +102,15 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
         self.kind, self.game_id, self.action = kind, game_id, action
 
     @classmethod
-    def adding(cls, record: GameRecord) -> ComputerSelect:
+    def adding(cls, record: GameRecord, locale: str = SOURCE_LOCALE) -> ComputerSelect:
         """The menu of the strengths the lobby's kind has; off once every seat is taken."""
         offered = offered_strengths(record.kind)
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=component_id(record.kind, record.id, 0, "cpuadd"),
-            placeholder="Host: add a computer player…",
+            placeholder=say(locale, "lobby.add-computer"),
             options=[
-                discord.SelectOption(label=label, value=strength)
-                for strength, label in STRENGTH_WORDS.items()
+                discord.SelectOption(label=say(locale, words), value=strength)
+                for strength, words in STRENGTH_WORDS.items()
                 if strength in offered
             ],
             disabled=record.is_full,
@@ -110,13 +119,16 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
         return cls(record.kind, record.id, "cpuadd", select)
 
     @classmethod
-    def removing(cls, record: GameRecord) -> ComputerSelect:
-        """The menu of the lobby's computer players (a lobby has at most 6 seats: well within Discord's 25 options)."""
-        names = [seat.name for seat in record.seats if seat.is_computer]
+    def removing(cls, record: GameRecord, locale: str = SOURCE_LOCALE) -> ComputerSelect:
+        """The menu of the lobby's computer players (a lobby has at most 6 seats: well within Discord's 25 options).
+
+        Each is named in `locale`; its value is the stored name, which the store removes it by.
+        """
+        computers = [seat for seat in record.seats if seat.is_computer]
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=component_id(record.kind, record.id, 0, "cpudrop"),
-            placeholder="Host: remove a computer player…",
-            options=[discord.SelectOption(label=name, value=name) for name in names[:25]],
+            placeholder=say(locale, "lobby.remove-computer"),
+            options=[discord.SelectOption(label=seat_name(seat, locale), value=seat.name) for seat in computers[:25]],
             row=2,
         )
         return cls(record.kind, record.id, "cpudrop", select)
@@ -141,46 +153,57 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
             record = await computers.add(self.game_id, interaction.user.id, choice)
         else:
             record = await computers.remove(self.game_id, interaction.user.id, choice)
-        await interaction.edit_original_response(**lobby_message(bot, record))
+        await interaction.edit_original_response(**await public_lobby_message(bot, record))
 
 
-def lobby_view(record: GameRecord) -> discord.ui.View:
+def lobby_view(record: GameRecord, locale: str = SOURCE_LOCALE) -> discord.ui.View:
     """The lobby's buttons; Join is off when every seat is taken. Below them the host's computer menus."""
     view = discord.ui.View(timeout=None)
     full = len(record.seats) >= record.max_seats
     for action in _BUTTONS:
-        view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full))
+        view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full, locale=locale))
     if offered_strengths(record.kind):  # a kind without computer players offers none
-        view.add_item(ComputerSelect.adding(record))
+        view.add_item(ComputerSelect.adding(record, locale))
     if any(seat.is_computer for seat in record.seats):
-        view.add_item(ComputerSelect.removing(record))
+        view.add_item(ComputerSelect.removing(record, locale))
     return view
 
 
-def lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:
-    """The lobby message's content and buttons for the record's status."""
-    title = f"{game_kind(record.kind).title} #{record.id}"
-    players = ", ".join(seat.name for seat in record.seats) or "nobody yet"
+def lobby_message(bot: GameBot, record: GameRecord, locale: str = SOURCE_LOCALE) -> dict[str, Any]:
+    """The lobby message's content and buttons for the record's status, in `locale` (the server's: it is public)."""
+    title = game_title(record)
+    names = tuple(seat_name(seat, locale) for seat in record.seats)
+    players = render_param(Joined(names, "join.comma"), locale) or say(locale, "lobby.nobody-yet")
     if record.status == "cancelled":
-        return {"content": f"{title} was cancelled.", "view": None}
+        return {"content": say(locale, "lobby.cancelled", title=title), "view": None}
     if record.status != "lobby":
-        where = f" Play in <#{record.thread_id}>." if record.thread_id else ""
-        return {"content": f"{title} has started with {players}.{where}", "view": None}
-    options = render_message(game_kind(record.kind).describe_settings(record.settings), SOURCE_LOCALE)
+        if record.thread_id:
+            started = say(locale, "lobby.started-in", title=title, players=players, thread=f"<#{record.thread_id}>")
+        else:
+            started = say(locale, "lobby.started", title=title, players=players)
+        return {"content": started, "view": None}
+    options = render_message(game_kind(record.kind).describe_settings(record.settings), locale)
     if record.is_full:
-        join = "The lobby is full: the host can press **Start**."
+        join = say(locale, "lobby.full")
     elif offered_strengths(record.kind):
-        join = (
-            "Press **Join** to take a seat. The host may add computer players below, and presses **Start** when "
-            "everyone is in (2 players at least; one of you and computers will do)."
-        )
+        join = say(locale, "lobby.join-or-add-computers")
     else:
-        join = "Press **Join** to take a seat. The host presses **Start** when everyone is in (2 players at least)."
-    content = (
-        f"**{title}**: a new game, hosted by <@{record.host_id}>. {options} {timer_summary(record)}\n"
-        f"Players ({len(record.seats)}/{record.max_seats}): {players}\n{join}"
+        join = say(locale, "lobby.join")
+    heading = say(locale, "lobby.heading", title=title, host=f"<@{record.host_id}>")
+    seated = say(
+        locale,
+        "lobby.players",
+        seated=len(record.seats),
+        seats=record.max_seats,
+        players=players,
     )
-    return {"content": content, "view": lobby_view(record)}
+    content = f"{heading} {options} {timer_summary(record, locale)}\n{seated}\n{join}"
+    return {"content": content, "view": lobby_view(record, locale)}
+
+
+async def public_lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:
+    """The lobby message in its server's language."""
+    return lobby_message(bot, record, await bot.languages.public(record.guild_id))
 
 
 def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
@@ -262,11 +285,11 @@ async def open_lobby(interaction: discord.Interaction, kind: str, options: Lobby
     """Post a new lobby in the channel the command was used in."""
     bot = bot_of(interaction)
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise RefusedError("Games are played in a server channel, not in direct messages.")
+        raise not_in_a_server(interaction)
     if not _can_open_thread(interaction) and not isinstance(interaction.channel, discord.Thread):
         holder = await bot.service.game_holding_channel(interaction.channel_id)
         if holder is not None:
-            raise RefusedError(one_game_here(holder))
+            raise RefusedError(one_game_here(holder, private_locale(interaction)))
     record = await bot.service.open_lobby(
         kind,
         options,
@@ -275,7 +298,7 @@ async def open_lobby(interaction: discord.Interaction, kind: str, options: Lobby
         host_id=interaction.user.id,
         host_name=interaction.user.display_name,
     )
-    await interaction.response.send_message(**lobby_message(bot, record))
+    await interaction.response.send_message(**await public_lobby_message(bot, record))
     message = await interaction.original_response()
     await bot.service.projection.set_messages(record.id, lobby_message_id=message.id)
     return record
@@ -288,27 +311,24 @@ async def start_game(bot: GameBot, interaction: discord.Interaction, game_id: in
         await _refuse_second_game_in_channel(bot, interaction, game_id)
     started = await bot.service.start(game_id, interaction.user.id)
     record = started.record
-    note = ""
+    note = None  # why the game is played in the channel, told to the one who started it
     if isinstance(interaction.channel, discord.Thread):
         thread_id: int | None = interaction.channel.id
     elif thread_possible and interaction.message is not None:
         thread_id = await _open_thread(interaction.message, record)
         if thread_id is None:
-            note = " I could not open a thread here, so the game is played in this channel."
+            note = "lobby.thread-failed"
     else:
         thread_id = None
-        note = " I may not open threads here, so the game is played in this channel."
+        note = "lobby.threads-not-allowed"
     if thread_id is not None:
         await bot.service.projection.set_messages(game_id, thread_id=thread_id)
     record = await bot.service.get(game_id)
-    await interaction.edit_original_response(**lobby_message(bot, record))
+    await interaction.edit_original_response(**await public_lobby_message(bot, record))
     if note:
-        await interaction.followup.send(note.strip(), ephemeral=True)
+        await interaction.followup.send(say(private_locale(interaction), note), ephemeral=True)
     if not await bot.delivery.settle(game_id):
-        await interaction.followup.send(
-            "The game has started, but Discord did not take its table just now; it will appear in a moment.",
-            ephemeral=True,
-        )
+        await interaction.followup.send(say(private_locale(interaction), "lobby.table-late"), ephemeral=True)
 
 
 def _can_open_thread(interaction: discord.Interaction) -> bool:
@@ -322,9 +342,7 @@ def _can_open_thread(interaction: discord.Interaction) -> bool:
 
 async def _open_thread(message: discord.Message, record: GameRecord) -> int | None:
     try:
-        thread = await message.create_thread(
-            name=f"{game_kind(record.kind).title} #{record.id}", auto_archive_duration=THREAD_ARCHIVE_MINUTES
-        )
+        thread = await message.create_thread(name=game_title(record), auto_archive_duration=THREAD_ARCHIVE_MINUTES)
     except discord.HTTPException:
         log.warning("could not open a thread for game %s", record.id, exc_info=True)
         return None
@@ -334,12 +352,12 @@ async def _open_thread(message: discord.Message, record: GameRecord) -> int | No
 async def _refuse_second_game_in_channel(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:
     holder = await bot.service.game_holding_channel(channel_id_of(interaction), besides=game_id)
     if holder is not None and holder.status == "running":
-        raise RefusedError(one_game_here(holder))
+        raise RefusedError(one_game_here(holder, private_locale(interaction)))
 
 
 def game_link(record: GameRecord) -> str:
     """The game's name as a link to where it shows: its table, else its lobby message, else its channel or thread."""
-    title = f"{game_kind(record.kind).title} #{record.id}"
+    title = game_title(record)
     message_id = record.table_message_id or record.lobby_message_id
     if record.thread_id is not None:
         return f"{title} (<#{record.thread_id}>)"
@@ -348,25 +366,22 @@ def game_link(record: GameRecord) -> str:
     return jump_link(title, record.guild_id, record.channel_id, message_id)
 
 
-def one_game_here(holder: GameRecord) -> str:
-    """Why a channel without threads takes no second game, with a link to the one it holds and what to do."""
-    if holder.status == "lobby":
-        state, advice = "waiting for players", "Join that one, or open yours when it is over"
-    else:
-        state, advice = "already being played", "Open yours when it is over"
-    return (
-        f"{game_link(holder)} is {state} in this channel, and I may not open threads here, so this channel holds one "
-        f"game at a time. {advice}, or give me Create Public Threads to play several games side by side."
-    )
+def one_game_here(holder: GameRecord, locale: str = SOURCE_LOCALE) -> str:
+    """Why a channel without threads takes no second game, with a link to the one it holds and what to do.
+
+    Said in `locale`, the reader's: only the one refused reads it.
+    """
+    waiting = "lobby.one-game-waiting" if holder.status == "lobby" else "lobby.one-game-playing"
+    return say(locale, waiting, game=game_link(holder))
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
     """On a finished game's table: a new lobby with the same options; the old players are invited to join."""
 
-    def __init__(self, kind: str, game_id: int) -> None:
+    def __init__(self, kind: str, game_id: int, locale: str = SOURCE_LOCALE) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
+                label=say(locale, "lobby.button.rematch"),
                 style=discord.ButtonStyle.success,
                 custom_id=component_id(kind, game_id, 0, "rematch"),
             )
@@ -393,21 +408,23 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
                 record = await ComputerPlayers(bot.service).add(record.id, interaction.user.id, seat.strength)
         invited = [seat.user_id for seat in old.seats if seat.user_id not in (None, interaction.user.id)]
         mentions = " ".join(f"<@{user_id}>" for user_id in invited)
-        message = lobby_message(bot, record)
-        message["content"] = (
-            f"Rematch of {game_kind(old.kind).title} #{old.id}! {mentions} — press **Join** to play again.\n\n"
-            + message["content"]
-        )
+        public = await bot.languages.public(record.guild_id)
+        message = lobby_message(bot, record, public)
+        invitation = say(public, "lobby.rematch", title=game_title(old), mentions=mentions)
+        message["content"] = f"{invitation}\n\n" + message["content"]
         lobby = await bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(
             **message, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in invited])
         )
         await bot.service.projection.set_messages(record.id, lobby_message_id=lobby.id)
         await interaction.followup.send(
-            f"Rematch lobby {game_kind(record.kind).title} #{record.id} is open: {lobby.jump_url}", ephemeral=True
+            say(private_locale(interaction), "lobby.rematch-open", title=game_title(record), link=lobby.jump_url),
+            ephemeral=True,
         )
 
 
 async def setup(bot: GameBot) -> None:
     """Register the lobby buttons and menus and the rematch button (persistent: no cog state needed)."""
     bot.add_dynamic_items(LobbyButton, ComputerSelect, RematchButton)
-    bot.presenter.finished_items.append(lambda record: RematchButton(record.kind, record.id))
+    bot.presenter.finished_items.append(
+        lambda record, locale=SOURCE_LOCALE: RematchButton(record.kind, record.id, locale)
+    )

@@ -15,7 +15,7 @@ import discord
 
 from bot import create_bot
 from playground import serve
-from tests.cogs.helpers import custom_ids, is_enabled, private_text, table_message
+from tests.cogs.helpers import custom_ids, is_enabled, lobby_button, private_text, table_message
 from tests.startup_helpers import unused_port
 
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
@@ -190,8 +190,8 @@ async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path):
         assert bot.get_guild(playground.guild.id).preferred_locale == discord.Locale.norwegian
         assert bot.languages.server_default(playground.guild.id) == "no"
         opened = await maja.slash(channel, "kasino new", seats=2)
-        await kari.click(opened.response, label="Join")
-        await maja.click(opened.response, label="Start")
+        await kari.click(opened.response, custom_id=lobby_button(opened.response, "join"))  # "Bli med"
+        await maja.click(opened.response, custom_id=lobby_button(opened.response, "start"))
         assert await bot.languages.of_user(kari.id, playground.guild.id) == "no"  # as her interactions said
         table = table_message(channel, 1)
         picture = next(a for a in table.attachments if a.filename == "table.png")

@@ -19,11 +19,16 @@ async def open_and_start(channel, host, others, command="kasino new", **options)
     assert opened.acknowledged and not opened.ephemeral, opened
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     for member in others:
-        joined = await member.click(opened.response, label="Join")
+        joined = await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
         assert joined.acknowledged and not joined.ephemeral, joined
-    started = await host.click(opened.response, label="Start")
+    started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     assert started.acknowledged, started
     return opened, game_id
+
+
+def lobby_button(message, action):
+    """The custom id of a lobby's button by its action ("join", "start" …), whatever language its label is in."""
+    return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(f":0:{action}"))
 
 
 def bot_of(env):
