@@ -363,7 +363,7 @@ class Delivery:
         if seq == record.move_count and record.status == "finished":
             result = self.bot.presenter.result_line(record, game, locale)
             if result is not None:
-                notices.append((place, legible(result), self.bot.presenter.finished_view(record)))
+                notices.append((place, legible(result), self.bot.presenter.finished_view(record, locale)))
                 if record.thread_id is not None:
                     parent = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
                     told = say(locale, "result.in-parent", result=result, thread=f"<#{record.thread_id}>")

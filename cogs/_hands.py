@@ -25,6 +25,7 @@ from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._ids import any_kind_template, component_id, kind_named_by, number
 from cogs._language import private_locale
 from cogs._lookup import bot_of, component_game, my_running_game
+from cogs._words import name_of
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.kinds import GameKind
@@ -47,7 +48,7 @@ def whose_turn(record: GameRecord, game: AnyGame, seat: int, locale: str = SOURC
         return say(locale, "panel.over")
     if game.to_move == seat:
         return say(locale, "panel.your-turn")
-    return say(locale, "panel.to-play", player=record.seats[game.to_move].name)
+    return say(locale, "panel.to-play", player=name_of(record, game.to_move, locale))
 
 
 def dms_closed(record: GameRecord, user_ids: Sequence[int], locale: str) -> str:

@@ -22,7 +22,7 @@ from engine.base import AnyGame
 from service.tables import MoveResult, TableService
 
 HandPanel = Callable[[GameRecord, AnyGame, int, str], dict[str, Any]]  # a seat's panel for one locale
-HandPictures = Callable[[GameRecord, AnyGame, Iterable[int]], Awaitable[None]]
+HandPictures = Callable[[GameRecord, AnyGame, Iterable[tuple[int, str]]], Awaitable[None]]  # (seat, locale)
 
 
 class FinishedItem(Protocol):
@@ -55,8 +55,8 @@ class Presents(Protocol):
         """The table message with its picture, where the server shows pictures."""
         ...
 
-    def finished_view(self, record: GameRecord) -> discord.ui.View | None:
-        """What a finished game offers beside its result (Rematch), or None."""
+    def finished_view(self, record: GameRecord, locale: str) -> discord.ui.View | None:
+        """What a finished game offers beside its result (Rematch) in the server's `locale`, or None."""
         ...
 
     def remember(self, results: Sequence[MoveResult]) -> None:

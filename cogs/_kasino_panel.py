@@ -131,7 +131,7 @@ def panel(
     if record.status == "cancelled":  # the picture would still say "waiting"; the text says the game ended
         return {"content": content, "view": view, "attachments": []}
     picture = discord.File(
-        io.BytesIO(_hand_png(game.view(seat))),
+        io.BytesIO(_hand_png(game.view(seat), locale)),
         filename=HAND_PICTURE,
         description=say(locale, "kasino.table.hand-picture"),
     )
@@ -167,32 +167,33 @@ def _style(move: CardMove) -> discord.ButtonStyle:
 _HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(512)
 
 
-def _hand_key(view: KasinoView) -> tuple[object, ...]:
-    # What the picture shows (hand, round, turn): it is drawn once per hand.
+def _hand_key(view: KasinoView, locale: str) -> tuple[object, ...]:
+    # What the picture shows (hand, round, turn) and in which words: it is drawn once per hand and language.
     public = view.public
-    return (tuple(view.hand), public.round, public.over, public.to_move == view.seat)
+    return (tuple(view.hand), public.round, public.over, public.to_move == view.seat, locale)
 
 
-def _hand_png(view: KasinoView) -> bytes:
+def _hand_png(view: KasinoView, locale: str) -> bytes:
     # Normally drawn already, off the event loop, by `draw_hand_pictures`; else drawn here (a few milliseconds).
-    key = _hand_key(view)
-    return _HAND_PICTURES.get(key) or _HAND_PICTURES.put(key, render_hand(view).png)
+    key = _hand_key(view, locale)
+    return _HAND_PICTURES.get(key) or _HAND_PICTURES.put(key, render_hand(view, locale).png)
 
 
-async def draw_hand_pictures(record: GameRecord, game: AnyGame, seats: Iterable[int]) -> None:
-    """Draw, in a worker thread, the hand pictures these seats' panels show and that are not drawn yet.
+async def draw_hand_pictures(record: GameRecord, game: AnyGame, readers: Iterable[tuple[int, str]]) -> None:
+    """Draw, in a worker thread, the hand pictures these (seat, locale) panels show and that are not drawn yet.
 
     `panel` then finds them drawn, so building a panel never draws on the event loop (a hand takes about 4 ms).
     """
     if record.status == "cancelled":
         return  # a cancelled game's panel has no picture
     kasino = engine_as(game, KasinoGame)
-    views = {_hand_key(view): view for view in (kasino.view(seat) for seat in seats)}
-    missing = [(key, view) for key, view in views.items() if _HAND_PICTURES.get(key) is None]
+    wanted = ((kasino.view(seat), locale) for seat, locale in readers)
+    views = {_hand_key(view, locale): (view, locale) for view, locale in wanted}
+    missing = [(key, shown) for key, shown in views.items() if _HAND_PICTURES.get(key) is None]
     if not missing:
         return
     try:
-        pictures = await drawn(lambda: [(key, render_hand(view).png) for key, view in missing])
+        pictures = await drawn(lambda: [(key, render_hand(*shown).png) for key, shown in missing])
     except Exception:  # the panel draws it again, or goes without it
         log.exception("could not draw the hands of game %s", record.id)
         return
@@ -204,7 +205,7 @@ async def drawn_panel(
     record: GameRecord, game: KasinoGame, seat: int, locale: str, *, card: Card | None = None, offset: int = 0
 ) -> dict[str, Any]:
     """`panel`, with its picture drawn off the event loop first."""
-    await draw_hand_pictures(record, game, (seat,))
+    await draw_hand_pictures(record, game, ((seat, locale),))
     return panel(record, game, seat, locale, card=card, offset=offset)
 
 

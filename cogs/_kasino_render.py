@@ -11,7 +11,7 @@ import discord
 
 from cogs._table import seat_heading, turn_headline
 from cogs._text import clip
-from cogs._words import game_title
+from cogs._words import game_title, seat_names
 from db.records import GameRecord
 from engine.cards import Card
 from engine.kasino import KasinoGame
@@ -58,7 +58,7 @@ def public_table(
     record: GameRecord, view: KasinoPublicView, narration: Sequence[str], locale: str = SOURCE_LOCALE
 ) -> tuple[str, discord.Embed]:
     """The living table in the server's `locale`: whose turn, every table item, the counts per seat, the last action."""
-    names = [seat.name for seat in record.seats]
+    names = seat_names(record, locale)
     to_move = None if view.over else view.to_move
     headline = turn_headline(record, say(locale, "kasino.table.stage", round=view.round), to_move, locale)
     items = table_items(view.table, names, locale)

@@ -18,7 +18,7 @@ from cogs._recent import Recent
 from cogs._table import PICTURE_NAME, TableMessage, TableUI
 from cogs._text import legible, legible_embed
 from cogs._timing import deadline_line
-from cogs._words import game_title, said, seat_names
+from cogs._words import game_title, name_of, said, seat_names
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.message import Joined, Message, Seat
@@ -92,13 +92,13 @@ class Presenter:
         content = legible(table.content + deadline_line(record, locale))
         return TableMessage(content, legible_embed(table.embed), view)
 
-    def finished_view(self, record: GameRecord) -> discord.ui.View | None:
-        """What a finished game offers beside its result line (the lobby's Rematch), or None."""
+    def finished_view(self, record: GameRecord, locale: str) -> discord.ui.View | None:
+        """What a finished game offers beside its result line (Rematch) in the server's `locale`, or None."""
         if not self.finished_items:
             return None
         view = discord.ui.View(timeout=None)
         for item in self.finished_items:
-            view.add_item(item(record))
+            view.add_item(item(record, locale))
         return view
 
     def remember(self, results: Sequence[MoveResult]) -> None:
@@ -171,14 +171,14 @@ class Presenter:
 
     async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
         """A seat's private panel in its reader's locale, its picture drawn off the event loop."""
-        await self.draw_hands(record, game, (seat,))
+        await self.draw_hands(record, game, ((seat, locale),))
         return self.hand_panels[record.kind](record, game, seat, locale)
 
-    async def draw_hands(self, record: GameRecord, game: AnyGame, seats: Iterable[int]) -> None:
-        """Draw off the event loop the hand pictures of these seats' panels (kept for the panels to use)."""
+    async def draw_hands(self, record: GameRecord, game: AnyGame, readers: Iterable[tuple[int, str]]) -> None:
+        """Draw off the event loop the hand pictures of these (seat, locale) panels (kept for the panels to use)."""
         draw = self.hand_pictures.get(record.kind)
         if draw is not None:
-            await draw(record, game, seats)
+            await draw(record, game, readers)
 
     async def render_pictured(self, record: GameRecord, game: AnyGame) -> TableMessage:
         """The table message, with its picture unless the server turned pictures off (or the game was cancelled).
@@ -186,9 +186,12 @@ class Presenter:
         The hand pictures of the panels the delivery shows next (seated players with open DMs) are drawn here too,
         off the event loop like the table's.
         """
-        await self.draw_hands(
-            record, game, (seat.seat for seat in record.seats if seat.user_id is not None and seat.dm_ok)
-        )
+        dm_readers = [
+            (seat.seat, await self.bot.languages.of_user(seat.user_id, record.guild_id))
+            for seat in record.seats
+            if seat.user_id is not None and seat.dm_ok
+        ]
+        await self.draw_hands(record, game, dm_readers)
         locale = await self.bot.languages.public(record.guild_id)
         table = self.render(record, game, await self.recent_narration(record, game, locale), locale)
         if record.status == "cancelled" or not await self.bot.service.server_settings.pictures_on(record.guild_id):
@@ -208,7 +211,7 @@ class Presenter:
         if not has_table_picture(game_kind(record.kind)):
             return None  # a kind may show its table as text only
         try:
-            rendered = await drawn(render_table, game.public_view(), seat_names(record), locale)
+            rendered = await drawn(render_table, game.public_view(), seat_names(record, locale), locale)
         except Exception:
             log.exception("could not draw the table of game %s; showing it as text", record.id)
             return None
@@ -226,7 +229,7 @@ class Presenter:
                 locale,
                 "result.place",
                 place=outcome.places[seat],
-                player=record.seats[seat].name,
+                player=name_of(record, seat, locale),
                 score=counted(outcome.scores[seat], unit, locale),
             )
             for seat in ranked

@@ -10,6 +10,7 @@ from typing import Protocol
 import discord
 
 from cogs._text import clip
+from cogs._words import name_of
 from db.records import GameRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
@@ -56,7 +57,7 @@ def turn_headline(record: GameRecord, stage: str, to_move: int | None, locale: s
     title = f"**{game_kind(record.kind).title} #{record.id}**"
     if to_move is None:
         return say(locale, "table.headline-over", title=title)
-    return say(locale, "table.headline", title=title, stage=stage, player=record.seats[to_move].name)
+    return say(locale, "table.headline", title=title, stage=stage, player=name_of(record, to_move, locale))
 
 
 def seat_heading(
@@ -64,7 +65,7 @@ def seat_heading(
 ) -> str:
     """A seat's name on the table, marked ▶ while it is to play (not once the game is cancelled) and when resigned."""
     marker = " ▶" if seat == to_move and record.status == "running" else ""
-    name = f"{record.seats[seat].name}{marker}"
+    name = f"{name_of(record, seat, locale)}{marker}"
     return say(locale, "table.seat-resigned", player=name) if resigned else name
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cogs._names import seat_name
 from db.records import GameRecord
 from engine.base import AnyGame, Move
 from engine.message import Message
@@ -20,14 +21,19 @@ def game_title(record: GameRecord) -> str:
     return f"{game_kind(record.kind).title} #{record.id}"
 
 
-def seat_names(record: GameRecord) -> list[str]:
-    """Display names by seat."""
-    return [seat.name for seat in record.seats]
+def seat_names(record: GameRecord, locale: str = SOURCE_LOCALE) -> list[str]:
+    """Display names by seat, as `locale` says them (a computer by its strength in that language)."""
+    return [seat_name(seat, locale) for seat in record.seats]
+
+
+def name_of(record: GameRecord, seat: int, locale: str = SOURCE_LOCALE) -> str:
+    """The player in `seat`, as `locale` names them."""
+    return seat_name(record.seats[seat], locale)
 
 
 def said(record: GameRecord, narration: Iterable[Message], locale: str = SOURCE_LOCALE) -> tuple[str, ...]:
     """Narration in words for `locale`, each seat by its player's name."""
-    names = seat_names(record)
+    names = seat_names(record, locale)
     return tuple(render_message(message, locale, names) for message in narration)
 
 

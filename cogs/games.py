@@ -18,6 +18,7 @@ from cogs._language import LANGUAGE_NAMES, private_locale
 from cogs._lookup import GAME_CHOICES, bot_of, find_game, game_title, guild_id_of
 from cogs._names import seat_name
 from cogs._text import clip
+from cogs._words import name_of
 from cogs.lobby import public_lobby_message
 from db.records import GameRecord
 from engine.message import Joined
@@ -234,7 +235,7 @@ def _players(record: GameRecord, locale: str) -> str:
 
 def _host_name(record: GameRecord, locale: str) -> str:
     seat = record.seat_of(record.host_id)
-    return record.seats[seat].name if seat is not None else say(locale, "manage.the-host")
+    return name_of(record, seat, locale) if seat is not None else say(locale, "manage.the-host")
 
 
 async def games_here(bot: GameBot, interaction: discord.Interaction) -> list[GameRecord]:

@@ -22,7 +22,7 @@ from cogs._language import private_locale
 from cogs._lookup import engine_as, my_running_game
 from cogs._table import TableMessage
 from cogs._text import QUOTE_LIMIT, clip, legible
-from cogs._words import move_words, phrase_words
+from cogs._words import move_words, name_of, phrase_words, seat_names
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
@@ -66,7 +66,7 @@ class KasinoUI:
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
         """A scored round's breakdown (K14) in the server's `locale`, posted once."""
-        names = [seat.name for seat in record.seats]
+        names = seat_names(record, locale)
         return [
             score_table(names, event.scores, event.round, locale) for event in events if isinstance(event, RoundEnded)
         ]
@@ -141,7 +141,7 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
         if seat is None or game.to_move is None:
             return say(locale, "table.game-is-over")
         if game.to_move != seat:
-            return say(locale, "kasino.table.not-your-turn", player=record.seats[game.to_move].name)
+            return say(locale, "kasino.table.not-your-turn", player=name_of(record, game.to_move, locale))
         return game, seat
 
 

@@ -328,9 +328,9 @@ async def test_hand_pictures_are_drawn_off_the_event_loop(simcord_env, channel, 
     drawn_in = []
     draw = cogs._kasino_panel.render_hand
 
-    def recording(view):
+    def recording(view, locale):
         drawn_in.append(threading.current_thread())
-        return draw(view)
+        return draw(view, locale)
 
     monkeypatch.setattr(cogs._kasino_panel, "render_hand", recording)
     monkeypatch.setattr(cogs._kasino_panel, "_HAND_PICTURES", Recent(512))  # nothing drawn by earlier tests
