@@ -80,6 +80,35 @@ LobbyOption = WholeNumber | YesNo | OneOf  # a kind's own lobby settings, beside
 
 
 @dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house rule of a kind (RULES.md, "House rules (variants)"): a setting of the game with a few values.
+
+    The lobby's "House rules…" offers each with a control that fits it (on/off for two booleans, else a choice), and
+    stores the value in the game's settings under `setting`; `default` is the rule as the main rules say it, so a game
+    with no house rules plays as specified. Words come from the kind's catalog: `<kind>.rule.<setting>` names the rule,
+    `<kind>.rule.<setting>.<value_key(value)>` each value.
+    """
+
+    rule_id: str  # "KV2", as RULES.md names it
+    setting: str  # the key in the engine's settings
+    values: tuple[bool | int | str, ...]  # every value allowed, in the order offered
+    default: bool | int | str
+
+    def check(self, value: object) -> bool | int | str:
+        """The value, if the rule allows it; else SettingError naming the rule."""
+        if not isinstance(value, bool | int | str) or type(value) is not type(self.default) or value not in self.values:
+            raise SettingError(Message("refused.house-rule-value", {"rule": self.rule_id}))
+        return value
+
+
+def value_key(value: bool | int | str) -> str:
+    """A house rule's value as its catalog id ends: `on`/`off` for a boolean, else the value itself."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
 class GameKind:
     """One kind of game: its engine and the facts the lobby, storage, ids and boards read.
 
@@ -98,6 +127,11 @@ class GameKind:
     # How a move is typed, for players (shown by `/rules` under the rules): a message whose lines each open with a
     # typed example in backticks, in the parser's English words, and say what it does; `None` when there is none.
     notation: Message | None = None
+    # Its house rules (`HouseRule`), in the order the lobby offers them; none when the kind has no variants.
+    house_rules: tuple[HouseRule, ...] = ()
+    # Why house rules do not fit a number of seats (partnerships need four), from the engine's settings object and
+    # the seats: a message, or None when they fit. The lobby asks it on each change and again at Start.
+    house_rules_fit: Callable[[Any, int], Message | None] | None = None
     # The picture of the table, optional: the engine's public view class, and "module:function" drawing it from that
     # view, the players' names and the locale its words are in (resolved by `render`, so the engine imports no
     # drawing code).
