@@ -78,6 +78,13 @@ def speaking_server(env, monkeypatch, locale):
     return guild, channel, player, bystander
 
 
+async def started_against_a_computer(channel, player, command, strength, **options):
+    """A two-seat game of `player` against a computer, started from its lobby; returns its id and thread."""
+    opened, game_id = await solo_lobby(channel, player, command, [strength], seats=2, **options)
+    await player.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    return game_id, game_thread(channel, game_id)
+
+
 async def bystander_refused(bystander, thread, game_id):
     """A member who is not playing presses the table's first button: refused, in their language."""
     table = table_message(thread, game_id)
@@ -104,9 +111,7 @@ def test_the_check_finds_english_it_is_shown():
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_kasino_plays_to_its_result_in_every_language(simcord_env, monkeypatch, locale):
     guild, channel, player, bystander = speaking_server(simcord_env, monkeypatch, locale)
-    opened, game_id = await solo_lobby(channel, player, "kasino new", ["medium"], seats=2, target=1)
-    await player.click(opened.response, custom_id=lobby_button(opened.response, "start"))
-    thread = game_thread(channel, game_id)
+    game_id, thread = await started_against_a_computer(channel, player, "kasino new", "medium", target=1)
     wrong = await player.slash(thread, "kasino play", move="Z♠ take 9")  # not a card
     refusals = [private_text(wrong), await bystander_refused(bystander, thread, game_id)]
     rng = random.Random(5)
@@ -125,9 +130,7 @@ async def test_kasino_plays_to_its_result_in_every_language(simcord_env, monkeyp
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_garbage_plays_to_its_result_in_every_language(simcord_env, monkeypatch, locale):
     guild, channel, player, bystander = speaking_server(simcord_env, monkeypatch, locale)
-    opened, game_id = await solo_lobby(channel, player, "garbage new", ["easy"], seats=2, size=2)
-    await player.click(opened.response, custom_id=lobby_button(opened.response, "start"))
-    thread = game_thread(channel, game_id)
+    game_id, thread = await started_against_a_computer(channel, player, "garbage new", "easy", size=2)
     rng = random.Random(6)
     refusals = [await bystander_refused(bystander, thread, game_id)]
     for _ in range(500):
