@@ -29,10 +29,6 @@ class WholeNumber:
             raise SettingError(Message("refused.setting-whole-number", params))
         return value
 
-    def words(self, value: int) -> str:
-        """The value as players read it."""
-        return str(value)
-
 
 @dataclass(frozen=True, slots=True)
 class YesNo:
@@ -48,10 +44,6 @@ class YesNo:
         if not isinstance(value, bool):
             raise SettingError(Message("refused.setting-yes-no", {"option": self.name}))
         return value
-
-    def words(self, value: bool) -> str:
-        """The value as players read it: "yes" or "no"."""
-        return "yes" if value else "no"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +62,6 @@ class OneOf:
             offered = Joined(tuple(words for _, words in self.choices), "join.comma")
             raise SettingError(Message("refused.setting-one-of", {"option": self.name, "choices": offered}))
         return str(value)
-
-    def words(self, value: str) -> str:
-        """The choice as players read it."""
-        return dict(self.choices)[value]
 
 
 LobbyOption = WholeNumber | YesNo | OneOf  # a kind's own lobby settings, besides seats and the turn timer

@@ -39,10 +39,10 @@ def test_each_option_type_is_offered_as_discord_shows_it():
     assert params["speed"].description == "How fast"
 
 
-def test_each_option_checks_its_value_with_a_sentence_and_says_it_in_words():
-    assert TARGET.check(21) == 21 and TARGET.words(21) == "21"
-    assert JOKERS.check(True) is True and JOKERS.words(True) == "yes"
-    assert SPEED.check("fast") == "fast" and SPEED.words("fast") == "Fast"
+def test_each_option_checks_its_value_with_a_sentence():
+    assert TARGET.check(21) == 21
+    assert JOKERS.check(True) is True
+    assert SPEED.check("fast") == "fast"
     refusals = {TARGET: 100, JOKERS: "maybe", SPEED: "warp"}
     said = {}
     for option, value in refusals.items():
