@@ -5,8 +5,9 @@ after three rounds of showing, the highest card shown wins. The stock and the ha
 and no computer players, as a new kind may start.
 
 Its house rules (issue 26) exercise the generic machinery: TV1 a choice (rounds: 3, 1 or 2 cards each), TV2 an on/off
-that fits only two seats (showdown: the lowest card wins, heads-up only), TV3 an on/off that is also a lobby option of
-`/toy new` (aces low). Its words are in `tests/toy_locales/<locale>/toy.po`, read while `toy_words()` runs.
+that fits three seats only (showdown: the lowest card wins; as Kasino's partnerships need four), TV3 an on/off that is
+also an option of `/toy new` (aces low). Its words are in `tests/toy_locales/<locale>/toy.po`, read while
+`toy_words()` runs.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class Shown:
 class ToySettings:
     aces_low: bool = False
     rounds: int = ROUNDS
-    showdown: bool = False  # the lowest card wins; heads-up only
+    showdown: bool = False  # the lowest card wins; three players only
 
     def to_dict(self) -> dict[str, Any]:
         return {"aces_low": self.aces_low, "rounds": self.rounds, "showdown": self.showdown}
@@ -225,9 +226,9 @@ HOUSE_RULES = (
 
 
 def house_rules_fit(settings: ToySettings, seats: int) -> Message | None:
-    """Showdown is heads-up only."""
-    if settings.showdown and seats != 2:
-        return Message("toy.refused.showdown-two", {"seats": seats})
+    """Showdown is for three players only, as Kasino's partnerships are for four."""
+    if settings.showdown and seats != 3:
+        return Message("toy.refused.showdown-three", {"seats": seats})
     return None
 
 
