@@ -101,8 +101,8 @@ async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(s
     assert (stats.overall.games, stats.overall.house_rules) == (3, 2)
     assert (await store.player_stats(2, GUILD)).for_kind("toy").server.house_rules == 1
     async with store.transaction() as conn:
-        rows = await conn.execute_fetchall("SELECT game_id, user_id, house_rules FROM results ORDER BY game_id, user_id")
-    assert [row[2] for row in rows] == [1, 1, 0, 0, 1, 1]
+        rows = await conn.execute_fetchall("SELECT house_rules FROM results ORDER BY game_id, user_id")
+    assert [row[0] for row in rows] == [1, 1, 0, 0, 1, 1]
 
 
 # -- partnerships rated as teams --------------------------------------------------------------------------------------
