@@ -57,7 +57,8 @@ PRESET: Final = 0  # the game id that names the server's usual house rules in th
 MAX_ROWS: Final = 5  # Discord's action rows in a message
 PER_ROW: Final = 5  # buttons in a row
 MAX_OPTIONS: Final = 25  # options in a select menu
-TEXT_LIMIT: Final = 100  # characters in a select option's label and description, and a button's label (80 shown)
+TEXT_LIMIT: Final = 100  # characters in a select option's label and description, and a menu's placeholder (150)
+LABEL_LIMIT: Final = 80  # characters in a button's label
 SAVE: Final = -1  # the "Save for this server" button's place among the rules' controls
 
 
@@ -140,7 +141,7 @@ class HouseRuleControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HO
         rule = kind.house_rules[index]
         turned = value_key(not current)
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=clip(rule_and_value(kind, rule, current, locale), TEXT_LIMIT),
+            label=clip(rule_and_value(kind, rule, current, locale), LABEL_LIMIT),
             style=discord.ButtonStyle.success if current else discord.ButtonStyle.secondary,
             custom_id=component_id(kind.name, game_id, 0, "hr", f"{index}:{turned}"),
             row=row,
@@ -181,7 +182,7 @@ class HouseRuleControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HO
         kind = known_kind(self.kind, interaction)
         locale = private_locale(interaction)
         rule, value = self.chosen(kind, locale)
-        saving = is_manager(interaction)
+        saving = is_manager(interaction) and self.game_id != PRESET  # "Save for this server" is on lobbies' panels
         page = page_of(kind, self.index, saving=saving)
         if self.game_id == PRESET:
             guild_id = guild_id_of(interaction)
