@@ -78,7 +78,7 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
     places = [outcome.places[player.seat.seat] for player in players]
     teams = _teams_of(players, outcome)
     after = rate(skills, places, teams) if rated else tuple(skills)
-    under_house_rules = bool(game_kind(game.kind).rules_in_force(game.settings))
+    under_house_rules = _under_house_rules(game)
     await conn.executemany(
         _INSERT_RESULT,
         [
@@ -110,6 +110,15 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
                 for player, new in zip(players, after, strict=True)
             ],
         )
+
+
+def _under_house_rules(game: GameRecord) -> bool:
+    """Whether the game was played with any house rule of its kind off its default (False for a kind not listed)."""
+    try:
+        kind = game_kind(game.kind)
+    except KeyError:
+        return False
+    return bool(kind.rules_in_force(game.settings))
 
 
 def _teams_of(players: Sequence[_Entrant], outcome: Outcome) -> list[tuple[str, int]] | None:

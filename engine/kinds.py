@@ -195,6 +195,8 @@ class GameKind:
         `settings` as stored with a lobby or game: a key it lacks is the engine's default. None when none differs: the
         game is played by the main rules.
         """
+        if not self.house_rules:
+            return ()
         given = dict(settings or {})
         # Settings the engine refuses are told as stored; whoever plays with them is refused elsewhere.
         with contextlib.suppress(ValueError, TypeError):

@@ -106,3 +106,17 @@ def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch):
     alone = SimpleNamespace(outcome=lambda: TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9)))
     line = Presenter(None).result_line(record, alone, "en")
     assert line.startswith("Kasino #9 is over. 1. Kari (16 points), 1. Nora")
+
+
+async def test_a_control_naming_no_rule_or_no_value_is_refused(listed):
+    from cogs.house_rules import HouseRuleControl
+    from service.errors import RefusedError
+
+    kind = listed(fake_kind(2, 1))
+    with pytest.raises(RefusedError) as refused:
+        HouseRuleControl("fake", 7, 9, "on").chosen(kind, "en")
+    assert refused.value.message.id == "refused.no-such-house-rule"
+    with pytest.raises(RefusedError) as refused:
+        HouseRuleControl("fake", 7, 2, "maybe").chosen(kind, "en")  # a toggle's value is on or off
+    assert refused.value.message.id == "refused.house-rule-value"
+    assert HouseRuleControl("fake", 7, 2, "on").chosen(kind, "en") == (kind.house_rules[2], True)
