@@ -59,7 +59,15 @@ def extensions() -> tuple[str, ...]:
     Read when the bot starts, not at import, so that a kind registered by a test is loaded like the others.
     """
     kinds = tuple(kind.cog_module for kind in registry.GAME_KINDS)
-    return ("cogs.lobby", *kinds, "cogs.games", "cogs.leaderboard", "cogs.timers", "cogs.computers")
+    return (
+        "cogs.lobby",
+        *kinds,
+        "cogs.house_rules",
+        "cogs.games",
+        "cogs.leaderboard",
+        "cogs.timers",
+        "cogs.computers",
+    )
 
 DEFAULT_DATABASE_PATH = "data/bot.db"
 

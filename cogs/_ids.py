@@ -24,6 +24,13 @@ LOBBY_TEMPLATE = _PREFIX + r":(?P<action>join|leave|start|cancel)"
 # The lobby's menus for the host: add a computer player of a strength, or remove one by name.
 LOBBY_COMPUTER_TEMPLATE = _PREFIX + r":(?P<action>cpuadd|cpudrop)"
 REMATCH_TEMPLATE = rf"(?P<kind>{_CODE}):(?P<game_id>[0-9]+):0:rematch"
+# House rules (issue 26): the lobby's "House rules…" button opens the host's panel; on the panel a control per rule
+# (`hr:<index>`, a toggle carrying the value it sets), its pages and the managers' "Save for this server". A game id
+# of 0 (no game has it) is the server's usual house rules (`/houserules edit`) rather than a lobby's.
+HOUSE_RULES_ACTION = "houserules"
+HOUSE_RULES_TEMPLATE = _PREFIX + rf":(?P<action>{HOUSE_RULES_ACTION}|hrsave)"
+HOUSE_RULE_TEMPLATE = _PREFIX + r":hr:(?P<index>[0-9]{1,2})(?::(?P<value>on|off))?"
+HOUSE_RULES_PAGE_TEMPLATE = _PREFIX + r":hrpage:(?P<page>[0-9]{1,2})"
 # A trailing ":h" hides the computer players (boards list them by default).
 LEADERBOARD_TEMPLATE = rf"lb:(?P<kind>{_CODE}):(?P<sort>rating|wins|winrate):(?P<page>[0-9]+)(?P<hide>:h)?"
 

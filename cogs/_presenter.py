@@ -14,16 +14,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._drawing import drawn
+from cogs._house_rules import house_rules_line
 from cogs._recent import Recent
 from cogs._table import PICTURE_NAME, TableMessage, TableUI
 from cogs._text import legible, legible_embed
 from cogs._timing import deadline_line
-from cogs._words import game_title, name_of, said, seat_names
+from cogs._words import game_title, said, seat_names
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.message import Joined, Message, Seat
 from engine.registry import game_kind
-from i18n import SOURCE_LOCALE, counted, say
+from i18n import SOURCE_LOCALE, counted, render_param, say
 from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
@@ -89,7 +90,9 @@ class Presenter:
         told = tuple(narration or ()) or said(record, record.narration or (Message("shared.game-on"),), locale)
         table = self.uis[record.kind].render_table(record, game, told, locale)
         view = None if record.status == "finished" else table.view
-        content = legible(table.content + deadline_line(record, locale))
+        house_rules = house_rules_line(record.kind, record.settings, locale)
+        rules = f"\n{house_rules}" if house_rules else ""  # the house rules in force, every kind alike (issue 26)
+        content = legible(table.content + rules + deadline_line(record, locale))
         return TableMessage(content, legible_embed(table.embed), view)
 
     def finished_view(self, record: GameRecord, locale: str) -> discord.ui.View | None:
@@ -223,16 +226,22 @@ class Presenter:
         if outcome is None:
             return None
         unit = game_kind(record.kind).score_unit
-        ranked = sorted(range(len(record.seats)), key=lambda seat: outcome.places[seat])
+        # Partners (`Outcome.teams`, read leniently: kinds without teams have none) are one entry: their names and the
+        # team's place and score ("1. Kari & Nora (16 points)"); anyone else is an entry of their own.
+        teams: tuple[tuple[int, ...], ...] = getattr(outcome, "teams", None) or ()
+        entries = [tuple(team) for team in teams if team]
+        entries += [(seat,) for seat in range(len(record.seats)) if not any(seat in team for team in entries)]
+        entries.sort(key=lambda entry: (min(outcome.places[seat] for seat in entry), entry))
+        names = seat_names(record, locale)
         standings = [
             say(
                 locale,
                 "result.place",
-                place=outcome.places[seat],
-                player=name_of(record, seat, locale),
-                score=counted(outcome.scores[seat], unit, locale),
+                place=min(outcome.places[seat] for seat in entry),
+                player=render_param(Joined(tuple(names[seat] for seat in entry), "join.ampersand"), locale),
+                score=counted(outcome.scores[entry[0]], unit, locale),
             )
-            for seat in ranked
+            for entry in entries
         ]
         return say(locale, "result.over", title=game_title(record), standings=Joined(tuple(standings), "join.comma"))
 

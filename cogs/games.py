@@ -13,6 +13,7 @@ from discord.ext import commands
 from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._hands import HAND_ITEMS
+from cogs._house_rules import house_rules_sentences
 from cogs._ids import number
 from cogs._language import LANGUAGE_NAMES, private_locale
 from cogs._lookup import GAME_CHOICES, bot_of, find_game, game_title, guild_id_of
@@ -20,8 +21,8 @@ from cogs._names import seat_name
 from cogs._text import clip
 from cogs._words import name_of
 from cogs.lobby import public_lobby_message
-from db.records import GameRecord
-from engine.message import Joined
+from db.records import GameRecord, GameStatus
+from engine.message import Joined, Message
 from engine.registry import GAME_KINDS, game_kind
 from i18n import SOURCE_LOCALE, join_names, render_message, say
 from service.errors import RefusedError
@@ -159,18 +160,69 @@ class GamesCog(commands.Cog):
             )
 
     @app_commands.command(name="rules")
-    @app_commands.describe(game="Which game's rules")
+    @app_commands.describe(
+        game="Which game's rules (in a game's thread: that game's)",
+        number="A game's number, to add the house rules it is played with",
+    )
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+    async def rules(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        number: int | None = None,
+    ) -> None:
         """How to play one of the games, with its card values and scoring."""
-        locale = private_locale(interaction)  # the answer is the reader's alone
-        kind = game_kind(game.value)
-        rules = self.bot.presenter.uis[kind.name].rules(locale)
-        embed = discord.Embed(title=say(locale, "rules.title", game=kind.title), description=rules)
-        if kind.notation is not None:
-            typing = say(locale, "rules.typing-a-move")
-            embed.add_field(name=typing, value=render_message(kind.notation, locale), inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        async with refusals_answered(interaction):
+            await acknowledge(interaction, ephemeral=True, thinking=True)
+            locale = private_locale(interaction)  # the answer is the reader's alone
+            record = await self._rules_game(interaction, None if game is None else game.value, number)
+            kind = game_kind(record.kind if record is not None else game.value if game is not None else "")
+            rules = self.bot.presenter.uis[kind.name].rules(locale)
+            embed = discord.Embed(title=say(locale, "rules.title", game=kind.title), description=rules)
+            if kind.notation is not None:
+                typing = say(locale, "rules.typing-a-move")
+                embed.add_field(name=typing, value=render_message(kind.notation, locale), inline=False)
+            if record is not None and kind.house_rules:
+                sentences = house_rules_sentences(kind.name, record.settings, locale)
+                told = "\n".join(f"• {sentence}" for sentence in sentences) or say(locale, "rules.no-house-rules")
+                embed.add_field(
+                    name=say(locale, "rules.house-rules", title=game_title(record)),
+                    value=clip(told, FIELD_LIMIT),
+                    inline=False,
+                )
+            await interaction.followup.send(embed=embed, ephemeral=True)
+
+    async def _rules_game(
+        self, interaction: discord.Interaction, kind: str | None, number: int | None
+    ) -> GameRecord | None:
+        """The game whose house rules `/rules` adds: the one numbered, else the one played here; None for none.
+
+        Here is the game's own thread (whatever its state), or a channel it is waiting or played in itself. With no
+        game named nor any here, the command cannot tell which rules are wanted.
+
+        Raises:
+            RefusedError: no such game, or neither a game nor a kind given and none here.
+        """
+        if number is not None:
+            return await find_game(self.bot, interaction, number)
+        here: list[GameRecord] = []
+        if interaction.channel_id is not None:
+            statuses: tuple[GameStatus, ...] = ("lobby", "running", "finished")
+            found = await self.bot.service.games_in_channel(interaction.channel_id, statuses=statuses)
+            here = [
+                record
+                for record in found
+                if (kind is None or record.kind == kind)
+                and (
+                    record.thread_id == interaction.channel_id
+                    or (record.thread_id is None and record.status in ("lobby", "running"))
+                )
+            ]
+        if here:
+            return max(here, key=lambda record: (record.status != "finished", record.id))
+        if kind is None:
+            raise RefusedError(Message("refused.rules-which-game"))
+        return None
 
     @staticmethod
     def _game_line(record: GameRecord, locale: str) -> str:
@@ -180,6 +232,7 @@ class GamesCog(commands.Cog):
         return say(locale, line, title=game_title(record), where=where, players=players)
 
     @game_cancel.autocomplete("game")
+    @rules.autocomplete("number")
     @game_resign.autocomplete("game")
     @game_skip.autocomplete("game")
     @game_remove.autocomplete("game")
@@ -207,6 +260,7 @@ class GamesCog(commands.Cog):
 
 
 CHOICES_LIMIT = 25  # Discord's most choices (autocomplete) and options (select menu)
+FIELD_LIMIT = 1024  # characters in an embed field's value
 CHOICE_NAME_LIMIT = 100  # characters in a choice's name and a select option's label
 
 

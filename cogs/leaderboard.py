@@ -184,7 +184,7 @@ async def fetch_board(
 def _tally_line(tally: Tally, locale: str) -> str:
     if not tally.games:
         return say(locale, "stats.no-games")
-    return say(
+    line = say(
         locale,
         "stats.tally",
         games=counted(tally.games, "game", locale),
@@ -192,6 +192,9 @@ def _tally_line(tally: Tally, locale: str) -> str:
         percent=percent(tally.win_rate, locale),
         points=counted(tally.points, "point", locale),
     )
+    if tally.house_rules:  # games played with any house rule off its default (issue 26)
+        line += " · " + say(locale, "stats.house-rules", games=counted(tally.house_rules, "game", locale))
+    return line
 
 
 def _kind_field(stats: KindStats, locale: str = SOURCE_LOCALE) -> str:

@@ -11,7 +11,16 @@ import discord
 from discord import app_commands
 
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._ids import LOBBY_COMPUTER_TEMPLATE, LOBBY_TEMPLATE, REMATCH_TEMPLATE, component_id, kind_named_by, number
+from cogs._house_rules import house_rules_line
+from cogs._ids import (
+    HOUSE_RULES_ACTION,
+    LOBBY_COMPUTER_TEMPLATE,
+    LOBBY_TEMPLATE,
+    REMATCH_TEMPLATE,
+    component_id,
+    kind_named_by,
+    number,
+)
 from cogs._language import private_locale
 from cogs._lookup import bot_of, channel_id_of, component_game, game_title, not_in_a_server
 from cogs._names import seat_name
@@ -25,6 +34,7 @@ from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, render_message, render_param, say
 from service.computers import ComputerPlayers, offered_strengths
 from service.errors import RefusedError
+from service.house_rules import misfit
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
 
 if TYPE_CHECKING:
@@ -157,11 +167,24 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
 
 
 def lobby_view(record: GameRecord, locale: str = SOURCE_LOCALE) -> discord.ui.View:
-    """The lobby's buttons; Join is off when every seat is taken. Below them the host's computer menus."""
+    """The lobby's buttons; Join is off when every seat is taken. Below them the host's computer menus.
+
+    A kind with house rules adds "House rules…" beside them: the host's panel (`cogs.house_rules`, which answers its
+    custom id).
+    """
     view = discord.ui.View(timeout=None)
     full = len(record.seats) >= record.max_seats
     for action in _BUTTONS:
         view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full, locale=locale))
+    if game_kind(record.kind).house_rules:
+        view.add_item(
+            discord.ui.Button(
+                label=say(locale, "lobby.button.house-rules"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=component_id(record.kind, record.id, 0, HOUSE_RULES_ACTION),
+                row=0,
+            )
+        )
     if offered_strengths(record.kind):  # a kind without computer players offers none
         view.add_item(ComputerSelect.adding(record, locale))
     if any(seat.is_computer for seat in record.seats):
@@ -183,6 +206,13 @@ def lobby_message(bot: GameBot, record: GameRecord, locale: str = SOURCE_LOCALE)
             started = say(locale, "lobby.started", title=title, players=players)
         return {"content": started, "view": None}
     options = render_message(game_kind(record.kind).describe_settings(record.settings), locale)
+    rules = ""  # the house rules off their defaults, and whether they suit the players seated (issue 26)
+    house_rules = house_rules_line(record.kind, record.settings, locale)
+    if house_rules:
+        rules = f"\n{house_rules}"
+        reason = misfit(game_kind(record.kind), record.settings, len(record.seats))
+        if reason is not None:  # told again on each join and leave; Start refuses until it fits
+            rules += "\n" + say(locale, "lobby.house-rules-misfit", reason=render_message(reason, locale))
     if record.is_full:
         join = say(locale, "lobby.full")
     elif offered_strengths(record.kind):
@@ -197,7 +227,7 @@ def lobby_message(bot: GameBot, record: GameRecord, locale: str = SOURCE_LOCALE)
         seats=record.max_seats,
         players=players,
     )
-    content = f"{heading} {options} {timer_summary(record, locale)}\n{seated}\n{join}"
+    content = f"{heading} {options} {timer_summary(record, locale)}{rules}\n{seated}\n{join}"
     return {"content": content, "view": lobby_view(record, locale)}
 
 
@@ -216,7 +246,11 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
         async with refusals_answered(interaction):
             timer = chosen["timer"].value if chosen["timer"] is not None else DEFAULT_TIMER
             try:
-                settings = {o.setting: o.check(_picked(o, chosen[o.name])) for o in kind.options}
+                settings = {
+                    o.setting: o.check(_picked(o, chosen[o.name]))
+                    for o in kind.options
+                    if chosen[o.name] is not None or not _is_house_rule(kind, o)
+                }
             except SettingError as error:
                 raise RefusedError(error.message) from error
             options = LobbyOptions(
@@ -235,7 +269,7 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
         [
             inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
             option("seats", app_commands.Range[int, kind.min_seats, kind.max_seats], kind.max_seats),
-            *(option(o.name, _annotation(o), _default(o)) for o in kind.options),
+            *(option(o.name, _annotation(kind, o), _default(kind, o)) for o in kind.options),
             option("timer", Optional[app_commands.Choice[str]], None),  # noqa: UP045 - resolved at run time
             option("afk", app_commands.Range[int, 1, AFK_LIMIT_MAX], DEFAULT_AFK_LIMIT),
         ]
@@ -253,17 +287,28 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
     )
 
 
-def _annotation(option: LobbyOption) -> object:
-    """How discord.py should offer a kind's option: a range of whole numbers, yes/no, or a few choices."""
+def _is_house_rule(kind: GameKind, option: LobbyOption) -> bool:
+    """Whether the option's setting is also one of the kind's house rules (the server may have its usual value)."""
+    return any(rule.setting == option.setting for rule in kind.house_rules)
+
+
+def _annotation(kind: GameKind, option: LobbyOption) -> object:
+    """How discord.py should offer a kind's option: a range of whole numbers, yes/no, or a few choices.
+
+    An option that is also a house rule may be left out (None), so that the server's usual value stands.
+    """
     if isinstance(option, WholeNumber):
-        return app_commands.Range[int, option.low, option.high]
+        ranged = app_commands.Range[int, option.low, option.high]
+        return Optional[ranged] if _is_house_rule(kind, option) else ranged  # noqa: UP045 - resolved at run time
     if isinstance(option, YesNo):
-        return bool
+        return Optional[bool] if _is_house_rule(kind, option) else bool  # noqa: UP045 - resolved at run time
     return Optional[app_commands.Choice[str]]  # noqa: UP045 - resolved at run time
 
 
-def _default(option: LobbyOption) -> object:
-    return None if isinstance(option, OneOf) else option.default  # a choice not picked is its default (below)
+def _default(kind: GameKind, option: LobbyOption) -> object:
+    if isinstance(option, OneOf) or _is_house_rule(kind, option):
+        return None  # not picked: its default (below), or the server's usual house rule (`service.house_rules`)
+    return option.default
 
 
 def _choices(kind: GameKind) -> dict[str, list[app_commands.Choice[str]]]:

@@ -6,7 +6,7 @@ and kind ("Computer (hard)"), see `db.results`. A finished game with fewer than 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -30,16 +30,32 @@ class Skill:
 DEFAULT_SKILL = Skill(_MODEL.mu, _MODEL.sigma)
 
 
-def rate(skills: Sequence[Skill], places: Sequence[int]) -> tuple[Skill, ...]:
+def rate(
+    skills: Sequence[Skill], places: Sequence[int], teams: Sequence[Hashable] | None = None
+) -> tuple[Skill, ...]:
     """New skills after one game; `places[i]` is player i's place (1 = best, ties share a place).
 
+    With `teams`, player i plays in team `teams[i]` (partnerships): the model rates the teams against each other, each
+    placed as its best member (partners share the team's place), and each partner's skill moves with the team's
+    result. Fewer than two teams change nothing.
+
     Raises:
-        ValueError: `skills` and `places` differ in length.
+        ValueError: `skills`, `places` and `teams` differ in length.
     """
-    if len(skills) != len(places):
-        raise ValueError(f"{len(skills)} skills but {len(places)} places")
-    if len(skills) < 2:
+    if len(skills) != len(places) or (teams is not None and len(teams) != len(skills)):
+        raise ValueError(f"{len(skills)} skills but {len(places)} places and {len(teams or ())} teams")
+    keys: Sequence[Hashable] = teams if teams is not None else range(len(skills))
+    members: dict[Hashable, list[int]] = {}
+    for player, key in enumerate(keys):
+        members.setdefault(key, []).append(player)
+    if len(members) < 2:
         return tuple(skills)
-    teams = [[_MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in skills]
-    rated = _MODEL.rate(teams, ranks=[float(place) for place in places])
-    return tuple(Skill(team[0].mu, team[0].sigma) for team in rated)
+    groups = list(members.values())
+    ratings = [[_MODEL.rating(mu=skills[i].mu, sigma=skills[i].sigma) for i in group] for group in groups]
+    ranks = [float(min(places[i] for i in group)) for group in groups]
+    rated = _MODEL.rate(ratings, ranks=ranks)
+    after = list(skills)
+    for group, team in zip(groups, rated, strict=True):
+        for player, rating in zip(group, team, strict=True):
+            after[player] = Skill(rating.mu, rating.sigma)
+    return tuple(after)

@@ -245,11 +245,15 @@ class LeaderboardPage:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Games, wins (first places, shared ones included) and points summed over result rows."""
+    """Games, wins (first places, shared ones included) and points summed over result rows.
+
+    `house_rules` counts the games played under house rules (any rule of the kind off its default).
+    """
 
     games: int = 0
     wins: int = 0
     points: int = 0
+    house_rules: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -257,7 +261,12 @@ class Tally:
         return self.wins / self.games if self.games else 0.0
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.games + other.games, self.wins + other.wins, self.points + other.points)
+        return Tally(
+            self.games + other.games,
+            self.wins + other.wins,
+            self.points + other.points,
+            self.house_rules + other.house_rules,
+        )
 
 
 @dataclass(frozen=True, slots=True)

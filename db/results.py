@@ -13,11 +13,12 @@ import aiosqlite
 from db.ratings import DEFAULT_SKILL, Skill, rate
 from db.records import COMPUTER_USER_IDS, GameRecord, SeatRecord, computer_name
 from engine.base import Outcome
+from engine.registry import game_kind
 
 _INSERT_RESULT = """
 INSERT INTO results (game_id, user_id, guild_id, kind, seat, name, place, score, rated,
-                     mu_before, sigma_before, mu_after, sigma_after, finished_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     mu_before, sigma_before, mu_after, sigma_after, finished_at, house_rules)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 _UPSERT_RATING = """
 INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, rated_games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
@@ -58,7 +59,11 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
 
     Members are rated against the computer players as against anyone: beating "Computer (hard)" is worth what its
     rating says it is worth, and the computers' ratings move with every game, so an easy computer that everybody
-    beats soon gives little. A game with fewer than two entrants changes no rating.
+    beats soon gives little. A game with fewer than two entrants changes no rating. A game played in teams
+    (`outcome.teams`, partnerships) is rated as teams: partners share the team's place (`db.ratings.rate`).
+
+    Each row notes whether the game was played under house rules (any of its kind's house rules off its default, from
+    the settings it was played with), which `/stats` counts.
 
     Raises:
         ValueError: the outcome does not have one place and one score per seat.
@@ -70,7 +75,10 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
     before = await _current_skills(conn, game, user_ids)
     skills = [before.get(user_id, DEFAULT_SKILL) for user_id in user_ids]
     rated = len(players) >= 2
-    after = rate(skills, [outcome.places[player.seat.seat] for player in players]) if rated else tuple(skills)
+    places = [outcome.places[player.seat.seat] for player in players]
+    teams = _teams_of(players, outcome)
+    after = rate(skills, places, teams) if rated else tuple(skills)
+    under_house_rules = _under_house_rules(game)
     await conn.executemany(
         _INSERT_RESULT,
         [
@@ -89,6 +97,7 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
                 new.mu,
                 new.sigma,
                 finished_at,
+                under_house_rules,
             )
             for player, old, new in zip(players, skills, after, strict=True)
         ],
@@ -101,6 +110,30 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
                 for player, new in zip(players, after, strict=True)
             ],
         )
+
+
+def _under_house_rules(game: GameRecord) -> bool:
+    """Whether the game was played with any house rule of its kind off its default (False for a kind not listed)."""
+    try:
+        kind = game_kind(game.kind)
+    except KeyError:
+        return False
+    return bool(kind.rules_in_force(game.settings))
+
+
+def _teams_of(players: Sequence[_Entrant], outcome: Outcome) -> list[tuple[str, int]] | None:
+    """Each entrant's team, when the game was played in teams (`Outcome.teams`: seats by team); else None.
+
+    A seat in no team (there should be none) plays as a team of its own.
+    """
+    teams: tuple[tuple[int, ...], ...] | None = getattr(outcome, "teams", None)
+    if not teams:
+        return None
+    team_of = {seat: index for index, team in enumerate(teams) for seat in team}
+    return [
+        ("team", team_of[player.seat.seat]) if player.seat.seat in team_of else ("seat", player.seat.seat)
+        for player in players
+    ]
 
 
 async def _current_skills(conn: aiosqlite.Connection, game: GameRecord, user_ids: Sequence[int]) -> dict[int, Skill]:

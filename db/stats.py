@@ -34,7 +34,7 @@ _LATEST_NAME: Final = (
     "(SELECT n.name FROM results AS n WHERE n.guild_id = ? AND n.user_id = ranked.user_id "
     "ORDER BY n.finished_at DESC, n.game_id DESC LIMIT 1)"
 )
-_TALLY: Final = "SELECT kind, COUNT(*), SUM(place = 1), SUM(score) FROM results"
+_TALLY: Final = "SELECT kind, COUNT(*), SUM(place = 1), SUM(score), SUM(house_rules) FROM results"
 
 
 async def leaderboard(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -404,6 +405,24 @@ class Store:
                 raise NotSeatedError(name=name)
             remaining = [seat for seat in game.seats if not (seat.is_computer and seat.name == name)]
             await rewrite_seats(conn, game_id, remaining)
+            await touch(conn, game_id, now)
+            return await fetch_game(conn, game_id)
+
+    async def set_lobby_settings(
+        self, game_id: int, settings: dict[str, Any], now: datetime, *, expected_version: int
+    ) -> GameRecord:
+        """Replace a lobby's settings (the host chose a house rule); version + 1.
+
+        Raises:
+            GameNotFoundError, NotInLobbyError.
+            StaleVersionError: the lobby is no longer at `expected_version`; nothing changed.
+        """
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
+            _require_lobby(game)
+            if game.version != expected_version:
+                raise StaleVersionError()
+            await conn.execute("UPDATE games SET settings = ? WHERE id = ?", (to_json(settings), game_id))
             await touch(conn, game_id, now)
             return await fetch_game(conn, game_id)
 
@@ -1024,6 +1043,42 @@ class Store:
                 (guild_id, language),
             )
 
+
+    async def house_rules_preset(self, guild_id: int, kind: str) -> dict[str, Any]:
+        """The server's usual house rules for `kind` (settings by key), empty when none are saved."""
+        async with self._reading() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT settings FROM house_rule_presets WHERE guild_id = ? AND kind = ?", (guild_id, kind)
+                )
+            )
+        if not rows:
+            return {}
+        loaded = json.loads(rows[0][0])
+        return dict(loaded) if isinstance(loaded, dict) else {}
+
+    async def save_house_rules_preset(self, guild_id: int, kind: str, settings: dict[str, Any], now: datetime) -> None:
+        """Keep `settings` as the server's usual house rules for `kind`; an empty one removes the preset."""
+        async with self.transaction() as conn:
+            if not settings:
+                await conn.execute(
+                    "DELETE FROM house_rule_presets WHERE guild_id = ? AND kind = ?", (guild_id, kind)
+                )
+                return
+            await conn.execute(
+                """INSERT INTO house_rule_presets (guild_id, kind, settings, updated_at) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (guild_id, kind) DO UPDATE SET settings = excluded.settings,
+                                                             updated_at = excluded.updated_at""",
+                (guild_id, kind, to_json(settings), time_to_text(now)),
+            )
+
+    async def reset_house_rules_preset(self, guild_id: int, kind: str) -> bool:
+        """Forget the server's usual house rules for `kind`: new lobbies start from the main rules. True if any were."""
+        async with self.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM house_rule_presets WHERE guild_id = ? AND kind = ?", (guild_id, kind)
+            )
+            return bool(cursor.rowcount)
 
 async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,7 @@ class OneOf:
 
 
 LobbyOption = WholeNumber | YesNo | OneOf  # a kind's own lobby settings, besides seats and the turn timer
+HouseRuleValue = bool | int | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,16 @@ class HouseRule:
         if not isinstance(value, bool | int | str) or type(value) is not type(self.default) or value not in self.values:
             raise SettingError(Message("refused.house-rule-value", {"rule": self.rule_id}))
         return value
+
+    @property
+    def is_on_off(self) -> bool:
+        """Whether the rule is on or off (two booleans), offered as a toggle; else it is a choice."""
+        return isinstance(self.default, bool)
+
+    def value_in(self, settings: Mapping[str, Any]) -> bool | int | str:
+        """The rule's value in a game's settings (as stored, or `to_dict` of the engine's): the default when unset."""
+        value = settings.get(self.setting, self.default)
+        return value if isinstance(value, bool | int | str) else self.default
 
 
 def value_key(value: bool | int | str) -> str:
@@ -153,6 +165,43 @@ class GameKind:
     def describe_settings(self, settings: Mapping[str, Any] | None) -> Message:
         """The lobby's chosen options in one sentence ("Playing to 16 points.")."""
         return self.settings_line(self.engine.settings_from_dict(dict(settings or {})))
+
+    def house_rule(self, setting: str) -> HouseRule:
+        """The house rule stored under `setting`.
+
+        Raises:
+            KeyError: the kind has no house rule of that setting.
+        """
+        for rule in self.house_rules:
+            if rule.setting == setting:
+                return rule
+        raise KeyError(setting)
+
+    def rules_in_force(self, settings: Mapping[str, Any] | None) -> tuple[tuple[HouseRule, HouseRuleValue], ...]:
+        """The house rules whose value in `settings` differs from its default, with that value, in the kind's order.
+
+        `settings` as stored with a lobby or game: a key it lacks is the engine's default. None when none differs: the
+        game is played by the main rules.
+        """
+        if not self.house_rules:
+            return ()
+        given = dict(settings or {})
+        # Settings the engine refuses are told as stored; whoever plays with them is refused elsewhere.
+        with contextlib.suppress(ValueError, TypeError):
+            given = self.engine.settings_from_dict(given).to_dict() | given
+        return tuple(
+            (rule, value) for rule in self.house_rules if (value := rule.value_in(given)) != rule.default
+        )
+
+    def house_rules_misfit(self, settings: Mapping[str, Any] | None, seats: int) -> Message | None:
+        """Why the house rules in `settings` do not fit `seats` players (the kind's `house_rules_fit`), or None.
+
+        Raises:
+            ValueError: settings the engine refuses.
+        """
+        if self.house_rules_fit is None:
+            return None
+        return self.house_rules_fit(self.engine.settings_from_dict(dict(settings or {})), seats)
 
     def check_seats(self, seats: int) -> None:
         """Raises SettingError (a ValueError) when `seats` is outside this kind's range."""

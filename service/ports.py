@@ -55,6 +55,12 @@ class GameRepository(Protocol):
         """Take the computer player called `name` out of a lobby."""
         ...
 
+    async def set_lobby_settings(
+        self, game_id: int, settings: dict[str, Any], now: datetime, *, expected_version: int
+    ) -> GameRecord:
+        """Replace a lobby's settings (its house rules), version-checked."""
+        ...
+
     async def start_game(
         self,
         game_id: int,
@@ -226,6 +232,18 @@ class ServerSettings(Protocol):
 
     async def set_language(self, guild_id: int, language: str | None) -> None:
         """Choose the locale of the server's public text (None: back to the server's own default)."""
+        ...
+
+    async def house_rules_preset(self, guild_id: int, kind: str) -> dict[str, Any]:
+        """The server's usual house rules for a kind (settings by key), empty when none are saved."""
+        ...
+
+    async def save_house_rules_preset(self, guild_id: int, kind: str, settings: dict[str, Any], now: datetime) -> None:
+        """Keep the server's usual house rules for a kind (an empty one removes them)."""
+        ...
+
+    async def reset_house_rules_preset(self, guild_id: int, kind: str) -> bool:
+        """Forget the server's usual house rules for a kind; True if there were any."""
         ...
 
 

@@ -25,6 +25,7 @@ from engine.errors import GameError, GameOverError, NotYourTurnError, SettingErr
 from engine.message import Joined, Message, Seat
 from engine.registry import game_class, game_kind
 from i18n import LOCALES
+from service import house_rules
 from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import FROZEN as FROZEN  # the refusal of every action on a frozen game, for the cogs too
@@ -244,24 +245,44 @@ class TableService:
     # Lobby
 
     async def open_lobby(
-        self, kind: str, options: LobbyOptions, *, guild_id: int, channel_id: int, host_id: int, host_name: str
+        self,
+        kind: str,
+        options: LobbyOptions,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        from_preset: bool = True,
     ) -> GameRecord:
         """A new lobby with the host in the first seat.
 
+        Its settings start from the server's usual house rules for the kind (`from_preset`; those that do not fit the
+        seats are left out), under what the host chose (`options.settings`).
+
         Raises:
-            RefusedError: the seat count, a setting or the timer is out of range.
+            RefusedError: the seat count, a setting or the timer is out of range, or the chosen settings do not fit
+                the seats.
         """
+        the_kind = game_kind(kind)
         try:
-            game_kind(kind).check_seats(options.seats)
+            the_kind.check_seats(options.seats)
         except SettingError as error:
             raise RefusedError(error.message) from error
+        settings = dict(options.settings)
         try:
-            game_class(kind).settings_from_dict(options.settings)
+            game_class(kind).settings_from_dict(settings)
         except (ValueError, TypeError) as error:
             # The lobby checked each option (`GameKind.options`), so this is settings stored or built elsewhere
             # (a rematch of an older game): the engine's reason is for the log, the player is told they don't work.
             log.warning("%s settings %r refused: %s", kind, options.settings, error)
             raise RefusedError(Message("refused.settings-unusable")) from error
+        if from_preset and the_kind.house_rules:
+            preset = house_rules.preset_of(the_kind, await self.store.house_rules_preset(guild_id, kind))
+            settings = house_rules.starting_settings(the_kind, preset, settings, options.seats)
+        misfit = house_rules.misfit(the_kind, settings, options.seats)
+        if misfit is not None:
+            raise RefusedError(misfit)
         if (options.turn_seconds is not None and options.turn_seconds < 1) or options.afk_limit < 1:
             raise RefusedError(Message("refused.timer-too-small"))
         lobby = NewLobby(
@@ -270,7 +291,7 @@ class TableService:
             channel_id,
             host_id,
             host_name,
-            options.settings,
+            settings,
             self.new_seed(),
             options.seats,
             turn_seconds=options.turn_seconds,
@@ -297,7 +318,93 @@ class TableService:
             channel_id=record.channel_id,
             host_id=user_id,
             host_name=user_name,
+            from_preset=False,  # the same rules as the game just played
         )
+
+    async def set_house_rule(self, game_id: int, user_id: int, setting: str, value: object) -> GameRecord:
+        """The host sets one house rule of the lobby (`setting` is the rule's, `value` one it allows).
+
+        The lobby's settings must still suit its seats afterwards (`GameKind.house_rules_fit`): Start checks them
+        again against the players seated then.
+
+        Raises:
+            RefusedError: not a lobby any more, not the host, no such rule or value, or the rules would not fit the
+                lobby's seats (the kind's reason); nothing changed.
+        """
+        async with self.lock(game_id):
+            record = await self.get(game_id)
+            if record.status != "lobby":
+                raise RefusedError(Message("refused.house-rules-started"))
+            if user_id != record.host_id:
+                raise RefusedError(Message("refused.host-only-house-rules"))
+            kind = game_kind(record.kind)
+            rule = house_rules.rule_of(kind, setting)
+            settings = {**record.settings, setting: house_rules.checked_value(rule, value)}
+            misfit = house_rules.misfit(kind, settings, record.max_seats)
+            if misfit is not None:
+                raise RefusedError(misfit)
+            return await self.store.set_lobby_settings(
+                game_id, settings, self.clock(), expected_version=record.version
+            )
+
+    # Server presets: a server's usual house rules per kind, which its new lobbies start from
+
+    async def house_rules_preset(self, guild_id: int, kind: str) -> dict[str, Any]:
+        """The server's usual house rules for `kind` (only those off their defaults; empty: the main rules)."""
+        the_kind = game_kind(kind)
+        return house_rules.preset_of(the_kind, await self.store.house_rules_preset(guild_id, kind))
+
+    async def set_preset_rule(
+        self, guild_id: int, kind: str, setting: str, value: object, *, is_manager: bool
+    ) -> dict[str, Any]:
+        """A manager sets one of the server's usual house rules for `kind`; returns the preset as saved.
+
+        A preset is not tied to a number of seats: a lobby leaves out what does not fit its own.
+
+        Raises:
+            RefusedError: not a manager, no such rule or value, or settings the game cannot be played with.
+        """
+        if not is_manager:
+            raise RefusedError(Message("refused.house-rules-managers-only"))
+        the_kind = game_kind(kind)
+        rule = house_rules.rule_of(the_kind, setting)
+        preset = {**await self.house_rules_preset(guild_id, kind), setting: house_rules.checked_value(rule, value)}
+        return await self._save_preset(guild_id, the_kind.name, preset)
+
+    async def save_lobby_as_preset(self, game_id: int, *, guild_id: int, is_manager: bool) -> dict[str, Any]:
+        """A manager keeps a lobby's house rules as the server's usual ones for its kind; returns the preset.
+
+        Raises:
+            RefusedError: not a manager, or the lobby is of another server.
+        """
+        if not is_manager:
+            raise RefusedError(Message("refused.house-rules-managers-only"))
+        record = await self.get(game_id)
+        if record.guild_id != guild_id:
+            raise RefusedError(Message("refused.no-such-game"))
+        kind = game_kind(record.kind)
+        return await self._save_preset(guild_id, kind.name, house_rules.differing(kind, record.settings))
+
+    async def reset_preset(self, guild_id: int, kind: str, *, is_manager: bool) -> bool:
+        """A manager forgets the server's usual house rules for `kind`; True if there were any.
+
+        Raises:
+            RefusedError: not a manager.
+        """
+        if not is_manager:
+            raise RefusedError(Message("refused.house-rules-managers-only"))
+        return await self.store.reset_house_rules_preset(guild_id, game_kind(kind).name)
+
+    async def _save_preset(self, guild_id: int, kind: str, preset: dict[str, Any]) -> dict[str, Any]:
+        the_kind = game_kind(kind)
+        kept = house_rules.differing(the_kind, preset)
+        try:
+            the_kind.engine.settings_from_dict(kept)
+        except (ValueError, TypeError) as error:
+            log.info("%s preset %r refused: %s", kind, kept, error)
+            raise RefusedError(house_rules.UNUSABLE) from error
+        await self.store.save_house_rules_preset(guild_id, kind, kept, self.clock())
+        return kept
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
         """Seat a player in the lobby."""
@@ -324,6 +431,9 @@ class TableService:
                 raise RefusedError(Message("refused.host-only-start"))
             if len(record.seats) < 2 or not record.humans:
                 raise RefusedError(Message("refused.too-few-players"))
+            misfit = house_rules.misfit(game_kind(record.kind), record.settings, len(record.seats))
+            if misfit is not None:  # the rules fit the lobby's seats, but not the players seated now
+                raise RefusedError(Message("refused.house-rules-start", {"reason": misfit}))
             cls = game_class(record.kind)
             order = seat_order(record.seed, len(record.seats))
             game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))

@@ -3,19 +3,29 @@
 High Card, 2-3 players: each is dealt three cards from a shuffled deck; in turn a player shows one card (`show 7♥`);
 after three rounds of showing, the highest card shown wins. The stock and the hands are hidden. It has no picture
 and no computer players, as a new kind may start.
+
+Its house rules (issue 26) exercise the generic machinery: TV1 a choice (rounds: 3, 1 or 2 cards each), TV2 an on/off
+that fits three seats only (showdown: the lowest card wins; as Kasino's partnerships need four), TV3 an on/off that is
+also an option of `/toy new` (aces low). Its words are in `tests/toy_locales/<locale>/toy.po`, read while
+`toy_words()` runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Mapping
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Self
 
-from engine.cards import Card, cards_from_codes, new_deck
+import i18n.catalog
+from engine.cards import ACE, Card, cards_from_codes, new_deck
 from engine.core import SCHEMA, BaseGame, Resign
 from engine.errors import IllegalMoveError, InvalidMoveError
-from engine.kinds import GameKind, YesNo
+from engine.kinds import GameKind, HouseRule, YesNo
 from engine.message import STORED_TEXT, Message
 
 ROUNDS = 3
@@ -42,9 +52,11 @@ class Shown:
 @dataclass(frozen=True, slots=True)
 class ToySettings:
     aces_low: bool = False
+    rounds: int = ROUNDS
+    showdown: bool = False  # the lowest card wins; three players only
 
     def to_dict(self) -> dict[str, Any]:
-        return {"aces_low": self.aces_low}
+        return {"aces_low": self.aces_low, "rounds": self.rounds, "showdown": self.showdown}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +103,11 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
 
     @classmethod
     def settings_from_dict(cls, data: Mapping[str, Any] | None) -> ToySettings:
-        return ToySettings(bool((data or {}).get("aces_low", False)))
+        data = data or {}
+        rounds = data.get("rounds", ROUNDS)
+        if rounds not in (1, 2, 3):
+            raise ValueError(f"rounds must be 1, 2 or 3, not {rounds!r}")
+        return ToySettings(bool(data.get("aces_low", False)), int(rounds), bool(data.get("showdown", False)))
 
     def hidden_cards(self, seat: int | None = None) -> frozenset[Card]:
         return frozenset((*(c for other, hand in enumerate(self._hands) if other != seat for c in hand), *self._stock))
@@ -138,7 +154,7 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
         deck = list(new_deck())
         random.Random(f"toy:{self._seed}").shuffle(deck)
         for seat in range(self._players):
-            self._hands[seat] = [deck.pop() for _ in range(ROUNDS)]
+            self._hands[seat] = [deck.pop() for _ in range(self._settings.rounds)]
         self._stock = deck
 
     def _legal(self, seat: int) -> tuple[Show, ...]:
@@ -184,17 +200,36 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
     def _end(self, events: list[Any]) -> None:
         self._turn = None
 
+    def _value(self, card: Card) -> int:
+        return 14 if card.rank == ACE and not self._settings.aces_low else card.rank
+
     def _standing(self, seat: int) -> tuple[int, ...]:
-        return (max((card.rank for card in self._shown[seat]), default=0),)
+        if self._settings.showdown:
+            return (-min((self._value(card) for card in self._shown[seat]), default=15),)
+        return (max((self._value(card) for card in self._shown[seat]), default=0),)
 
     def _scores(self) -> tuple[int, ...]:
-        return tuple(self._standing(seat)[0] for seat in range(self._players))
+        return tuple(abs(self._standing(seat)[0]) for seat in range(self._players))
 
     def _view(self, seat: int) -> ToyView:
         return ToyView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))
 
     def describe_move(self, move: Show | Resign) -> Message:
         return Message(STORED_TEXT, {"text": "Resign" if isinstance(move, Resign) else f"Show {move.card}"})
+
+
+HOUSE_RULES = (
+    HouseRule("TV1", "rounds", (3, 1, 2), ROUNDS),
+    HouseRule("TV2", "showdown", (False, True), False),
+    HouseRule("TV3", "aces_low", (False, True), False),
+)
+
+
+def house_rules_fit(settings: ToySettings, seats: int) -> Message | None:
+    """Showdown is for three players only, as Kasino's partnerships are for four."""
+    if settings.showdown and seats != 3:
+        return Message("toy.refused.showdown-three", {"seats": seats})
+    return None
 
 
 KIND = GameKind(
@@ -207,5 +242,31 @@ KIND = GameKind(
     options=(YesNo("aces_low", "aces_low", "Aces count low", False),),
     settings_line=lambda settings: Message(STORED_TEXT, {"text": "Aces low." if settings.aces_low else "Aces high."}),
     notation=Message(STORED_TEXT, {"text": "`show 7♥` — show 7♥ from your hand\n`resign` — give up your seat"}),
+    house_rules=HOUSE_RULES,
+    house_rules_fit=house_rules_fit,
     cog="tests.toy_cog",
 )
+
+TOY_LOCALES = Path(__file__).resolve().parent / "toy_locales"
+
+
+@contextlib.contextmanager
+def toy_words() -> Iterator[None]:
+    """The catalogs with the toy's own domain (`tests/toy_locales/<locale>/toy.po`) beside the bot's, while it runs.
+
+    A kind brings its words in its own catalog domain; the toy's lives with the tests, so the catalogs are read for
+    the block's length from a folder holding both (copies: the bot's catalogs are never touched).
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        merged = Path(folder)
+        for locale in i18n.catalog.LOCALES:
+            shutil.copytree(i18n.catalog.LOCALES_DIR / locale, merged / locale)
+            shutil.copy(TOY_LOCALES / locale / "toy.po", merged / locale / "toy.po")
+        before = i18n.catalog.LOCALES_DIR
+        i18n.catalog.LOCALES_DIR = merged
+        i18n.catalog.load.cache_clear()
+        try:
+            yield
+        finally:
+            i18n.catalog.LOCALES_DIR = before
+            i18n.catalog.load.cache_clear()

@@ -12,6 +12,7 @@ from cogs._hands import refresh_button, show_hand_button
 from cogs._kasino_panel import CardButton, MoveSelect
 from cogs.games import CancelPick
 from cogs.garbage import TurnButton
+from cogs.house_rules import HouseRuleControl, HouseRulesButton, HouseRulesPage
 from cogs.leaderboard import PageButton
 from cogs.lobby import ComputerSelect, LobbyButton, RematchButton
 from engine.cards import Card, new_deck
@@ -31,6 +32,11 @@ def items():
         ComputerSelect(kind, BIG_ID, action) for kind in ("kasino", "garbage") for action in ("cpuadd", "cpudrop")
     )
     yield CancelPick()
+    for kind in ("kasino", "garbage"):
+        for game_id in (BIG_ID, 0):  # a lobby's house rules, and (0) the server's usual ones
+            yield from (HouseRulesButton(kind, game_id, action) for action in ("houserules", "hrsave"))
+            yield from (HouseRuleControl(kind, game_id, 24, value) for value in (None, "on", "off"))
+            yield HouseRulesPage(kind, game_id, 99)
     yield show_hand_button("kasino", BIG_ID)
     yield refresh_button("kasino", BIG_ID)
     yield from (CardButton(BIG_ID, BIG_VERSION, card) for card in new_deck())

@@ -1,6 +1,7 @@
 """Helpers for the storage tests: virtual time, lobbies, started games and random play with the real engines."""
 
 import random
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from db.records import NewLobby
@@ -25,11 +26,13 @@ async def new_lobby(store, *, kind="kasino", host=1, max_seats=4, guild=GUILD, c
 
 
 async def running_game(
-    store, users=(1, 2), *, kind="kasino", state=None, guild=GUILD, max_seats=4, seed=42, strengths=None
+    store, users=(1, 2), *, kind="kasino", state=None, guild=GUILD, max_seats=4, seed=42, strengths=None, settings=None
 ):
     """A started game with `users` seated in that order (None: a computer seat, of `strengths` in turn, else medium)."""
     humans = [user for user in users if user is not None]
-    lobby = await new_lobby(store, kind=kind, host=humans[0], guild=guild, max_seats=max_seats, seed=seed)
+    lobby = await new_lobby(
+        store, kind=kind, host=humans[0], guild=guild, max_seats=max_seats, seed=seed, settings=settings
+    )
     for user in humans[1:]:
         lobby = await store.join_lobby(lobby.id, user, f"u{user}", NOW)
     computers = sum(user is None for user in users)
@@ -65,13 +68,37 @@ async def play_random(store, record, game: Game, moves: int, rng: random.Random)
     return record
 
 
-async def finish_game(store, users, places, scores=None, *, kind="kasino", guild=GUILD, names=None, strengths=None):
-    """A game of `users` (None: computer, see `running_game`) that ends at once with `places`; the finished record."""
-    record = await running_game(store, users, kind=kind, guild=guild, max_seats=max(len(users), 2), strengths=strengths)
+@dataclass(frozen=True, slots=True)
+class TeamOutcome(Outcome):
+    """An outcome with partnerships (`teams`: seats by team), as a kind with teams reports it (issue 26)."""
+
+    teams: tuple[tuple[int, ...], ...] | None = None
+
+
+async def finish_game(
+    store,
+    users,
+    places,
+    scores=None,
+    *,
+    kind="kasino",
+    guild=GUILD,
+    names=None,
+    strengths=None,
+    settings=None,
+    teams=None,
+):
+    """A game of `users` (None: computer, see `running_game`) that ends at once with `places`; the finished record.
+
+    With `teams` (seats by team) it is played in partnerships.
+    """
+    record = await running_game(
+        store, users, kind=kind, guild=guild, max_seats=max(len(users), 2), strengths=strengths, settings=settings
+    )
     for seat, user in enumerate(users):
         if names and user in names:
             await rename(store, record.id, seat, names[user])
-    outcome = Outcome(tuple(places), tuple(scores or [10 - place for place in places]))
+    outcome = TeamOutcome(tuple(places), tuple(scores or [10 - place for place in places]), teams)
     return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(60), outcome=outcome)
 
 

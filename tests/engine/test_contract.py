@@ -7,25 +7,34 @@ Whatever the game, for random seeded games played to the end (with the odd resig
 - every public view of a kind that draws pictures renders.
 A new kind gets all of this by being in `engine.registry.GAME_KINDS`: the toy game of `tests/toy_game.py`, listed
 only while its tests run (`registry.registered`), proves it.
+
+Issue 26: the same contract holds under every house rule a kind lists (`GameKind.house_rules`), each value alone and
+in a few seeded random combinations, each on a number of seats the rules fit (`GameKind.house_rules_fit`); and B2,
+every card of the game's decks in exactly one place (Jokers too, where a rule brings them), is counted by the
+engine's own check of its state at every position checked. A kind's rules are picked up as it lists them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import zlib
 from dataclasses import fields, is_dataclass
 from typing import Any
 
 import pytest
 
 from engine import registry
+from engine.cards import Card
 from engine.errors import GameError, NotYourTurnError
-from engine.kinds import GameKind
+from engine.kinds import GameKind, value_key
 from render import has_table_picture, render_table
 from tests import toy_game
 
 MAX_MOVES = 20_000
 GAMES = 6
+COMBINATIONS = 5  # seeded random combinations of a kind's house rules, besides each value alone
 
 
 def cards_in(value: Any, card_type: type) -> set[Any]:
@@ -45,6 +54,7 @@ def card_type_of(game: Any) -> type:
 
 def check_position(kind: GameKind, game: Any, rng: random.Random) -> None:
     seat = game.to_move
+    game._check_state()  # B2 by the engine's own count of its cards (the decks it plays with, Jokers included)
     before = game.to_dict()
     card_type = card_type_of(game) if game.hidden_cards() else object
     assert not cards_in(game.public_view(), card_type) & game.hidden_cards(None)
@@ -59,10 +69,14 @@ def check_position(kind: GameKind, game: Any, rng: random.Random) -> None:
     assert game.to_dict() == before
 
 
-def play_random(kind: GameKind, seed: int, resign_chance: float = 0.002) -> tuple[Any, list[tuple[int, str]], int]:
+def play_random(
+    kind: GameKind, seed: int, resign_chance: float = 0.002, settings: dict[str, Any] | None = None
+) -> tuple[Any, list[tuple[int, str]], int]:
     rng = random.Random(seed)
-    players = rng.randint(kind.min_seats, kind.max_seats)
-    game = kind.engine.new(players, seed)
+    fitting = seats_fitting(kind, settings or {})
+    assert fitting, f"{kind.name}: no number of seats fits {settings}"
+    players = rng.choice(fitting)
+    game = kind.engine.new(players, seed, settings)
     log: list[tuple[int, str]] = []
     while game.to_move is not None:
         assert len(log) < MAX_MOVES, f"{kind.name}: the game did not end"
@@ -73,6 +87,46 @@ def play_random(kind: GameKind, seed: int, resign_chance: float = 0.002) -> tupl
         game.apply(seat, move)
         log.append((seat, str(move)))
     return game, log, players
+
+
+def seats_fitting(kind: GameKind, settings: dict[str, Any]) -> list[int]:
+    """The numbers of seats the house rules in `settings` fit (every number the kind allows, without any)."""
+    seats = range(kind.min_seats, kind.max_seats + 1)
+    return [players for players in seats if kind.house_rules_misfit(settings, players) is None]
+
+
+def variants(kind: GameKind) -> list[tuple[str, dict[str, Any]]]:
+    """Each value of each house rule alone (off its default), then seeded random combinations that fit some seats."""
+    found = [
+        (f"{rule.rule_id}={value_key(value)}", {rule.setting: value})
+        for rule in kind.house_rules
+        for value in rule.values
+        if value != rule.default
+    ]
+    if not kind.house_rules:
+        return found
+    rng = random.Random(f"{kind.name} house rules")
+    combined = 0
+    for _ in range(100 * COMBINATIONS):
+        if combined == COMBINATIONS:
+            break
+        settings = {rule.setting: rng.choice(rule.values) for rule in kind.house_rules}
+        try:
+            kind.engine.settings_from_dict(settings)
+        except ValueError:
+            continue  # a combination the engine refuses as a whole: the lobby refuses it too
+        if seats_fitting(kind, settings):
+            found.append((f"mix{combined}", settings))
+            combined += 1
+    return found
+
+
+# Every variant of every kind as it lists them when the tests are collected (the toy's too, registered at run time).
+VARIANTS = [
+    pytest.param(kind.name, settings, id=f"{kind.name}-{name}")
+    for kind in (*registry.GAME_KINDS, toy_game.KIND)
+    for name, settings in variants(kind)
+]
 
 
 @pytest.fixture(params=[*registry.KINDS, toy_game.KIND.name])
@@ -95,6 +149,59 @@ def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_jso
     assert again.to_dict() == game.to_dict()
     with pytest.raises(GameError):
         game.apply(0, game.resign_move())  # nothing is played after the end
+
+
+@pytest.mark.parametrize(("kind_name", "settings"), VARIANTS)
+def test_b1_b2_every_house_rule_plays_to_the_end_replays_and_round_trips(kind_name, settings):
+    listed = registry.game_kind(kind_name) if kind_name in registry.KINDS else None
+    with contextlib.ExitStack() as stack:
+        kind = listed or stack.enter_context(registry.registered(toy_game.KIND))
+        seed = zlib.crc32(json.dumps(settings, sort_keys=True).encode())
+        game, log, players = play_random(kind, seed, settings=settings)
+        assert game.settings == kind.engine.settings_from_dict(settings)
+        game._check_state()
+        assert game.outcome() is not None and len(game.outcome().places) == players
+        replayed = kind.engine.replay(players, seed, settings, log)  # B1: the stored settings replay the game
+        assert replayed.to_dict() == game.to_dict()
+        again = kind.engine.from_dict(json.loads(json.dumps(game.to_dict())))
+        assert again.to_dict() == game.to_dict() and again.settings == game.settings
+
+
+def test_the_house_rules_of_every_kind_are_checked_and_the_toys_are_among_them():
+    ids = [param.id for param in VARIANTS]
+    assert {"toy-TV1=1", "toy-TV1=2", "toy-TV2=on", "toy-TV3=on"} <= set(ids)
+    assert sum(name.startswith("toy-mix") for name in ids) == COMBINATIONS
+    for kind in registry.GAME_KINDS:  # each kind's own, as it lists them
+        expected = sum(len(rule.values) - 1 for rule in kind.house_rules)
+        assert sum(name.startswith(f"{kind.name}-") and "-mix" not in name for name in ids) == expected
+
+
+def test_a_lost_card_is_caught_by_every_kinds_own_count(kind):
+    game = kind.engine.new(kind.min_seats, 5)
+    snapshot = game.to_dict()
+    assert drop_a_card(snapshot), f"{kind.name}: no cards found in its snapshot"
+    with pytest.raises(ValueError):
+        kind.engine.from_dict(snapshot)
+
+
+def drop_a_card(value: Any) -> bool:
+    """Take the last card out of the first list of card codes in a snapshot; True if one was found."""
+    if isinstance(value, dict):
+        return any(drop_a_card(item) for item in value.values())
+    if isinstance(value, list) and value:
+        if all(isinstance(item, str) and is_card_code(item) for item in value):
+            value.pop()
+            return True
+        return any(drop_a_card(item) for item in value)
+    return False
+
+
+def is_card_code(text: str) -> bool:
+    try:
+        Card.from_code(text)
+    except ValueError:
+        return False
+    return True
 
 
 def test_every_public_view_draws_where_the_kind_has_a_picture(kind):
