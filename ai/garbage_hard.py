@@ -11,6 +11,10 @@ goes straight back, gives up a draw's chance), and Jack-spot gains within sampli
 symmetric, since whichever spot it covers, the cards that fill the remaining spots are the same ranks. Looser
 thresholds (z 1.5, no minimum edge, no early stop) changed no measured win rate; hard vs medium over 4000 further
 seeds (1000-4999) was 0.493 (95% CI 0.478-0.509), so no play change here can lift the interval above 0.50.
+
+The house rules are read from the view: samples deal the decks in play with their Jokers (GV2, GV5), playouts treat
+the view's wild cards as wild (GV1, GV2) and play the last turns (GV4), and a decision is scored by whether this
+seat is among the hand's winners.
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ from ai.garbage_knowledge import visible_cards
 from ai.garbage_players import medium_move
 from ai.garbage_rollout import Hand
 from engine.cards import new_decks
-from engine.garbage import decks_for
 from engine.garbage.moves import DrawDiscard, DrawStock, GarbageMove, PlaceJack
 from engine.garbage.views import GarbageView
 
@@ -62,9 +65,10 @@ class HardGarbage(SampledSearch):
         done = 0
         while done < self.samples and (done == 0 or time.perf_counter() < deadline):
             sample = rng.getrandbits(64)
-            base = playout(view, sample_hand(view, random.Random(sample)), usual) == view.seat
+            base = view.seat in playout(view, sample_hand(view, random.Random(sample)), usual)
             for index, move in enumerate(others):
-                gains[index].append((playout(view, sample_hand(view, random.Random(sample)), move) == view.seat) - base)
+                won = view.seat in playout(view, sample_hand(view, random.Random(sample)), move)
+                gains[index].append(won - base)
             done += 1
             if done == EARLY_LOOK and all(sum(gain) <= 0 for gain in gains):
                 break  # nothing looks better than medium's choice: spend no more time here
@@ -92,7 +96,7 @@ def sample_hand(view: GarbageView, rng: random.Random) -> Hand:
     """One determinization of the whole table, consistent with everything face up."""
     public = view.public
     seen = set(visible_cards(public))
-    pool = [card for card in new_decks(decks_for(len(public.seats))) if card not in seen]
+    pool = [card for card in new_decks(public.decks, jokers=public.jokers) if card not in seen]
     hidden = [len(seat.face_down_spots) for seat in public.seats]
     dealt, rest = deal_hidden(pool, [*hidden, public.stock_size], rng)
     layouts: list[list[Any]] = []
@@ -102,20 +106,23 @@ def sample_hand(view: GarbageView, rng: random.Random) -> Hand:
     stock = dealt[-1] + rest  # `rest` is empty: the face-up cards account for everything else
     up = [[card is not None for card in seat.spots] for seat in public.seats]
     resigned = [seat.resigned for seat in public.seats]
-    return Hand(layouts, up, stock, list(public.discard), view.seat, resigned, rng)
+    return Hand(
+        layouts, up, stock, list(public.discard), view.seat, resigned, rng,
+        wild=public.is_wild, first=public.first, finished=public.finished,
+    )  # fmt: skip
 
 
-def playout(view: GarbageView, hand: Hand, move: GarbageMove) -> int | None:
-    """Make `move` for the seat of `view`, then play the hand out; the seat that wins it."""
+def playout(view: GarbageView, hand: Hand, move: GarbageMove) -> frozenset[int]:
+    """Make `move` for the seat of `view`, then play the hand out; the seats that win it."""
     seat = view.seat
     if isinstance(move, PlaceJack):
         jack = view.public.seats[seat].pending
         assert jack is not None
-        won = hand.place(seat, jack, jack_spot=move.spot)
+        hand.place(seat, jack, jack_spot=move.spot)
     elif isinstance(move, DrawDiscard):
-        won = hand.place(seat, hand.discard.pop())
+        hand.place(seat, hand.discard.pop())
     elif isinstance(move, DrawStock):
-        won = hand.place(seat, hand.draw())
+        hand.place(seat, hand.draw())
     else:
-        return None
-    return seat if won else hand.play_out()
+        return frozenset()
+    return hand.play_out()

@@ -1,4 +1,8 @@
-"""Easy and medium Garbage. A turn holds only two decisions: stock or discard (G5), and a Jack's spot (G6c)."""
+"""Easy and medium Garbage. A turn holds only two decisions: stock or discard (G5), and a wild card's spot (G6c).
+
+Both read the house rules from the view: which cards are wild (GV1, GV2) and how many decks (GV5). A last turn (GV4)
+needs nothing else: it is an ordinary turn whose only hope is to fill the layout, which is what every turn tries.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ class _ViewRule(SeededPlayer):
 
 
 class EasyGarbage(_ViewRule):
-    """Takes the discard only when it goes straight onto its own face-down spot; Jacks go to the lowest spot."""
+    """Takes the discard only when it goes straight onto its own face-down spot; wild cards go to the lowest spot."""
 
     strength: ClassVar[Strength] = Strength.EASY
 
@@ -46,7 +50,7 @@ class EasyGarbage(_ViewRule):
 
 
 class MediumGarbage(_ViewRule):
-    """Takes the discard whenever it turns up a face-down card; a Jack covers the spot least likely to be filled.
+    """Takes the discard whenever it turns up a face-down card; a wild card covers the spot least likely to be filled.
 
     "Least likely" counts the unseen cards of each face-down spot's rank (G11: face-up cards and the
     discard pile are in sight); a rank with few copies left waits longest for its own card.
@@ -67,6 +71,6 @@ def medium_move(view: GarbageView, legal: Sequence[GarbageMove]) -> GarbageMove:
         return min(jacks, key=lambda move: (unseen[move.spot], move.spot))
     top = view.public.discard_top
     spots = view.public.seats[view.seat].spots
-    if DRAW_DISCARD in legal and (DRAW_STOCK not in legal or (top and fits(top, spots))):
+    if DRAW_DISCARD in legal and (DRAW_STOCK not in legal or (top and fits(top, spots, view.public.is_wild))):
         return DRAW_DISCARD
     return legal[0]

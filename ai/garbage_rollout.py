@@ -1,22 +1,29 @@
 """Fast Garbage playouts for the hard player: one determinized hand played to its end (G5-G8) by medium's rules.
 
-Every seat plays the same simple policy here (take a discard that turns up a card, else draw; Jacks to the
-lowest face-down spot: which face-down spot a Jack covers hardly matters, since every face-down card is
+Every seat plays the same simple policy here (take a discard that turns up a card, else draw; wild cards to the
+lowest face-down spot: which face-down spot a wild card covers hardly matters, since every face-down card is
 equally unknown). The policy reads only face-up state; the playout itself knows the sampled cards.
+
+The house rules are the view's: which cards are wild (GV1, GV2), and the last turn (GV4): when `first` is given, a
+completed layout lets the seats up to `first` play once more, and every seat that completes its layout by then wins
+the hand too.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from engine.cards import JACK, Card
+from engine.cards import Card
+from engine.garbage.rules import GarbageSettings
+
+_JACKS_WILD = GarbageSettings().is_wild  # the main rules: Jacks are wild
 
 
 class Hand:
     """A determinized Garbage hand in progress."""
 
-    __slots__ = ("discard", "layouts", "resigned", "rng", "stock", "to_move", "up")
+    __slots__ = ("discard", "finished", "first", "layouts", "resigned", "rng", "stock", "to_move", "up", "wild")
 
     def __init__(
         self,
@@ -27,8 +34,16 @@ class Hand:
         to_move: int,
         resigned: Sequence[bool],
         rng: random.Random,
+        *,
+        wild: Callable[[Card], bool] = _JACKS_WILD,
+        first: int | None = None,
+        finished: Sequence[int] = (),
     ) -> None:
-        """`stock` and `discard` have their top card last; `rng` shuffles a G8 reshuffle."""
+        """`stock` and `discard` have their top card last; `rng` shuffles a G8 reshuffle.
+
+        `wild` says which cards are wild; `first` (GV4 only) is who played first in this hand, and `finished` the
+        seats that already completed their layouts while the last turns are played.
+        """
         self.layouts = layouts
         self.up = up
         self.stock = stock
@@ -36,16 +51,19 @@ class Hand:
         self.to_move = to_move
         self.resigned = resigned
         self.rng = rng
+        self.wild = wild
+        self.first = first
+        self.finished = list(finished)
 
     def wants(self, seat: int, card: Card) -> bool:
         """True when `card` would turn up one of `seat`'s face-down cards (G6a-c)."""
         up = self.up[seat]
-        rank = card.rank
-        if rank == JACK:
+        if self.wild(card):
             return False in up
+        rank = card.rank
         if rank > len(up):
             return False
-        return not up[rank - 1] or self.layouts[seat][rank - 1].rank == JACK
+        return not up[rank - 1] or self.wild(self.layouts[seat][rank - 1])
 
     def draw(self) -> Card:
         """G5 from the stock, reshuffling the discard pile under its top card first when the stock is empty (G8)."""
@@ -56,12 +74,17 @@ class Hand:
         return self.stock.pop()
 
     def place(self, seat: int, card: Card, jack_spot: int | None = None) -> bool:
-        """G6 from `card` on; True when `seat` wins the hand (G7). `jack_spot` is where the first Jack goes."""
+        """G6 from `card` on; True when `seat` fills its layout (G7). `jack_spot` is where the first wild card goes.
+
+        When the layout is filled the card in hand is discarded and the turn passes on (`finish` says whether the
+        hand is over).
+        """
         layout, up = self.layouts[seat], self.up[seat]
         size = len(layout)
+        wild = self.wild
         while True:
             rank = card.rank
-            if rank == JACK:
+            if wild(card):
                 if False not in up:
                     break
                 spot = jack_spot if jack_spot is not None else up.index(False) + 1
@@ -70,18 +93,25 @@ class Hand:
                 break
             elif not up[rank - 1]:
                 spot = rank
-            elif layout[rank - 1].rank == JACK:
-                card, layout[rank - 1] = layout[rank - 1], card  # G6b: the Jack moves on
+            elif wild(layout[rank - 1]):
+                card, layout[rank - 1] = layout[rank - 1], card  # G6b: the wild card moves on
                 continue
             else:
                 break
             card, layout[spot - 1] = layout[spot - 1], card
             up[spot - 1] = True
             if False not in up:
+                self.discard.append(card)
+                self.finished.append(seat)
+                self.to_move = (seat + 1) % len(self.layouts)
                 return True
         self.discard.append(card)
         self.to_move = (seat + 1) % len(self.layouts)
         return False
+
+    def over(self) -> bool:
+        """True once the hand is decided: a layout is filled, and under GV4 the last turns are played too."""
+        return bool(self.finished) and (self.first is None or self.to_move == self.first)
 
     def turn(self, seat: int) -> bool:
         """One whole turn of the playout policy (a resigned seat always draws, as `auto_move` does)."""
@@ -93,10 +123,10 @@ class Hand:
             card = self.discard.pop()
         return self.place(seat, card)
 
-    def play_out(self, limit: int = 2_000) -> int | None:
-        """Play turns until a seat wins the hand; return it (None if `limit` turns pass, which play never needs)."""
+    def play_out(self, limit: int = 2_000) -> frozenset[int]:
+        """Play turns until the hand is decided; return the seats that won it (none if `limit` turns pass)."""
         for _ in range(limit):
-            seat = self.to_move
-            if self.turn(seat):
-                return seat
-        return None
+            if self.over():
+                break
+            self.turn(self.to_move)
+        return frozenset(self.finished) if self.over() else frozenset()

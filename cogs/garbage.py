@@ -26,11 +26,12 @@ from cogs._words import game_title, said
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
-from engine.cards import JACK, Card
-from engine.garbage import GarbageGame
-from engine.garbage.events import HandWon
+from engine.cards import JOKER, KING, Card
+from engine.garbage import GarbageGame, GarbageSettings
+from engine.garbage.events import AlsoWon, HandWon, LastTurns, LastTurnsOver
 from engine.garbage.kind import KIND
 from engine.garbage.views import GarbagePublicView, SeatView
+from engine.message import Message, Param, seats
 from i18n import SOURCE_LOCALE, card_words, counted, say
 from service.tables import USER_ERRORS
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from cogs._host import GameBot
 
 FIELD_LIMIT = 1024
+DEFAULT_RULES = GarbageSettings()  # the main rules, without house rules
 SOURCE_CHOICES = [
     app_commands.Choice(name="stock", value="draw stock"),
     app_commands.Choice(name="discard pile", value="draw discard"),
@@ -78,24 +80,31 @@ def public_table(
             holding = "\n" + say(locale, "garbage.table.holding", card=card_words(seat.pending, locale))
         spots, won = counted(seat.layout_size, "spot", locale), counted(seat.hands_won, "hand won", locale)
         embed.add_field(name=f"{heading} · {spots} · {won}", value=spots_text(seat, locale) + holding, inline=False)
+    if view.finished and view.last_turns:
+        # GV4: who filled every spot, and who still plays a last turn before the hand ends.
+        who: dict[str, Param] = {"finished": seats(view.finished), "players": seats(view.last_turns)}
+        (line,) = said(record, [Message("garbage.table.last-turns", who)], locale)
+        embed.description = f"{embed.description}\n{line}"
     if narration:
         last = clip("\n".join(narration), FIELD_LIMIT)
         embed.add_field(name=say(locale, "garbage.table.last-turn"), value=last, inline=False)
     return headline, embed
 
 
-def no_use(card: Card, seat: SeatView) -> bool:
+def no_use(card: Card, seat: SeatView, view: GarbagePublicView | None = None) -> bool:
     """Whether `card` taken by this seat can only go to the discard pile and end the turn (G6d).
 
-    No spot takes it: a Queen or King, a rank above the layout's size (G2), a spot that already shows its own rank,
-    or a Jack with no face-down spot. A rank whose spot is face down (G6a) or holds a Jack (G6b) is of use.
+    No spot takes it: a court card that is not wild, a rank above the layout's size (G2), a spot that already shows
+    its own rank, or a wild card with no face-down spot. A rank whose spot is face down (G6a) or holds a wild card
+    (G6b) is of use. Which cards are wild is the house rules' (GV1, GV2), told by the view (Jacks without one).
     """
-    if card.rank == JACK:
+    wild = view.is_wild if view is not None else DEFAULT_RULES.is_wild
+    if wild(card):
         return not seat.face_down_spots
     if card.rank > seat.layout_size:
         return True
     on_spot = seat.spots[card.rank - 1]
-    return on_spot is not None and on_spot.rank != JACK
+    return on_spot is not None and not wild(on_spot)
 
 
 def table_view(record: GameRecord, game: GarbageGame, locale: str = SOURCE_LOCALE) -> discord.ui.View | None:
@@ -110,22 +119,29 @@ def table_view(record: GameRecord, game: GarbageGame, locale: str = SOURCE_LOCAL
     seat = public.seats[public.to_move]
     if seat.pending is not None:
         for spot in seat.face_down_spots:
-            view.add_item(TurnButton(record.id, record.version, "jack", spot=spot, locale=locale))
+            view.add_item(TurnButton(record.id, record.version, "jack", spot=spot, top=seat.pending, locale=locale))
         return view
     view.add_item(TurnButton(record.id, record.version, "stock", locale=locale))
     top = public.discard_top
-    useless = top is not None and no_use(top, seat)
+    useless = top is not None and no_use(top, seat, public)
     discard = TurnButton(record.id, record.version, "discard", top=top, no_use=useless, locale=locale)
     discard.item.disabled = public.discard_top is None
     view.add_item(discard)
     return view
 
 
+_WILD_SPOT = {KING: "garbage.table.king-spot", JOKER: "garbage.table.joker-spot"}  # else a Jack's words
+
+
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=game_template("garbage", r"(?P<action>stock|discard|jack)", r"10|[1-9]", optional=True),
 ):
-    """Draw from stock, take the discard, or put a Jack on a spot; the version refuses clicks on an old table."""
+    """Draw from stock, take the discard, or put a wild card on a spot; the version refuses clicks on an old table.
+
+    `top` is the card the button is about: the discard's top, or the wild card being placed (its label says "King"
+    or "Joker" where the house rules make it wild, GV1 and GV2).
+    """
 
     def __init__(
         self,
@@ -152,7 +168,7 @@ class TurnButton(
             # Off on an empty pile; a button rebuilt from a click has no `top` and needs no label or state.
             button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=0)
         else:
-            label = say(locale, "garbage.table.jack-spot", spot=spot)
+            label = say(locale, _WILD_SPOT.get(top.rank if top else 0, "garbage.table.jack-spot"), spot=spot)
             button = discord.ui.Button(label=label, style=discord.ButtonStyle.success, row=1 if (spot or 0) <= 5 else 2)
         button.custom_id = component_id("garbage", game_id, version, action, str(spot) if spot else None)
         super().__init__(button)
@@ -201,8 +217,17 @@ class GarbageUI:
         return TableMessage(content, embed, table_view(record, garbage, locale))
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
-        """A won hand on its own line, so it stands out from the turn-by-turn table."""
-        won = [event.message() for event in events if isinstance(event, HandWon) and not event.game_won]
+        """A won hand on its own line, so it stands out from the turn-by-turn table.
+
+        With the last turn (GV4): each finisher's line, and the hand's end when the game goes on.
+        """
+        won = [
+            event.message()
+            for event in events
+            if (isinstance(event, HandWon) and not event.game_won)
+            or isinstance(event, LastTurns | AlsoWon)
+            or (isinstance(event, LastTurnsOver) and not event.game_winners)
+        ]
         return [f"🏆 {line}" for line in said(record, won, locale)]
 
 

@@ -4,6 +4,12 @@
 Card.parse('10♦')
 >>> str(Card.parse("k-d")), str(Card.parse("As")), str(Card.parse("QH"))
 ('K♦', 'A♠', 'Q♥')
+
+Jokers (Garbage's house rule GV2; Kasino never deals them) have no rank among the 13 and no suit: a deck's two are
+told apart as Unicode does, the black Joker `🃏` and the white one `🃟`, and they are written by that sign alone.
+
+>>> Card.parse("Jo"), Card.parse("joker#1").code, str(Card.parse("🃟")), Card.parse("jo") < Card.parse("Jo2")
+(Card.parse('🃏'), '🃏#1', '🃟', True)
 """
 
 from __future__ import annotations
@@ -24,6 +30,11 @@ ACE: Final = 1
 JACK: Final = 11
 QUEEN: Final = 12
 KING: Final = 13
+JOKER: Final = 14  # above every rank, so Jokers sort after the Kings and no rank rule of either game reads them
+BLACK_JOKER: Final = "🃏"  # a deck's two Jokers, as Unicode names them; the sign is the Joker's whole display form
+WHITE_JOKER: Final = "🃟"
+JOKER_SUITS: Final = (BLACK_JOKER, WHITE_JOKER)
+JOKER_TEXT: Final = "Jo"  # the Joker's letters in place of a rank (`rank_text`)
 
 _SUIT_ALIASES: Final = {
     "♠": "♠", "♤": "♠", "s": "♠",
@@ -32,8 +43,12 @@ _SUIT_ALIASES: Final = {
     "♣": "♣", "♧": "♣", "c": "♣",
 }  # fmt: skip
 _RANK_ALIASES: Final = {"a": 1, "1": 1, "t": 10, "j": 11, "q": 12, "k": 13, **{str(n): n for n in range(2, 11)}}
-# Rank, optional separator, suit, optional "#deck" (only multi-deck games write the deck).
-_CARD_RE: Final = re.compile(r"^(?P<rank>10|[2-9akqjt1])[\s\-_/]?(?P<suit>[♠♤♥♡♦♢♣♧shdc])(?:#(?P<deck>[0-9]))?$")
+# Rank, optional separator, suit, optional "#deck" (only multi-deck games write the deck); or a Joker: its sign, or
+# `jo`/`joker` for the black one and `jo2`/`joker2` for the white one.
+_CARD_RE: Final = re.compile(
+    r"^(?:(?P<rank>10|[2-9akqjt1])[\s\-_/]?(?P<suit>[♠♤♥♡♦♢♣♧shdc])|(?P<joker>[🃏🃟]|jo(?:ker)?2?))(?:#(?P<deck>[0-9]))?$"
+)
+_JOKER_ALIASES: Final = {"🃏": BLACK_JOKER, "🃟": WHITE_JOKER}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -50,14 +65,15 @@ class Card(CardParam):
     code: str = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUITS or self.deck < 0:
+        suited = 1 <= self.rank <= 13 and self.suit in SUITS
+        if not (suited or (self.rank == JOKER and self.suit in JOKER_SUITS)) or self.deck < 0:
             raise ValueError(f"not a card: rank={self.rank!r} suit={self.suit!r} deck={self.deck!r}")
-        text = f"{RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}"
+        text = f"{RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}" if suited else self.suit
         object.__setattr__(self, "code", f"{text}#{self.deck}" if self.deck else text)
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card as people type it: `10♦`, `10d`, `Td`, `as`, `QH`, `k-d` (case-insensitive).
+        """Read a card as people type it: `10♦`, `10d`, `Td`, `as`, `QH`, `k-d` (case-insensitive); a Joker `🃏`, `Jo`.
 
         Raises:
             InvalidMoveError: the text is not a card.
@@ -66,6 +82,9 @@ class Card(CardParam):
         if match is None:
             raise InvalidMoveError(Message("refused.not-a-card", {"text": text.strip()}))
         deck = int(match["deck"]) if match["deck"] else 0
+        joker = match["joker"]
+        if joker is not None:
+            return cls(JOKER, _JOKER_ALIASES.get(joker, WHITE_JOKER if joker.endswith("2") else BLACK_JOKER), deck)
         return cls(_RANK_ALIASES[match["rank"]], _SUIT_ALIASES[match["suit"]], deck)
 
     @classmethod
@@ -84,11 +103,16 @@ class Card(CardParam):
 
     @property
     def rank_text(self) -> str:
-        """`A`, `2` … `10`, `J`, `Q`, `K`."""
-        return RANK_NAMES.get(self.rank, str(self.rank))
+        """`A`, `2` … `10`, `J`, `Q`, `K`; `Jo` for a Joker."""
+        return JOKER_TEXT if self.rank == JOKER else RANK_NAMES.get(self.rank, str(self.rank))
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a Joker (GV2)."""
+        return self.rank == JOKER
 
     def __str__(self) -> str:
-        return f"{self.rank_text}{self.suit}"
+        return self.suit if self.rank == JOKER else f"{self.rank_text}{self.suit}"
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
@@ -126,11 +150,19 @@ def new_deck(deck: int = 0) -> list[Card]:
     return [Card(rank, suit, deck) for suit in SUITS for rank in range(1, 14)]
 
 
-def new_decks(count: int) -> list[Card]:
-    """`count` decks together; every copy stays distinguishable through `Card.deck`."""
-    return [card for deck in range(count) for card in new_deck(deck)]
+def new_jokers(deck: int = 0) -> list[Card]:
+    """The two Jokers a deck brings (GV2): the black one, then the white one."""
+    return [Card(JOKER, suit, deck) for suit in JOKER_SUITS]
+
+
+def new_decks(count: int, *, jokers: bool = False) -> list[Card]:
+    """`count` decks together (each with its two Jokers after its 52 cards if `jokers`).
+
+    Every copy stays distinguishable through `Card.deck`.
+    """
+    return [card for deck in range(count) for card in (*new_deck(deck), *(new_jokers(deck) if jokers else ()))]
 
 
 for _deck in range(3):  # the copies games use today, so that reading a snapshot finds every card at once
-    for _card in new_deck(_deck):
+    for _card in (*new_deck(_deck), *new_jokers(_deck)):
         _BY_CODE[_card.code] = _card

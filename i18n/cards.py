@@ -3,6 +3,8 @@
 The ranks with letters are the catalog's (domain `cards.po`, ids `card.rank.A`, `card.rank.J`, `card.rank.Q`,
 `card.rank.K`), so translators own them: a Norwegian table says E K D Kn (ess, konge, dame, knekt), a Hungarian one
 A K D B (ász, király, dáma, bubi), an Indonesian or English one A K Q J. Numbers and suits are the same everywhere.
+A Joker (Garbage's house rule GV2) is named in texts by the catalog's `card.joker` ("Joker") and carries the letters
+`card.rank.Jo` ("Jo") on its corner.
 
 >>> from engine.cards import Card
 >>> card_words(Card.parse("Qs"), "no"), card_words(Card.parse("Jh"), "no"), card_words(Card.parse("10d"), "hu")
@@ -27,11 +29,14 @@ import re
 from functools import cache
 from typing import Final
 
-from engine.cards import ACE, JACK, KING, QUEEN, RANK_NAMES, Card
+from engine.cards import ACE, BLACK_JOKER, JACK, JOKER, JOKER_TEXT, KING, QUEEN, RANK_NAMES, Card
 from i18n.catalog import SOURCE_LOCALE, load
 
 RANK_IDS: Final = {rank: f"card.rank.{letter}" for rank, letter in RANK_NAMES.items()}
 """The catalog id of each rank written with a letter: Ace, Jack, Queen, King."""
+JOKER_LETTERS_ID: Final = f"card.rank.{JOKER_TEXT}"  # the Joker's letters on its card's corner
+JOKER_ID: Final = "card.joker"  # the Joker as texts name it
+_JOKER_FORMS: Final = frozenset({"jo", "joker"})  # what the engine reads as a Joker besides its sign
 
 # What the engine reads as a rank besides the digits (engine/cards.py `_RANK_ALIASES`), beside the display forms.
 _ENGLISH_FORMS: Final = {"a": ACE, "1": ACE, "t": 10, "j": JACK, "q": QUEEN, "k": KING}
@@ -39,19 +44,30 @@ _SUIT_CHARS: Final = "♠♤♥♡♦♢♣♧shdc"
 
 
 def rank_words(rank: int, locale: str = SOURCE_LOCALE) -> str:
-    """A rank as `locale` writes it: its letter from the catalog (`A`, `J`, `Q`, `K` in English), else the number."""
+    """A rank as `locale` writes it: its letter from the catalog (`A`, `J`, `Q`, `K` in English), else the number.
+
+    A Joker's "rank" is the letters on its corner (`Jo`).
+    """
+    if rank == JOKER:
+        return _words(JOKER_LETTERS_ID, locale, JOKER_TEXT)
     message_id = RANK_IDS.get(rank)
     if message_id is None:
         return str(rank)
+    return _words(message_id, locale, RANK_NAMES[rank])
+
+
+def _words(message_id: str, locale: str, fallback: str) -> str:
     for code in (locale, SOURCE_LOCALE):
         entry = load(code).entries.get(message_id)
         if entry is not None:
             return entry.forms[0]
-    return RANK_NAMES[rank]
+    return fallback
 
 
 def card_words(card: Card, locale: str = SOURCE_LOCALE) -> str:
-    """`card` as players of `locale` write it ("Q♠" in English, "D♠" in Norwegian and Hungarian)."""
+    """`card` as players of `locale` write it ("Q♠" in English, "D♠" in Norwegian and Hungarian; "Joker")."""
+    if card.rank == JOKER:
+        return _words(JOKER_ID, locale, "Joker")
     if card.rank not in RANK_IDS:
         return str(card)
     return f"{rank_words(card.rank, locale)}{card.suit}"
@@ -61,8 +77,10 @@ def english_ranks(text: str, locale: str = SOURCE_LOCALE) -> str:
     """Typed cards with `locale`'s rank letters turned into the English ones the engine reads.
 
     English forms (and `1`, `T`, `10`) are left as typed; a local letter keeps its case (`d♦` → `q♦`, `D♦` → `Q♦`).
-    Where a local letter is also an English rank of another card, the local meaning wins.
+    Where a local letter is also an English rank of another card, the local meaning wins. A Joker written the
+    locale's way becomes `Jo`, unless the engine reads that way already (`Joker`, `Jo` in every catalog today).
     """
+    text = _english_jokers(text, locale)
     table = _local_forms(locale)
     if not table:
         return text
@@ -86,6 +104,15 @@ def local_ranks(text: str, locale: str = SOURCE_LOCALE) -> str:
     return _pattern(tuple(sorted(forms))).sub(
         lambda match: _cased(local[match[0].lower()], match[0]) if match[0].lower() in changed else match[0], text
     )
+
+
+def _english_jokers(text: str, locale: str) -> str:
+    """`text` with the locale's own words for a Joker (a whole token, `#deck` allowed) written `Jo`."""
+    local = {rank_words(JOKER, locale).lower(), card_words(Card(JOKER, BLACK_JOKER), locale).lower()} - _JOKER_FORMS
+    if not local:
+        return text
+    words = "|".join(re.escape(word) for word in sorted(local, key=len, reverse=True))
+    return re.sub(rf"(?<![\w#])(?:{words})(?=(?:#[0-9])?(?![\w#]))", JOKER_TEXT, text, flags=re.IGNORECASE)
 
 
 def _local_forms(locale: str) -> dict[str, int]:

@@ -1,5 +1,8 @@
 """One card: a white face with its index (rank over suit) in the top-left corner and a large suit, or a back.
 
+A Joker (Garbage's house rule GV2) has its letters ("Jo") over a star in the index and a large star, framed like a
+court card; a deck's black Joker is inked black and its white one red, as printed decks tell their two apart.
+
 The rank is written in the reader's letters (`i18n.rank_words`: "D" for a Norwegian or Hungarian queen, "Kn" for a
 Norwegian jack); a rank wider than "10" is narrowed to the same column, so a fan's step is the same in every language.
 
@@ -17,12 +20,13 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Card
+from engine.cards import JOKER, WHITE_JOKER, Card
 from i18n import SOURCE_LOCALE, rank_words
 from render import style
 from render.layout import Box, Drawn
 
 RATIO: Final = 1.4  # height / width of a playing card
+JOKER_MARK: Final = "★"  # a Joker's sign on its face, where a suit would be (DejaVu Sans has it)
 _SUPER: Final = 4
 
 
@@ -106,7 +110,9 @@ def face(rank: int, suit: str, width: int, spot: int | None = None, rank_text: s
     jack_mark = spot is not None
     sprite = _blank(width, height, style.FACE, style.GOLD if jack_mark else style.EDGE, 3.5 if jack_mark else 1.2)
     draw = ImageDraw.Draw(sprite)
-    colour = style.suit_colour(suit)
+    colour = _ink(rank, suit)
+    if rank == JOKER:
+        suit = JOKER_MARK
     pad, rank_size, suit_size = _pad(width), _rank_size(width), _suit_size(width)
     rank_text = rank_text or Card(rank, suit).rank_text
     column = _rank_width("10", rank_size)  # every index is centred in the column of the widest rank
@@ -124,11 +130,18 @@ def face(rank: int, suit: str, width: int, spot: int | None = None, rank_text: s
         _disc(draw, width * 0.64, height * 0.78, width * 0.3, str(spot), _number_size(width))
     else:
         if rank >= 11:
-            # Court cards get a thin inner frame, as on printed cards, so J Q K stand out from the pips.
+            # Court cards (and Jokers) get a thin inner frame, as on printed cards, so J Q K stand out from the pips.
             frame = (round(width * 0.4), round(height * 0.62), width - pad - 1, height - pad - 1)
             draw.rectangle(frame, outline=colour, width=1)
         draw.text((width * 0.68, height * 0.8), suit, font=big, fill=colour, anchor="mm")
     return sprite
+
+
+def _ink(rank: int, suit: str) -> tuple[int, int, int]:
+    """The colour a face is printed in: its suit's, or for a Joker black or red (the white Joker is the red one)."""
+    if rank == JOKER:
+        return style.RED if suit == WHITE_JOKER else style.BLACK
+    return style.suit_colour(suit)
 
 
 def _squeezed(

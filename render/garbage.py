@@ -7,15 +7,15 @@ won", in the server's language (catalog domain `pictures.po`), cards with its ra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from PIL import Image
 
-from engine.cards import JACK
+from engine.cards import Card
 from engine.garbage.views import GarbagePublicView, SeatView
-from i18n import SOURCE_LOCALE, card_words, counted, say
+from i18n import SOURCE_LOCALE, card_words, counted, join_names, say
 from render import cards, style
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, pack, wrap
@@ -40,7 +40,7 @@ TITLE: Final = style.font(30, bold=True)
 
 @dataclass(frozen=True, slots=True)
 class _Panel:
-    """A seat's words, wrapped to its panel: name lines, counts beside the last name line or under it, a held Jack."""
+    """A seat's words, wrapped to its panel: name lines, counts beside the last name or under it, a held wild card."""
 
     seat: SeatView
     name: list[str]
@@ -64,8 +64,8 @@ class _Panel:
 def render_garbage_table(view: GarbagePublicView, names: Sequence[str], locale: str = SOURCE_LOCALE) -> Rendered:
     """Draw the Garbage table in `locale`'s words: header (whose turn; discard, stock, the card in hand), then layouts.
 
-    A face-down spot is a card back with its spot number; a Jack standing in a spot has a gold edge and the
-    spot's number.
+    A face-down spot is a card back with its spot number; a wild card (a Jack; a King or a Joker under the house
+    rules) standing in a spot has a gold edge and the spot's number.
 
     Raises:
         ValueError: `names` does not give one name per seat.
@@ -84,7 +84,7 @@ def render_garbage_table(view: GarbagePublicView, names: Sequence[str], locale: 
     drawn = _piles(image, pen, view, PAD + header - row.height, row, locale)
     y = PAD + header + GAP
     for panel in panels:
-        drawn += _draw_panel(image, pen, panel, y, locale)
+        drawn += _draw_panel(image, pen, panel, y, view.is_wild, locale)
         y += panel.height + GAP
     return encode(image, drawn, pen.written)
 
@@ -92,9 +92,10 @@ def render_garbage_table(view: GarbagePublicView, names: Sequence[str], locale: 
 def _turn_line(view: GarbagePublicView, names: Sequence[str], locale: str) -> str:
     if view.to_move is None:
         playing = [seat for seat in view.seats if not seat.resigned] or list(view.seats)
-        best = max(playing, key=lambda seat: seat.hands_won)
-        hands = counted(best.hands_won, "hand", locale)
-        return say(locale, "picture.garbage.won", player=names[best.seat], hands=hands)
+        most = max(seat.hands_won for seat in playing)
+        best = [names[seat.seat] for seat in playing if seat.hands_won == most]  # several share a win (GV4)
+        hands = counted(most, "hand", locale)
+        return say(locale, "picture.garbage.won", player=join_names(best, locale), hands=hands)
     return "▶ " + say(locale, "picture.to-play", player=names[view.to_move])
 
 
@@ -218,8 +219,13 @@ def _panel(view: GarbagePublicView, seat: SeatView, name: str, locale: str) -> _
     return _Panel(seat, name_lines, counts, beside, holding, active)
 
 
-def _draw_panel(image: Image.Image, pen: Pen, panel: _Panel, y0: int, locale: str) -> list[Drawn]:
-    """One seat's panel: name and counts, what a held Jack waits for, then spots 1…n."""
+def _draw_panel(
+    image: Image.Image, pen: Pen, panel: _Panel, y0: int, wild: Callable[[Card], bool], locale: str
+) -> list[Drawn]:
+    """One seat's panel: name and counts, what a held wild card waits for, then spots 1…n.
+
+    A wild card standing in a spot (a Jack, or a King or a Joker under the house rules) shows the spot's number.
+    """
     x0 = PAD
     seat = panel.seat
     style.seat_panel(pen.draw, (x0, y0, x0 + PANEL_WIDTH - 1, y0 + panel.height - 1), seat.seat, active=panel.active,
@@ -245,6 +251,6 @@ def _draw_panel(image: Image.Image, pen: Pen, panel: _Panel, y0: int, locale: st
         if card is None:
             drawn.append(cards.paste_back(image, x, top, CARD, place, number=number))
         else:
-            spot = number if card.rank == JACK else None
+            spot = number if wild(card) else None
             drawn.append(cards.paste_face(image, card, x, top, CARD, place, spot=spot, locale=locale))
     return drawn

@@ -2,11 +2,13 @@
 
 `game` holds the flow (turns, automatic placing, hands, game end); `moves` the decisions and their
 notation; `rules` settings, decks and legality; `events` and `views` what the bot is told and shown;
-`positions` hand-made positions; `snapshot` the JSON-safe state.
+`positions` hand-made positions; `snapshot` the JSON-safe state. The house rules GV1–GV5 are `GarbageSettings`
+fields; `kind.KIND.house_rules` lists them for the lobby.
 """
 
 from engine.core import Resign
 from engine.garbage.events import (
+    AlsoWon,
     AutoPlayed,
     Discarded,
     DiscardReason,
@@ -16,6 +18,8 @@ from engine.garbage.events import (
     HandWon,
     JackDisplaced,
     JackPlaced,
+    LastTurns,
+    LastTurnsOver,
     NewHandDealt,
     PlacedOnSpot,
     Resigned,
@@ -24,10 +28,11 @@ from engine.garbage.events import (
 )
 from engine.garbage.game import GarbageGame
 from engine.garbage.moves import DrawDiscard, DrawStock, GarbageDecision, GarbageMove, PlaceJack, parse_garbage_move
-from engine.garbage.rules import GarbageSettings, decks_for
+from engine.garbage.rules import GarbageSettings, decks_fit, decks_for
 from engine.garbage.views import GarbagePublicView, GarbageView, SeatView
 
 __all__ = [
+    "AlsoWon",
     "AutoPlayed",
     "DiscardReason",
     "Discarded",
@@ -45,6 +50,8 @@ __all__ = [
     "HandWon",
     "JackDisplaced",
     "JackPlaced",
+    "LastTurns",
+    "LastTurnsOver",
     "NewHandDealt",
     "PlaceJack",
     "PlacedOnSpot",
@@ -53,6 +60,7 @@ __all__ = [
     "SeatView",
     "StockReshuffled",
     "TookDiscard",
+    "decks_fit",
     "decks_for",
     "parse_garbage_move",
 ]

@@ -13,7 +13,7 @@ from enum import StrEnum
 from engine.cards import Card
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.garbage.moves import GarbageDecision
-from engine.message import Count, Joined, Message, Param, Seat
+from engine.message import Count, Joined, Message, Param, Seat, seats
 
 
 def _sizes(sizes: tuple[int, ...]) -> Joined:
@@ -28,6 +28,7 @@ class DiscardReason(StrEnum):
     """Why a card went onto the discard pile."""
 
     QUEEN_OR_KING = "queen_or_king"  # G6d
+    JACK_OR_QUEEN = "jack_or_queen"  # G6d with Kings wild (GV1): the court cards without a spot
     ABOVE_LAYOUT = "above_layout"  # G6d: rank above n
     SPOT_FILLED = "spot_filled"  # G6d: spot r already holds rank r
     NO_FACE_DOWN_SPOT = "no_face_down_spot"  # G6d: a Jack and nowhere to put it
@@ -37,6 +38,7 @@ class DiscardReason(StrEnum):
 
 _WHY = {  # the reasons said without parameters
     DiscardReason.QUEEN_OR_KING: "garbage.why-queen-or-king",
+    DiscardReason.JACK_OR_QUEEN: "garbage.why-jack-or-queen",
     DiscardReason.NO_FACE_DOWN_SPOT: "garbage.why-no-face-down-spot",
     DiscardReason.GAME_OVER: "garbage.why-game-over",
 }
@@ -84,14 +86,17 @@ class PlacedOnSpot:
 
 
 class JackPlaced(PlacedOnSpot):
-    """G6c: `card`, a Jack, went face up on the face-down spot `spot` the player chose (or the only one)."""
+    """G6c: `card`, a wild card, went face up on the face-down spot `spot` the player chose (or the only one).
+
+    The wild card is a Jack, or under the house rules a King (GV1) or a Joker (GV2).
+    """
 
     __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
 class JackDisplaced:
-    """G6b: `card` took spot `spot` from the face-up `jack`, which is now the card to place."""
+    """G6b: `card` took spot `spot` from the face-up wild card `jack`, which is now the card to place."""
 
     seat: int
     spot: int
@@ -163,6 +168,64 @@ class HandWon:
 
 
 @dataclass(frozen=True, slots=True)
+class LastTurns:
+    """GV4: `seat` filled every spot and wins hand `hand` (`leftover` was discarded); the others play once more.
+
+    `players` each get one more turn, in this order, before the hand ends.
+    """
+
+    seat: int
+    hand: int
+    leftover: Card
+    players: tuple[int, ...]
+
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message(
+            "garbage.last-turns",
+            {"player": Seat(self.seat), "hand": self.hand, "leftover": self.leftover, "players": seats(self.players)},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AlsoWon:
+    """GV4: `seat` filled every spot on its last turn and wins hand `hand` too; `leftover` was discarded."""
+
+    seat: int
+    hand: int
+    leftover: Card
+
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        return Message("garbage.also-won", {"player": Seat(self.seat), "hand": self.hand, "leftover": self.leftover})
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurnsOver:
+    """GV4: the last turns are played and hand `hand` ends: `winners` (in the order they finished) each won it.
+
+    `layout_sizes` are every seat's spot counts from now on; `game_winners` are the winners who filled a single Ace
+    spot (G10): one wins the game, several share its win, none means the next hand is dealt.
+    """
+
+    hand: int
+    winners: tuple[int, ...]
+    layout_sizes: tuple[int, ...]
+    game_winners: tuple[int, ...]
+
+    def message(self) -> Message:
+        """What happened, for the table channel."""
+        if len(self.game_winners) > 1:
+            return Message("garbage.last-turns-game-shared", {"players": seats(self.game_winners)})
+        if self.game_winners:
+            return Message("garbage.last-turns-game-won", {"player": Seat(self.game_winners[0])})
+        return Message(
+            "garbage.last-turns-over",
+            {"hand": self.hand, "players": seats(self.winners), "layouts": _sizes(self.layout_sizes)},
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class NewHandDealt:
     """G9: hand `hand` was dealt face down (no cards here: every dealt card is hidden)."""
 
@@ -186,12 +249,16 @@ GarbageOwnEvent = (
     | Discarded
     | StockReshuffled
     | HandWon
+    | LastTurns
+    | AlsoWon
+    | LastTurnsOver
     | NewHandDealt
 )
 # Every event `apply` reports; the last three are the ones both games share (`engine.events`).
 GarbageEvent = GarbageOwnEvent | Resigned | AutoPlayed[GarbageDecision] | GameOver
 
 __all__ = [
+    "AlsoWon",
     "AutoPlayed",
     "DiscardReason",
     "Discarded",
@@ -202,6 +269,8 @@ __all__ = [
     "HandWon",
     "JackDisplaced",
     "JackPlaced",
+    "LastTurns",
+    "LastTurnsOver",
     "NewHandDealt",
     "PlacedOnSpot",
     "Resigned",

@@ -2,7 +2,9 @@
 
 A turn asks a player for at most two decisions, G5 (`draw stock` / `draw discard`) and G6c (`jack 7`, only when
 more than one spot is face down). Everything else (G6a, G6b, G6d, G7–G10) runs inside `apply`, which returns
-the events in order. Resigning and the turns of resigned seats are `engine.core.BaseGame`'s; settings and
+the events in order. The house rules GV1–GV5 are the settings (`GarbageSettings`): the wild rank and the Jokers
+decide which cards play the Jack rules, the last turn (GV4) lets the seats behind a finisher play once more before
+the hand ends. Resigning and the turns of resigned seats are `engine.core.BaseGame`'s; settings and
 legality are in `engine.garbage.rules`, snapshots in `engine.garbage.snapshot`.
 
 Randomness: every shuffle uses its own `random.Random` seeded from the game's seed and a name (the hand number,
@@ -23,12 +25,13 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
-from engine.cards import JACK, Card
+from engine.cards import JOKER, KING, Card
 from engine.core import BaseGame, Resign, SnapshotFormat
 from engine.errors import InvalidMoveError
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.garbage import snapshot
 from engine.garbage.events import (
+    AlsoWon,
     Discarded,
     DiscardReason,
     DrewFromStock,
@@ -37,12 +40,15 @@ from engine.garbage.events import (
     HandWon,
     JackDisplaced,
     JackPlaced,
+    LastTurns,
+    LastTurnsOver,
     NewHandDealt,
     PlacedOnSpot,
     StockReshuffled,
     TookDiscard,
 )
 from engine.garbage.moves import (
+    MAX_SPOT,
     DrawDiscard,
     DrawStock,
     GarbageDecision,
@@ -52,9 +58,17 @@ from engine.garbage.moves import (
     parse_garbage_move,
 )
 from engine.garbage.positions import check_layout, check_pending, check_seats, read_cards, unused_cards
-from engine.garbage.rules import MAX_PLAYERS, MIN_PLAYERS, GarbageSettings, check_decision, decks_for, legal_decisions
+from engine.garbage.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GarbageSettings,
+    check_decision,
+    decks_fit,
+    decks_for,
+    legal_decisions,
+)
 from engine.garbage.views import GarbagePublicView, GarbageView, SeatView
-from engine.message import Message
+from engine.message import Message, log_text
 
 if TYPE_CHECKING:
     from engine.base import Game
@@ -77,6 +91,8 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
     __slots__ = (
         "_decks",
         "_discard",
+        "_finishers",
+        "_first",
         "_game_winner",
         "_hand",
         "_hands_won",
@@ -92,10 +108,13 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         """An empty table; use `new`, `from_dict`, `replay` or `from_position` instead.
 
         Raises:
-            ValueError: not 2–6 players.
+            ValueError: not 2–6 players, or a fixed number of decks too small for them (GV5).
         """
         super().__init__(players, seed, settings)
-        self._decks = decks_for(players)
+        unfit = decks_fit(settings, players)
+        if unfit is not None:
+            raise ValueError(f"these settings do not fit {players} players: {log_text(unfit)}")
+        self._decks = settings.deck_count(players)
         self._hand = 1
         self._shuffles = 0
         self._hands_won = [0] * players
@@ -105,8 +124,11 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         self._up: list[list[bool]] = [[] for _ in range(players)]
         self._stock: list[Card] = []  # the last card is the top
         self._discard: list[Card] = []  # the last card is the top
-        self._pending: Card | None = None  # a Jack waiting for `_to_move` to choose its spot (G6c)
+        self._pending: Card | None = None  # a wild card waiting for `_to_move` to choose its spot (G6c)
         self._to_move: int | None = 0
+        # Under GV4 only (else 0, and not in snapshots): who played first in this hand (G4), where the last turns end.
+        self._first = 0
+        self._finishers: list[int] = []  # GV4: the seats that completed their layouts while the last turns are played
 
     # ----- construction -------------------------------------------------------------------------------------
 
@@ -129,6 +151,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         stock: str | Sequence[Card | str] = (),
         discard: str | Sequence[Card | str] = (),
         to_move: int = 0,
+        first: int | None = None,
         pending: Card | str | None = None,
         resigned: Sequence[int] = (),
         hand_number: int = 1,
@@ -143,11 +166,14 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         - `face_up[seat]`: the spot numbers lying face up (each must hold its own rank or a Jack); default none.
         - `hands_won[seat]`: default `start_size - len(layouts[seat])`; given, it must agree with the layout (G2).
         - `stock` and `discard` are listed from the top down: `stock[0]` is drawn next, `discard[0]` can be taken.
-        - `pending`: a Jack that `to_move` has drawn and must place (G6c); needs two or more face-down spots.
+        - `first`: who played first in this hand (G4; default `to_move`), which only the last turn (GV4) reads.
+        - `pending`: a wild card (a Jack, or per the house rules a King or a Joker) that `to_move` has drawn and
+          must place (G6c); needs two or more face-down spots.
         - `resigned`: seats that resigned, earliest first.
-        - Every card of the game's decks (G1) that you did not give is shuffled (from `seed`) and goes under the
-          given stock (`rest="stock"`) or under the given discard pile (`rest="discard"`), so every card is in
-          exactly one place (B2). Use `rest="discard"` with an empty `stock` to reach a stock that has run out (G8).
+        - Every card of the game's decks (G1, GV5; their Jokers under GV2) that you did not give is shuffled (from
+          `seed`) and goes under the given stock (`rest="stock"`) or under the given discard pile
+          (`rest="discard"`), so every card is in exactly one place (B2). Use `rest="discard"` with an empty `stock`
+          to reach a stock that has run out (G8).
 
         >>> game = GarbageGame.from_position(
         ...     ["A♠ 2♥ 7♦", "Q♣ 5♠ 3♦"], face_up=[[1], []], stock="3♠ K♥", discard="9♣",
@@ -173,18 +199,23 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         if len(ups) != players or len(won) != players:
             raise ValueError("give face_up and hands_won for every seat (or leave them out)")
         for seat, cards in enumerate(seat_cards):
-            check_layout(seat, cards, ups[seat], won[seat], chosen.start_size)
+            check_layout(seat, cards, ups[seat], won[seat], chosen.start_size, chosen.is_wild)
             game._up[seat] = [spot in ups[seat] for spot in range(1, len(cards) + 1)]
         check_seats(players, to_move, resigned, MIN_PLAYERS)
+        if chosen.last_turn:
+            game._first = to_move if first is None else first
+            if not 0 <= game._first < players:
+                raise ValueError(f"there is no seat {game._first}; seats are 0 to {players - 1}")
         if hand_number < 1:
             raise ValueError("hand_number starts at 1")
         game._spots, game._hands_won, game._to_move, game._hand = seat_cards, won, to_move, hand_number
         game._resigned = list(resigned)
         if pending is not None:
-            game._pending = check_pending(pending, game._up[to_move].count(False))
+            game._pending = check_pending(pending, game._up[to_move].count(False), chosen.is_wild)
         game._stock, game._discard = read_cards(stock)[::-1], read_cards(discard)[::-1]
         given = [card for cards in seat_cards for card in cards] + game._stock + game._discard
-        unused = unused_cards(given + ([game._pending] if game._pending else []), game._decks, seed)
+        given += [game._pending] if game._pending else []
+        unused = unused_cards(given, game._decks, seed, jokers=chosen.jokers)
         if rest == "stock":
             game._stock = unused + game._stock
         else:
@@ -214,6 +245,10 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         """The move phrase for a button or menu (capitalised there), e.g. "take 7♣ from the discard pile"."""
         if isinstance(move, DrawDiscard) and self._discard:
             return Message("garbage.move-take-discard", {"card": self._discard[-1]})
+        if isinstance(move, PlaceJack) and self._pending is not None and self._pending.rank in (KING, JOKER):
+            # The words name the card being placed under the house rules (GV1, GV2); the notation stays `jack 7`.
+            placed = "garbage.move-place-king" if self._pending.rank == KING else "garbage.move-place-joker"
+            return Message(placed, {"spot": move.spot})
         return move_phrase(move)
 
     def hidden_cards(self, seat: int | None = None) -> frozenset[Card]:
@@ -239,6 +274,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
             )
             for seat, spots in enumerate(self._spots)
         )
+        settings = self._settings
         return GarbagePublicView(
             seats=seats,
             discard=tuple(self._discard),
@@ -246,7 +282,28 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
             to_move=self._to_move,
             hand_number=self._hand,
             move_count=self._moves,
+            wild_rank=settings.wild,
+            jokers=settings.jokers,
+            decks=self._decks,
+            last_turn=settings.last_turn,
+            first=self._first if settings.last_turn else None,
+            finished=tuple(self._finishers),
+            last_turns=self._last_turns_left(),
         )
+
+    def _last_turns_left(self) -> tuple[int, ...]:
+        """GV4: the seats still to play their last turn, the seat to move first (none outside the last turns)."""
+        if not self._finishers or self._to_move is None:
+            return ()
+        return self._seats_from(self._to_move)
+
+    def _seats_from(self, seat: int) -> tuple[int, ...]:
+        """`seat` and the seats after it in turn order, up to the hand's first player (not included)."""
+        seats = []
+        while seat != self._first:
+            seats.append(seat)
+            seat = (seat + 1) % self._players
+        return tuple(seats)
 
     def _view(self, seat: int) -> GarbageView:
         """The public view (there is nothing private in Garbage) and the seat's legal moves."""
@@ -270,16 +327,20 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
     def _checked(self, seat: int, move: GarbageDecision) -> GarbageDecision:
         if not isinstance(move, DrawStock | DrawDiscard | PlaceJack):
             raise InvalidMoveError(Message("garbage.refused.not-a-garbage-move", {"move": repr(move)}))
-        check_decision(move, self._up[seat], self._pending, len(self._stock), len(self._discard))
+        check_decision(move, self._up[seat], self._pending, len(self._stock), len(self._discard), self._settings)
         return move
 
     def _auto_move(self, seat: int) -> GarbageDecision:
-        """Draw from the stock; a Jack goes to the lowest face-down spot."""
+        """Draw from the stock; a wild card goes to the lowest face-down spot."""
         return self._legal(seat)[0]  # the stock comes first, and face-down spots are listed lowest first
 
     def _standing(self, seat: int) -> tuple[int, ...]:
-        """The G10 winner first, then hands won."""
-        return int(seat == self._game_winner), self._hands_won[seat]
+        """The G10 winner first (winners, when they share it under GV4), then hands won.
+
+        A seat that filled its single Ace spot has won as many hands as its layout had spots at the start, which
+        no other seat can have: that is how the winners, however many, are known.
+        """
+        return int(self._hands_won[seat] >= self._settings.start_size), self._hands_won[seat]
 
     def _scores(self) -> tuple[int, ...]:
         return tuple(self._hands_won)
@@ -290,7 +351,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
             assert jack is not None  # _checked guarantees a pending Jack
             card = self._turn_up(seat, move.spot, jack, events)
             if self._is_complete(seat):
-                self._win_hand(seat, card, events)
+                self._complete(seat, card, events)
                 return
         elif isinstance(move, DrawStock):
             if not self._stock:
@@ -303,12 +364,16 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         self._place(seat, card, events)
 
     def _place(self, seat: int, card: Card, events: _Events) -> None:
-        """G6: place `card` and whatever it turns up, until a discard (G6d), a Jack choice (G6c) or a win (G7)."""
+        """G6: place `card` and whatever it turns up, until a discard (G6d), a wild card's choice (G6c) or a win (G7).
+
+        A wild card is a Jack, or a King instead (GV1), or a Joker (GV2): it plays every Jack rule.
+        """
         spots, up = self._spots[seat], self._up[seat]
         size = len(spots)
+        wild = self._settings.is_wild
         while True:
             rank = card.rank
-            if rank == JACK:
+            if wild(card):
                 face_down = [spot for spot in range(1, size + 1) if not up[spot - 1]]
                 if len(face_down) > 1:
                     self._pending = card  # G6c: the same seat decides next
@@ -319,13 +384,16 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
                     return
                 card = self._turn_up(seat, face_down[0], card, events)
             elif rank > size:
-                reason = DiscardReason.QUEEN_OR_KING if rank > JACK else DiscardReason.ABOVE_LAYOUT
+                reason = DiscardReason.ABOVE_LAYOUT
+                if rank > MAX_SPOT:  # a court card that is not wild: Queens and Kings, or Jacks and Queens (GV1)
+                    kings = self._settings.wild == KING
+                    reason = DiscardReason.JACK_OR_QUEEN if kings else DiscardReason.QUEEN_OR_KING
                 self._discard_card(seat, card, reason, events)
                 return
             elif not up[rank - 1]:
                 card = self._turn_up(seat, rank, card, events)  # G6a
-            elif spots[rank - 1].rank == JACK:
-                # G6b: the Jack is displaced and placed in its turn; the layout cannot become complete here.
+            elif wild(spots[rank - 1]):
+                # G6b: the wild card is displaced and placed in its turn; the layout cannot become complete here.
                 jack, spots[rank - 1] = spots[rank - 1], card
                 events.append(JackDisplaced(seat, rank, card, jack))
                 card = jack
@@ -334,7 +402,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
                 self._discard_card(seat, card, DiscardReason.SPOT_FILLED, events)
                 return
             if self._is_complete(seat):
-                self._win_hand(seat, card, events)
+                self._complete(seat, card, events)
                 return
 
     def _turn_up(self, seat: int, spot: int, card: Card, events: _Events) -> Card:
@@ -342,7 +410,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         spots = self._spots[seat]
         hidden, spots[spot - 1] = spots[spot - 1], card
         self._up[seat][spot - 1] = True
-        events.append((JackPlaced if card.rank == JACK else PlacedOnSpot)(seat, spot, card, hidden))
+        events.append((JackPlaced if self._settings.is_wild(card) else PlacedOnSpot)(seat, spot, card, hidden))
         return hidden
 
     def _is_complete(self, seat: int) -> bool:
@@ -351,7 +419,49 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
     def _discard_card(self, seat: int, card: Card, reason: DiscardReason, events: _Events) -> None:
         self._discard.append(card)
         events.append(Discarded(seat, card, reason, len(self._spots[seat])))
-        self._to_move = (seat + 1) % self._players
+        self._end_turn(seat, events)
+
+    def _end_turn(self, seat: int, events: _Events) -> None:
+        """Pass the turn on (G4); under GV4, the last of the last turns ends the hand instead."""
+        after = (seat + 1) % self._players
+        if self._finishers and after == self._first:
+            self._end_last_turns(events)
+            return
+        self._to_move = after
+
+    def _complete(self, seat: int, leftover: Card, events: _Events) -> None:
+        """G7 when `seat` turns up its last spot; under GV4 the seats behind the first finisher play once more."""
+        if self._settings.last_turn:
+            if self._finishers:  # a last turn completed this layout too: it wins the hand as well
+                self._discard.append(leftover)
+                self._hands_won[seat] += 1
+                self._finishers.append(seat)
+                events.append(AlsoWon(seat, self._hand, leftover))
+                self._end_turn(seat, events)
+                return
+            behind = self._seats_from((seat + 1) % self._players)
+            if behind:
+                self._discard.append(leftover)
+                self._hands_won[seat] += 1
+                self._finishers.append(seat)
+                events.append(LastTurns(seat, self._hand, leftover, behind))
+                self._to_move = behind[0]
+                return
+        self._win_hand(seat, leftover, events)
+
+    def _end_last_turns(self, events: _Events) -> None:
+        """GV4: the last turns are played; every finisher won the hand, those on a single Ace spot the game (G10)."""
+        winners, self._finishers = tuple(self._finishers), []
+        game_winners = tuple(seat for seat in winners if len(self._spots[seat]) == 1)
+        sizes = tuple(self.layout_size(other) for other in range(self._players))
+        events.append(LastTurnsOver(self._hand, winners, sizes, game_winners))
+        if game_winners:
+            self._game_winner = game_winners[0]
+            self._finish(events)
+            return
+        self._hand += 1
+        self._deal(first=winners[0])  # G4: the first to finish plays first
+        events.append(NewHandDealt(self._hand, sizes, winners[0]))
 
     def _reshuffle(self, events: _Events) -> None:
         """G8: the discard pile except its top card becomes the new stock."""
@@ -378,7 +488,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
 
     def _deal(self, first: int) -> None:
         """G3/G9: gather every card, shuffle, deal each seat its spots face down; the rest is the stock."""
-        cards = list(snapshot.FULL_DECKS[self._decks])
+        cards = list(snapshot.full_decks(self._decks, self._settings.jokers))
         random.Random(f"garbage:{self._seed}:deal:{self._hand}").shuffle(cards)
         dealt = 0
         for seat in range(self._players):
@@ -390,15 +500,23 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
         self._discard = []
         self._pending = None
         self._to_move = first
+        if self._settings.last_turn:
+            self._first = first
 
     def _on_resign(self, seat: int, events: _Events) -> None:
         if self._pending is not None and seat == self._to_move:
-            self._discard_card(seat, self._pending, DiscardReason.RESIGNED, events)
-            self._pending = None
+            card, self._pending = self._pending, None
+            if self._players - len(self._resigned) >= MIN_PLAYERS:
+                self._discard_card(seat, card, DiscardReason.RESIGNED, events)
+                return
+            # The game ends with this resignation (`apply` finishes it): the card goes to the discard pile, and no
+            # turn passes on (so no last turns end here and finish the game a second time).
+            self._discard.append(card)
+            events.append(Discarded(seat, card, DiscardReason.RESIGNED, len(self._spots[seat])))
 
     def _end(self, events: _Events) -> None:
         if self._pending is not None:
-            # The game ended by resignations while a Jack waited for its spot: it goes where cards go (B2).
+            # The game ended by resignations while a wild card waited for its spot: it goes where cards go (B2).
             seat = self._to_move
             assert seat is not None
             self._discard.append(self._pending)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine.garbage.game import GarbageGame
 from engine.garbage.moves import MAX_SPOT
-from engine.garbage.rules import GarbageSettings
+from engine.garbage.rules import DECK_CHOICES, WILD_RANKS, GarbageSettings, decks_fit
 from engine.garbage.views import GarbagePublicView
-from engine.kinds import GameKind, WholeNumber
+from engine.kinds import GameKind, HouseRule, WholeNumber
 from engine.message import Count, Message
 
 
@@ -15,6 +15,20 @@ def _settings_line(settings: GarbageSettings) -> Message:
         return Message("garbage.settings-full", {"spots": Count(MAX_SPOT, "spot")})
     return Message("garbage.settings-short", {"spots": Count(settings.start_size, "spot")})
 
+
+def _house_rules_fit(settings: GarbageSettings, seats: int) -> Message | None:
+    """GV5: a fixed number of decks must leave a stock of ten cards after the first deal; the other rules always fit."""
+    return decks_fit(settings, seats)
+
+
+DEFAULTS = GarbageSettings()
+HOUSE_RULES = (  # RULES.md "House rules (variants)", GV1–GV5, each value in the order the lobby offers it
+    HouseRule("GV1", "wild_rank", tuple(WILD_RANKS), DEFAULTS.wild_rank),
+    HouseRule("GV2", "jokers", (False, True), DEFAULTS.jokers),
+    HouseRule("GV3", "start_size", tuple(range(MAX_SPOT, 0, -1)), DEFAULTS.start_size),
+    HouseRule("GV4", "last_turn", (False, True), DEFAULTS.last_turn),
+    HouseRule("GV5", "decks", DECK_CHOICES, DEFAULTS.decks),
+)
 
 KIND = GameKind(
     name="garbage",
@@ -26,6 +40,8 @@ KIND = GameKind(
     options=(WholeNumber("size", "start_size", "Starting layout size, 1–10 (default 10)", 1, MAX_SPOT, MAX_SPOT),),
     settings_line=_settings_line,
     notation=Message("garbage.rules.notation"),
+    house_rules=HOUSE_RULES,
+    house_rules_fit=_house_rules_fit,
     public_view=GarbagePublicView,
     table_picture="render.garbage:render_garbage_table",
     players=(

@@ -73,13 +73,16 @@ JACK_MOVES: Final = {spot: PlaceJack(spot) for spot in range(1, MAX_SPOT + 1)}
 
 _STOCK_RE: Final = re.compile(r"(?:(?:draw|take)(?: from)?(?: the)? )?stock(?: pile)?")
 _DISCARD_RE: Final = re.compile(r"(?:(?:draw|take)(?: from)?(?: the)? )?(?:top )?(?:of )?(?:the )?discard(?: pile)?")
-_JACK_RE: Final = re.compile(
-    r"(?:put )?(?:the )?(?:jack|j) ?(?:(?:on|to|->|→) ?)?(?:the )?(?:spot ?)?(?P<spot>[0-9]{1,2})"
+_JACK_RE: Final = re.compile(  # the wild card of any house rule (GV1, GV2) is placed with the same move
+    r"(?:put )?(?:the )?(?:jack|j|king|joker|wild) ?(?:(?:on|to|->|→) ?)?(?:the )?(?:spot ?)?(?P<spot>[0-9]{1,2})"
 )
 
 
 def parse_garbage_move(text: str) -> GarbageMove:
     """Read a move as people type it (case-insensitive): `draw stock`/`stock`, `draw discard`/`discard`, `jack 7`/`j 7`.
+
+    The wild card waiting for a spot may also be named `king 7`, `joker 7` or `wild 7` (house rules GV1, GV2); the
+    move is the same, written `jack 7`.
 
     Raises:
         InvalidMoveError: the text is not a Garbage move, or names a spot outside 1..10.

@@ -12,8 +12,20 @@ from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 from engine.cards import Card, cards_from_codes, new_decks
+from engine.garbage.rules import GarbageSettings
 
 FULL_DECKS: Final = {count: tuple(new_decks(count)) for count in (1, 2, 3)}
+WITH_JOKERS: Final = {count: tuple(new_decks(count, jokers=True)) for count in (1, 2, 3)}  # GV2
+_CODES: Final = {
+    (count, jokers): frozenset(card.code for card in (WITH_JOKERS if jokers else FULL_DECKS)[count])
+    for count in (1, 2, 3)
+    for jokers in (False, True)
+}
+
+
+def full_decks(count: int, jokers: bool) -> tuple[Card, ...]:
+    """Every card of `count` decks, with their Jokers if `jokers` (GV2), in a fixed order."""
+    return (WITH_JOKERS if jokers else FULL_DECKS)[count]
 
 
 def card(code: str) -> Card:
@@ -25,6 +37,7 @@ class GarbageFields(Protocol):
     """The state of a Garbage game, as `GarbageGame` keeps it."""
 
     _players: int
+    _settings: GarbageSettings
     _decks: int
     _hand: int
     _shuffles: int
@@ -38,11 +51,17 @@ class GarbageFields(Protocol):
     _pending: Card | None
     _stock: list[Card]
     _discard: list[Card]
+    _first: int
+    _finishers: list[int]
 
 
 def dump(game: GarbageFields) -> dict[str, Any]:
-    """The state after the header (schema, kind, players, seed, settings) that `BaseGame.to_dict` writes."""
-    return {
+    """The state after the header (schema, kind, players, seed, settings) that `BaseGame.to_dict` writes.
+
+    A game with the last turn (GV4) also writes the hand's first player and the seats that completed their layouts
+    while the last turns are played; other games write exactly what they wrote before the house rules.
+    """
+    state = {
         "hand": game._hand,
         "shuffles": game._shuffles,
         "moves": game._moves,
@@ -56,6 +75,10 @@ def dump(game: GarbageFields) -> dict[str, Any]:
         "stock": [card.code for card in game._stock],
         "discard": [card.code for card in game._discard],
     }
+    if game._settings.last_turn:
+        state["first"] = game._first
+        state["finishers"] = list(game._finishers)
+    return state
 
 
 def load(game: GarbageFields, data: Mapping[str, Any]) -> None:
@@ -75,6 +98,9 @@ def load(game: GarbageFields, data: Mapping[str, Any]) -> None:
     game._pending = card(data["pending"]) if data["pending"] is not None else None
     game._stock = cards_from_codes(data["stock"])
     game._discard = cards_from_codes(data["discard"])
+    if game._settings.last_turn:
+        game._first = int(data["first"])
+        game._finishers = [int(seat) for seat in data["finishers"]]
 
 
 def check_state(game: GarbageFields) -> None:
@@ -89,5 +115,7 @@ def check_state(game: GarbageFields) -> None:
     cards = [*game._stock, *game._discard, *(card for spots in game._spots for card in spots)]
     cards += [game._pending] if game._pending is not None else []
     codes = {card.code for card in cards}  # a code names one card exactly, and strings hash faster than cards
-    if len(codes) != len(cards) or len(cards) != 52 * game._decks or max(c.deck for c in cards) >= game._decks:
+    if len(codes) != len(cards) or codes != _CODES[game._decks, game._settings.jokers]:
         raise ValueError("Garbage snapshot does not hold every card of its decks exactly once (B2)")
+    if not 0 <= game._first < players or any(not 0 <= seat < players for seat in game._finishers):
+        raise ValueError("Garbage snapshot names a seat that is not in the game")

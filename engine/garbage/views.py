@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card
+from engine.cards import JACK, JOKER, Card
 from engine.garbage.moves import GarbageDecision
 
 
@@ -20,7 +20,7 @@ class SeatView:
     hands_won: int
     resigned: bool
     spots: tuple[Card | None, ...]
-    pending: Card | None  # a Jack waiting for this seat to choose its spot (G6c)
+    pending: Card | None  # a wild card waiting for this seat to choose its spot (G6c)
 
     @property
     def face_down_spots(self) -> tuple[int, ...]:
@@ -30,7 +30,13 @@ class SeatView:
 
 @dataclass(frozen=True, slots=True)
 class GarbagePublicView:
-    """The whole table as anyone may see it. `discard` lists the pile from the bottom up (the last is the top)."""
+    """The whole table as anyone may see it. `discard` lists the pile from the bottom up (the last is the top).
+
+    The house rules in force are public too: the wild rank (GV1), whether Jokers are in the decks (GV2), how many
+    decks (G1, GV5), and the last turn (GV4). Under GV4, `first` is who played first in this hand, `finished` are
+    the seats that completed their layouts this hand while `last_turns` (the seat to move first) still play their
+    one more turn.
+    """
 
     seats: tuple[SeatView, ...]
     discard: tuple[Card, ...]
@@ -38,6 +44,17 @@ class GarbagePublicView:
     to_move: int | None
     hand_number: int
     move_count: int
+    wild_rank: int = JACK
+    jokers: bool = False
+    decks: int = 1
+    last_turn: bool = False
+    first: int | None = None  # who played first in this hand (G4), told under GV4 only
+    finished: tuple[int, ...] = ()
+    last_turns: tuple[int, ...] = ()
+
+    def is_wild(self, card: Card) -> bool:
+        """True for a card that plays the Jack rules (G6): the wild rank, or a Joker."""
+        return card.rank == self.wild_rank or card.rank == JOKER
 
     @property
     def discard_top(self) -> Card | None:

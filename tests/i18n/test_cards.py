@@ -44,7 +44,21 @@ def test_english_is_the_cards_own_display_form():
 def test_the_rank_letters_are_the_catalogs():
     for locale in LOCALES:
         ids = [message.id for message in read_catalog(LOCALES_DIR / locale / "cards.po") if message.id]
-        assert sorted(ids) == ["card.rank.A", "card.rank.J", "card.rank.K", "card.rank.Q"], locale
+        # The Joker (Garbage's house rule GV2): its name in texts and the letters on its corner.
+        expected = ["card.joker", "card.rank.A", "card.rank.J", "card.rank.Jo", "card.rank.K", "card.rank.Q"]
+        assert sorted(ids) == expected, locale
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_joker_is_written_by_the_catalog_and_read_back_by_the_engine(locale):
+    for joker in new_decks(3, jokers=True)[52:54] + new_decks(3, jokers=True)[-2:]:
+        written = card_words(joker, locale)
+        assert written and "{" not in written
+        assert rank_words(joker.rank, locale) == "Jo"
+        deck = f"#{joker.deck}" if joker.deck else ""
+        for typed in (written + deck, written.lower() + deck, str(joker) + deck, "Jo" + deck):
+            assert Card.parse(english_ranks(typed, locale)).is_joker, (locale, typed)
+    assert english_ranks("Joker 5♦", locale).split()[1] == "5♦"
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -35,6 +35,14 @@ def jack_choice():
     )  # fmt: skip
 
 
+def kings_and_jokers():
+    """House rules GV1 and GV2: Kings and Jokers standing in spots, a Joker waiting for one, a Joker on the pile."""
+    return GarbageGame.from_position(
+        ["A♠ 🃏 3♦ K♣ 5♣", "🃟 5♠ 3♥ 8♥ 9♠"], face_up=[[1, 2, 4], [1]], pending="🃟#1", discard="🃏#1",
+        settings=GarbageSettings(start_size=5, wild_rank="king", jokers=True, decks=2),
+    )  # fmt: skip
+
+
 TABLES = {
     "kasino 2 players": lambda: KasinoGame.new(2, seed=1),
     "kasino 4 players, crowded": crowded_kasino,
@@ -44,6 +52,7 @@ TABLES = {
     "garbage 6 players": lambda: garbage_game(6),
     "garbage 6 players, fresh": lambda: GarbageGame.new(6, seed=6),
     "garbage Jack choice": jack_choice,
+    "garbage Kings wild, Jokers": kings_and_jokers,
 }
 
 

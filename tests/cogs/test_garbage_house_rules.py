@@ -1,0 +1,144 @@
+"""Issue 26: Garbage's table under its house rules (GV1–GV5), through SimCord and in the table's words.
+
+The lobby's "House rules…" is another part's; here the lobby is opened with `/garbage new` and the service is handed
+the house rules as a lobby would, so the game itself, its buttons and its words are what is tested.
+"""
+
+import random
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+from cogs.garbage import GarbageUI, no_use, public_table, table_view
+from engine.cards import Card
+from engine.garbage import GarbageGame, GarbageSettings
+from i18n import card_words
+from tests.cogs.helpers import custom_ids, game_thread, is_enabled, labels, member_for, open_and_start, table_message
+from tests.cogs.test_words import embed_text, record_stub
+
+C = Card.parse
+KINGS_JOKERS_LAST_TURN = {"wild_rank": "king", "jokers": True, "last_turn": True}
+
+
+def table_record(names, *, computers=()):
+    """What the table functions read of a game's record, with the version its buttons carry."""
+    seats = tuple(SimpleNamespace(name=name, is_computer=seat in computers) for seat, name in enumerate(names))
+    return SimpleNamespace(kind="garbage", id=7, version=3, status="running", seats=seats)
+
+
+def spot_labels(game, locale="en"):
+    view = table_view(table_record(["Kari", "Ola", "Per"][: game.players]), game, locale)
+    return [item.item.label for item in view.children]
+
+
+@pytest.mark.parametrize(
+    ("settings", "held", "words"),
+    [
+        ({}, "J♣", "Jack → spot"),
+        ({"wild_rank": "king"}, "K♣", "King → spot"),
+        ({"jokers": True}, "🃏", "Joker → spot"),
+        ({"wild_rank": "king", "jokers": True}, "🃟", "Joker → spot"),
+    ],
+)
+def test_gv1_gv2_the_spot_buttons_name_the_wild_card_being_placed(settings, held, words):
+    game = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], pending=held,
+                                     settings=GarbageSettings(start_size=3, **settings))  # fmt: skip
+    assert spot_labels(game) == [f"{words} {spot}" for spot in (1, 2, 3)]
+
+
+def test_gv1_gv2_the_spot_buttons_in_each_language():
+    kings = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], pending="K♣",
+                                      settings=GarbageSettings(start_size=3, wild_rank="king"))  # fmt: skip
+    assert spot_labels(kings, "no")[0] == "Konge → plass 1"
+    assert spot_labels(kings, "hu")[0] == "Király → 1. hely"
+    assert spot_labels(kings, "id")[0] == "King → posisi 1"
+    jokers = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], pending="🃏",
+                                       settings=GarbageSettings(start_size=3, jokers=True))  # fmt: skip
+    assert spot_labels(jokers, "no")[0] == "Joker → plass 1"
+
+
+def test_gv1_under_kings_wild_a_jack_on_the_discard_pile_is_of_no_use_and_a_king_is():
+    game = GarbageGame.from_position(["A♠ 2♥ 3♦ K♣ 5♠", "A♥ 2♣ 3♣ 4♣ 5♣"], face_up=[[1, 4], []], discard="J♦",
+                                     settings=GarbageSettings(start_size=5, wild_rank="king"))  # fmt: skip
+    view = game.public_view()
+    seat = view.seats[0]
+    assert no_use(C("J♦"), seat, view) and no_use(C("Q♠"), seat, view)
+    assert not no_use(C("K♥"), seat, view) and not no_use(C("4♥"), seat, view)  # G6c; G6b the King on spot 4
+    assert spot_labels(game)[1] == "Take discard (J♦) — no use to you"
+
+
+def test_gv4_the_table_says_who_finished_and_who_plays_a_last_turn():
+    settings = GarbageSettings(start_size=3, last_turn=True)
+    game = GarbageGame.from_position(["A♥ 2♥ 9♦", "A♠ 5♠ 3♠", "Q♣ 2♣ 8♣"], face_up=[[1, 2], [], []],
+                                     stock="3♦ K♦ Q♥", settings=settings)  # fmt: skip
+    events = game.play(0, "draw stock")
+    record = record_stub("garbage", ["Kari", "Ola", "Per"])
+    _, embed = public_table(record, game.public_view(), [], "en")
+    assert "**Last turns:** Kari filled every spot; still to play: Ola and Per." in embed_text(embed)
+    _, embed = public_table(record, game.public_view(), [], "hu")
+    assert "**Utolsó körök:** teljes a kirakása: Kari; még sorra kerül: Ola és Per." in embed_text(embed)
+    ui = GarbageUI(bot=None)
+    assert ui.notices(record, events, "en") == [
+        "🏆 Kari filled every spot and wins hand 1; 9♦ goes to the discard pile. One last turn each for Ola and Per."
+    ]
+    game.play(1, "draw stock")
+    events = game.play(2, "draw stock")
+    assert ui.notices(record, events, "en") == [
+        "🏆 The last turns are over: hand 1 goes to Kari. Layouts now: Kari 2 spots, Ola 3 spots, Per 3 spots."
+    ]
+    _, embed = public_table(record, game.public_view(), [], "en")
+    assert "Last turns:" not in embed_text(embed)
+
+
+async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and_the_last_turn(
+    simcord_env, channel, members, monkeypatch
+):
+    service = simcord_env.bot.service
+    opened_with = service.open_lobby
+
+    async def with_house_rules(kind, options, **where):
+        # What the lobby's "House rules…" would store; the table reads them from the game.
+        return await opened_with(kind, replace(options, settings={**options.settings, **KINGS_JOKERS_LAST_TURN}),
+                                 **where)  # fmt: skip
+
+    monkeypatch.setattr(service, "open_lobby", with_house_rules)
+    host, *others = members[:3]
+    _, game_id = await open_and_start(channel, host, others, "garbage new", seats=3, size=4)
+    record = await simcord_env.bot.store.get_game(game_id)
+    assert {key: record.settings[key] for key in KINGS_JOKERS_LAST_TURN} == KINGS_JOKERS_LAST_TURN
+    thread = game_thread(channel, game_id)
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(3000):
+        record = await simcord_env.bot.store.get_game(game_id)
+        if record.status == "finished":
+            break
+        game = GarbageGame.from_dict(record.state)
+        table = table_message(thread, game_id)
+        shown = table.content + str(table.embeds[0].to_dict())
+        # G11: every face-down spot is shown as "?" (two decks here: a hidden card may share its face with a copy in
+        # sight, so the spots are compared one by one; Discord's text-style mark after a suit is left out).
+        state = record.state
+        fields = [field["value"].replace("\ufe0e", "") for field in table.embeds[0].to_dict()["fields"]]
+        for seat, (spots, up) in enumerate(zip(state["layouts"], state["face_up"], strict=True)):
+            for spot, (code, face_up) in enumerate(zip(spots, up, strict=True), start=1):
+                said = f"{spot} {'?' if not face_up else card_words(C(code))}"
+                assert said in fields[seat].split("\n")[0].split(" · "), (said, fields[seat])
+        held = game.public_view().seats[game.to_move].pending
+        words = labels(table)
+        assert not any(label.startswith("Jack") for label in words)
+        if held is not None:
+            kind = "Joker" if held.is_joker else "King"
+            assert words and all(label.startswith(f"{kind} → spot") for label in words)
+            seen.add(kind)
+        if game.public_view().last_turns:
+            assert "**Last turns:**" in shown
+            seen.add("last turns")
+        player = member_for(members, record, game.to_move)
+        choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
+        await player.click(table, custom_id=rng.choice(choices))
+    else:
+        pytest.fail("the game did not finish")
+    assert channel.last_message.content.startswith(f"Garbage #{game_id} is over. 1. ")
+    assert {"King", "Joker"} <= seen, seen
