@@ -24,7 +24,7 @@ import discord  # noqa: E402 - after the path is set
 import simcord  # noqa: E402
 
 from bot import create_bot  # noqa: E402
-from tests.cogs.helpers import game_thread, labels, open_and_start, table_message  # noqa: E402
+from tests.cogs.helpers import components, game_thread, labels, open_and_start, table_message  # noqa: E402
 from tests.cogs.test_garbage_flow import play_turn_by_buttons  # noqa: E402
 from tests.cogs.test_kasino_flow import play_turn  # noqa: E402
 
@@ -133,8 +133,29 @@ async def scenes(env: simcord.Env) -> None:
     await alice.slash(channel, "leaderboard", game="kasino")
     await capture(env, channel, [alice], "leaderboard", 900)
 
+    await house_rules_scene(env)
+
     for locale in ("no", "id", "hu"):
         await language_scene(env, locale)
+
+
+def control(message: Any, suffix: str) -> str:
+    """The custom id of the component whose id ends with `suffix`."""
+    return next(c["custom_id"] for c in components(message) if c.get("custom_id", "").endswith(suffix))
+
+
+async def house_rules_scene(env: simcord.Env) -> None:
+    """A Garbage lobby whose host opened **House rules…** and chose Kings wild, Jokers and the last turn."""
+    guild = env.create_guild("Trash Talk")
+    channel = guild.create_text_channel("games")
+    dana, eve = (guild.add_member(env.create_user(name)) for name in ("dana", "eve"))
+    lobby = await dana.slash(channel, "garbage new", seats=3)
+    await eve.click(lobby.response, label="Join")
+    panel = await dana.click(lobby.response, custom_id=control(lobby.response, ":0:houserules"))
+    panel = await dana.select(panel.response, ["king"], custom_id=control(panel.response, ":hr:0"))
+    panel = await dana.click(panel.response, custom_id=control(panel.response, ":hr:1:on"))
+    await dana.click(panel.response, custom_id=control(panel.response, ":hr:3:on"))
+    await capture(env, channel, [dana], "house-rules", 900)
 
 
 async def language_scene(env: simcord.Env, locale: str) -> None:
