@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Final
 
 from engine.cards import Card
@@ -98,7 +98,9 @@ class SeatScore:
     last_take: int
     round_total: int
     game_total: int
-    cancelled: int = 0
+    # Left out of `repr`, which seeds the computer players' choices (through the views): a game without KV2's
+    # `cancel` gets the same moves as before the house rules.
+    cancelled: int = field(default=0, repr=False)
 
     def to_dict(self) -> dict[str, int]:
         """JSON-safe form."""
