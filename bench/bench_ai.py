@@ -1,7 +1,7 @@
 """Computer players: seeded matches in alternating seats, win rates with Wilson 95% intervals, searchers' move times.
 
 Run from the repository root: `python -m bench.bench_ai [--games 1000] [--hard-games 1000] [--four-games 300]
-[--expert-games 400] [--expert-four-games 200] [--house-games 600] [--team-games 300] [--processes 2]
+[--expert-games 400] [--expert-four-games 200] [--house-games 400] [--team-games 200] [--processes 2]
 [--only kasino|kasino-expert|kasino-house|garbage]`. Game `i` of a match uses seed `i` and puts the player being
 measured in seat `i % players`, the others at the remaining seats. The expert matches play every deal with expert
 in each seat: game `i` uses seed `i // players` and seat `i % players`, so each seed is played `players` times
@@ -115,8 +115,8 @@ def main() -> None:
     parser.add_argument("--four-games", type=int, default=300, help="games of the Kasino 4p match")
     parser.add_argument("--expert-games", type=int, default=400, help="games of the Kasino 2p expert match")
     parser.add_argument("--expert-four-games", type=int, default=200, help="games of the Kasino 4p expert match")
-    parser.add_argument("--house-games", type=int, default=600, help="games of the Kasino 2p building-off match")
-    parser.add_argument("--team-games", type=int, default=300, help="games of the Kasino 4p partnerships match")
+    parser.add_argument("--house-games", type=int, default=400, help="games of the Kasino 2p building-off match")
+    parser.add_argument("--team-games", type=int, default=200, help="games of the Kasino 4p partnerships match")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--only", choices=["kasino", "kasino-expert", "kasino-house", "garbage"], default=None)
     options = parser.parse_args()
