@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Final
 from ai.base import SAFETY_SECONDS, SampledSearch, Strength, decision_rng
 from ai.kasino_inference import guess_weight, hand_weights, weighted_deal
 from ai.kasino_knowledge import KasinoKnowledge
-from ai.kasino_medium import RankedSearch
+from ai.kasino_medium import RankedSearch, takes_partners_build
 from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
 from ai.kasino_position import Position
 from ai.kasino_solver import MinimaxSolver
@@ -44,6 +44,7 @@ PLAYOUTS: Final = 1200  # above this many playouts, enumeration first keeps the 
 FINALISTS: Final = 3  # candidates kept for the rest of the enumeration
 SOLVE_CARDS: Final = 7  # with 3-4 players, a guessed last deal is solved once this few cards are in hands
 SOLVED_SAMPLES: Final = 12  # guesses of a last deal that is solved exactly
+PARTNER_BUILD: Final = 0.6  # KV5: what taking a partner's build must gain, in utility (see `ai.kasino_hard`)
 
 
 class ExpertKasino(SampledSearch, RankedSearch):
@@ -87,22 +88,25 @@ class _Search:
         self.know = know
         self.seat = know.seat
         seats = view.public.seats
-        self.context = GameContext(tuple(summary.score for summary in seats), view.public.target)
+        self.scoring = know.scoring
+        self.context = GameContext(tuple(summary.score for summary in seats), view.public.target, know.scoring.teams)
         self.tallies, self.unknown = _tallies(know, [summary.captured for summary in seats],
                                               [summary.sweeps for summary in seats])  # fmt: skip
-        self.weights = hand_weights(history, know.opponents(), know.table) if history else {}
+        self.weights = hand_weights(history, know.opponents(), know.table, know.scoring) if history else {}
+        partner = know.partner()
+        self.allies = frozenset() if partner is None else frozenset({partner})
         self.deadline = time.perf_counter() + time_limit
 
     def start(self, hands: Sequence[Sequence[Card]]) -> Position:
         """The position of the seat's turn with `hands` as the guess of every hand."""
         know = self.know
         return Position(tuple(tuple(hand) for hand in hands), know.table, self.seat, self.tallies, know.last_taker,
-                        know.last_deal, know.resigned)  # fmt: skip
+                        know.last_deal, know.resigned, know.scoring)  # fmt: skip
 
     def value(self, position: Position) -> tuple[float, ...]:
         """Every seat's utility of a finished deal."""
         over = position.ends_round
-        points = round_points(position.tallies, over, self.unknown)
+        points = round_points(position.tallies, over, self.unknown, self.scoring)
         return tuple(self.context.utility(points, seat, over) for seat in range(len(points)))
 
     def solve_exactly(self, moves: list[CardMove]) -> CardMove:
@@ -176,7 +180,7 @@ class _Search:
 
     def _add(self, totals: list[float], weight: float, start: Position, candidates: list[tuple[float, CardMove]],
              solve: bool) -> None:  # fmt: skip
-        solver = MinimaxSolver(self.seat, self.value) if solve else None  # one table for every candidate
+        solver = MinimaxSolver(self.seat, self.value, self.allies) if solve else None  # one table for every candidate
         for index, (_, move) in enumerate(candidates):
             after = start.play(move)
             if solver is not None:
@@ -191,11 +195,13 @@ class _Search:
         first, second = sorted(totals, reverse=True)[:2]
         return (first - second) / weight_sum < CLOSE
 
-    @staticmethod
-    def _best(totals: list[float], weight_sum: float, candidates: list[tuple[float, CardMove]]) -> CardMove:
+    def _best(self, totals: list[float], weight_sum: float, candidates: list[tuple[float, CardMove]]) -> CardMove:
         if weight_sum <= 0.0:
             return candidates[0][1]
         scores = [total / weight_sum + PRIOR * prior for total, (prior, _) in zip(totals, candidates, strict=True)]
+        for index, (_, move) in enumerate(candidates):
+            if takes_partners_build(self.know, move):
+                scores[index] -= PARTNER_BUILD
         best = max(range(len(candidates)), key=lambda index: (scores[index], -index))
         return candidates[best][1]
 
@@ -208,9 +214,10 @@ def _tallies(know: KasinoKnowledge, captured: Sequence[int], sweeps: Sequence[in
     """
     tallies: list[Tally] = []
     unknown = 0.0
+    sweep = round(know.scoring.sweep)  # KV2: no points for sweeps when they are off
     for seat, count in enumerate(captured):
         seen = know.taken[seat]
-        tally = add_cards((0, 0, 0, 0), seen, sweeps[seat])
+        tally = add_cards((0, 0, 0, 0), seen, sweep * sweeps[seat])
         missing = count - len(seen)
         if missing > 0:
             tally = (count, tally[1] + round(missing * DECK_SPADES / DECK_CARDS), tally[2], tally[3])

@@ -3,7 +3,8 @@
 For each sample the cards this seat cannot see are dealt to the other hands (an owner of a build gets a
 card that can take it, K7), then every candidate move is played out to the end of the deal with the quick
 rollout policy (the same sample for every candidate, so they are compared on equal cards). The move with
-the best mean point margin wins; medium's score breaks near ties and picks the candidates.
+the best mean point margin wins (by the game's scoring; in partnerships the team's margin, KV5); medium's score
+breaks near ties and picks the candidates.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, ClassVar, Final
 from ai.base import SampledSearch, Strength, decision_rng
 from ai.determinize import deal_hidden
 from ai.kasino_knowledge import KasinoKnowledge
-from ai.kasino_medium import RankedSearch
+from ai.kasino_medium import RankedSearch, takes_partners_build
 from ai.kasino_rollout import Deal
 from engine.cards import Card
 from engine.kasino.moves import CardMove
@@ -24,6 +25,10 @@ from engine.kasino.views import KasinoView
 
 CANDIDATES: Final = 8  # medium's best moves that are searched; the rest are never better in practice
 PRIOR: Final = 0.15  # weight of medium's own score (which sees past the deal's end) next to the playouts
+# KV5: what taking a partner's build must gain over the best other move, in points of margin. The partner kept the
+# card that takes it (K7), so the team gets those cards anyway unless an opponent steals them first; the playouts'
+# greedy partner does not always take its own build when it could, which makes taking it look better than it is.
+PARTNER_BUILD: Final = 0.3
 
 
 class HardKasino(SampledSearch, RankedSearch):
@@ -47,6 +52,9 @@ class HardKasino(SampledSearch, RankedSearch):
                 totals[index] += playout_margin(know, hands, move)
             done += 1
         scores = [total / done + PRIOR * prior for total, (prior, _) in zip(totals, candidates, strict=True)]
+        for index, (_, move) in enumerate(candidates):
+            if takes_partners_build(know, move):
+                scores[index] -= PARTNER_BUILD
         best = max(range(len(candidates)), key=lambda index: (scores[index], -index))
         return candidates[best][1]
 
@@ -71,10 +79,9 @@ def _takes(value: int) -> Callable[[Card], bool]:
 
 
 def playout_margin(know: KasinoKnowledge, hands: list[list[Card]], move: CardMove) -> float:
-    """Play `move`, then the rest of the deal; this seat's points minus the best other seat's."""
+    """Play `move`, then the rest of the deal; this seat's side's points minus the best other side's (KV5: teams)."""
     deal = Deal([list(hand) for hand in hands], list(know.table), know.seat, know.last_deal, know.last_taker,
-                know.resigned)  # fmt: skip
+                know.resigned, know.scoring)  # fmt: skip
     deal.play(move)
     deal.play_out()
-    mine = deal.gains[know.seat]
-    return mine - max(gain for seat, gain in enumerate(deal.gains) if seat != know.seat)
+    return deal.margin(know.seat)

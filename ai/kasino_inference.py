@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ai.kasino_medium import BUILD_KEEP, best_takes
-from ai.kasino_table_math import SWEEP_POINTS, item_points, stacked, table_after
+from ai.kasino_table_math import DEFAULT_SCORING, Scoring, item_points, stacked, table_after
 from engine.cards import Card
 from engine.kasino import events
 from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
@@ -95,33 +95,36 @@ def _first_table(history: Sequence[Any], table_now: Sequence[TableItem]) -> tupl
     return tuple(TableItem.loose(card) for card in sorted(cards, key=card_order))
 
 
-def _worth(seat: int, table: Sequence[TableItem], move: CardMove) -> float:
+def _worth(seat: int, table: Sequence[TableItem], move: CardMove, scoring: Scoring = DEFAULT_SCORING) -> float:
     """Roughly the points a move made, counted as `best_takes` counts a take.
 
     A take: the table's cards it captured (and a sweep); a build: most of its cards; a place: nothing.
     """
     if isinstance(move, Take):
-        sweep = SWEEP_POINTS if len(move.targets) == len(table) else 0.0
-        return sweep + sum(item_points(item) for item in table if item.cards[0] in move.targets)
+        sweep = scoring.sweep if len(move.targets) == len(table) else 0.0
+        return sweep + sum(item_points(item, scoring) for item in table if item.cards[0] in move.targets)
     if isinstance(move, Build | Raise | Double):
         target = next((item for item in table if item.cards[0] == move.target), None)
         if target is not None:
             made = stacked(seat, target, move)
             if made.is_build:
-                return BUILD_KEEP * item_points(made)
+                return BUILD_KEEP * item_points(made, scoring)
     return 0.0
 
 
 def hand_weights(
-    history: Sequence[Any], seats: Sequence[int], table_now: Sequence[TableItem] = ()
+    history: Sequence[Any],
+    seats: Sequence[int],
+    table_now: Sequence[TableItem] = (),
+    scoring: Scoring = DEFAULT_SCORING,
 ) -> dict[int, Weights]:
     """For each seat in `seats`, the weight of each hand value given its moves this deal (1.0: no evidence)."""
     weights: dict[int, Weights] = {seat: dict.fromkeys(VALUES, 1.0) for seat in seats}
     for seat, table, move in deal_decisions(history, table_now):
         if seat not in weights:
             continue
-        made = _worth(seat, table, move)
-        for value, worth in best_takes(table, seat).items():
+        made = _worth(seat, table, move, scoring)
+        for value, worth in best_takes(table, seat, scoring).items():
             passed = worth - made - SLACK
             if passed > 0 and value != hand_value(move.card):
                 weights[seat][value] *= max(FLOOR, math.exp(-SHARPNESS * passed))

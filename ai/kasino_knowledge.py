@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ai.kasino_table_math import DEFAULT_SCORING, Scoring, scoring_for
 from engine.cards import Card, new_deck
 from engine.kasino.events import CardsTaken, RoundEnded, RoundStarted
 from engine.kasino.table import TableItem, hand_value
@@ -24,6 +25,7 @@ class KasinoKnowledge:
 
     `unseen` is every card this seat cannot place: other hands, the stock, and (without history) the
     cards already taken this round. `taken[seat]` lists the cards seen going to that seat's pile this round.
+    `scoring` is how the game counts (its points table and house rules, from the view's settings).
     """
 
     seat: int
@@ -36,6 +38,7 @@ class KasinoKnowledge:
     unseen: tuple[Card, ...]
     taken: tuple[tuple[Card, ...], ...]
     last_taker: int | None = None
+    scoring: Scoring = DEFAULT_SCORING
 
     @property
     def last_deal(self) -> bool:
@@ -43,8 +46,12 @@ class KasinoKnowledge:
         return self.stock == 0
 
     def opponents(self) -> tuple[int, ...]:
-        """The other seats in turn order after this one."""
+        """The other seats in turn order after this one (a partner too: its hand is as hidden as any)."""
         return tuple((self.seat + step) % self.players for step in range(1, self.players))
+
+    def partner(self) -> int | None:
+        """The seat's partner in partnerships (KV5), else None."""
+        return (self.seat + 2) % self.players if self.scoring.teams else None
 
     def holder_chance(self, seat: int, value: int) -> float:
         """The chance that `seat` holds a card of hand value `value` (drawn from the unseen cards)."""
@@ -104,4 +111,5 @@ def knowledge_from(view: KasinoView, history: Sequence[Any] = ()) -> KasinoKnowl
         unseen=tuple(card for card in DECK if card not in known),
         taken=taken,
         last_taker=last_taker_this_round(history),
+        scoring=scoring_for(public.settings),
     )

@@ -2,7 +2,9 @@
 
 A move scores the K14 points it takes (cards, spades, aces, casinos, a sweep), plus most of the value of a
 build it can take later, minus the points the next players could take from the table it leaves, weighted
-by the chance they hold the card for it (counted from the cards this seat has not seen).
+by the chance they hold the card for it (counted from the cards this seat has not seen). Points are counted by
+the game's own table and house rules (`Scoring`); in partnerships (KV5) a partner's build left on the table counts
+for the team as an own build does, and only the opponents' takes are a risk.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, ClassVar, Final
 
 from ai.base import SeededPlayer, Strength, decision_rng, require_moves
 from ai.kasino_knowledge import KasinoKnowledge, knowledge_from
-from ai.kasino_table_math import SWEEP_POINTS, cards_points, item_points, table_after
+from ai.kasino_table_math import DEFAULT_SCORING, Scoring, cards_points, item_points, table_after
 from engine.cards import Card
 from engine.kasino.moves import CardMove, KasinoMove, Take
 from engine.kasino.rules import legal_moves
@@ -22,6 +24,7 @@ from engine.kasino.views import KasinoView
 BUILD_KEEP: Final = 0.85  # share of an own build's points counted now: it is taken next turn unless stolen
 STRANDED: Final = 0.6  # share of an own build's points lost when the move spends its only capturing card
 RISK_WEIGHTS: Final = (1.0, 0.45, 0.2)  # the next seat sees the table as left; later seats, after changes
+SPARE_CARD: Final = 0.3  # taking a partner's build spends a card the team did not need to spend (KV5)
 # One card for each hand value (K2): 2-13 by rank, 14 an Ace, 15 the 2♠, 16 the 10♦.
 _PROBES: Final = (
     *(Card(rank, "♥") for rank in range(2, 14)),
@@ -31,16 +34,16 @@ _PROBES: Final = (
 )
 
 
-def best_takes(table: Sequence[TableItem], seat: int) -> dict[int, float]:
+def best_takes(table: Sequence[TableItem], seat: int, scoring: Scoring = DEFAULT_SCORING) -> dict[int, float]:
     """For each hand value, the most points a card of that value could take from `table` (sweeps included)."""
     best: dict[int, float] = {}
     count = len(table)
-    for move in legal_moves(seat, _PROBES, table):
+    for move in legal_moves(seat, _PROBES, table, building=False):  # only its takes are wanted
         if isinstance(move, Take):
             value = hand_value(move.card)
-            worth = sum(item_points(item) for item in table if item.cards[0] in move.targets)
+            worth = sum(item_points(item, scoring) for item in table if item.cards[0] in move.targets)
             if len(move.targets) == count:
-                worth += SWEEP_POINTS
+                worth += scoring.sweep
             if worth > best.get(value, 0.0):
                 best[value] = worth
     return best
@@ -52,7 +55,7 @@ def expected_loss(know: KasinoKnowledge, table: Sequence[TableItem], seat: int) 
         return 0.0
     loss = 0.0
     missing = 1.0  # chance that no better take is open to them
-    for value, worth in sorted(best_takes(table, seat).items(), key=lambda pair: -pair[1]):
+    for value, worth in sorted(best_takes(table, seat, know.scoring).items(), key=lambda pair: -pair[1]):
         chance = know.holder_chance(seat, value)
         loss += missing * chance * worth
         missing *= 1.0 - chance
@@ -67,25 +70,42 @@ def round_ends_after(know: KasinoKnowledge) -> bool:
 def score_move(know: KasinoKnowledge, move: CardMove) -> float:
     """Medium's estimate of the points `move` is worth to the seat (higher is better)."""
     seat = know.seat
+    scoring = know.scoring
     table, taken = table_after(seat, know.table, move)
-    gain = cards_points(taken)
+    gain = cards_points(taken, scoring)
     last = round_ends_after(know)
     if isinstance(move, Take) and not table and not last:
-        gain += SWEEP_POINTS  # K12
+        gain += scoring.sweep_in(know.last_deal)  # K12, KV2
     if last:
         return gain  # K13: the last taker gets the rest; nobody plays after this card
     rest = [hand_value(card) for card in know.hand if card != move.card]
+    partner = know.partner()
     for item in table:
         if item.is_build and item.owner == seat:
             if item.value in rest:
-                gain += BUILD_KEEP * item_points(item)
+                gain += BUILD_KEEP * item_points(item, scoring)
             else:
-                gain -= STRANDED * item_points(item)
+                gain -= STRANDED * item_points(item, scoring)
+        elif item.is_build and item.owner == partner:  # KV5: the partner kept a card that takes it (K7)
+            gain += BUILD_KEEP * item_points(item, scoring)
+    if takes_partners_build(know, move):
+        gain -= SPARE_CARD
     risk = 0.0
     for weight, other in zip(RISK_WEIGHTS, know.opponents(), strict=False):
-        if not know.resigned[other]:
+        if not know.resigned[other] and other != partner:
             risk += weight * expected_loss(know, table, other)
     return gain - risk
+
+
+def _takes_build_of(table: Sequence[TableItem], move: Take, owner: int) -> bool:
+    """Whether `move` takes a build `owner` owns."""
+    return any(item.is_build and item.owner == owner and item.cards[0] in move.targets for item in table)
+
+
+def takes_partners_build(know: KasinoKnowledge, move: CardMove) -> bool:
+    """In partnerships (KV5): whether `move` takes a build the seat's partner owns (and holds the card for, K7)."""
+    partner = know.partner()
+    return partner is not None and isinstance(move, Take) and _takes_build_of(know.table, move, partner)
 
 
 class MediumKasino(SeededPlayer):

@@ -8,6 +8,9 @@ average, so each seat's chance of ending with the most is a normal approximation
 A seat's *utility* weighs the round's points by what they do to the game: near the target a point that wins the
 game (K15) is worth far more than one that only widens a lead. Far from it, utility is the lead in game points
 over the best other seat.
+
+Both count as the game does (`Scoring`: KV3's points for most cards and spades; KV5's partnerships, where a
+team's tallies are pooled, the team's points go to both partners, and the lead is over the other team).
 """
 
 from __future__ import annotations
@@ -17,14 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ai.kasino_table_math import DEFAULT_SCORING, Scoring
 from engine.cards import Card
 
 DECK_CARDS: Final = 52
 DECK_SPADES: Final = 13
-MOST_CARDS: Final = 1  # K14 default points table
-MOST_SPADES: Final = 2
-LAST_TAKE: Final = 1
-SWEEP: Final = 1
 SPECIAL_TOTAL: Final = 7  # four aces, 2♠ and 10♦ (K14)
 WIN_WEIGHT: Final = 8.0  # a won game against a lost one, in points of margin
 ROUND_SD: Final = 4.0  # the spread of a round's point margin between two seats
@@ -72,25 +72,39 @@ def most_chance(counts: Sequence[int], seat: int, remaining: int) -> float:
     return chance
 
 
-def round_points(tallies: Sequence[Tally], round_over: bool, unknown: float = 0.0) -> list[float]:
+def round_points(
+    tallies: Sequence[Tally], round_over: bool, unknown: float = 0.0, scoring: Scoring = DEFAULT_SCORING
+) -> list[float]:
     """Each seat's points for the round: exact once it is over, else the expected points.
 
     The aces and casinos not yet captured, and the last take, are shared evenly in expectation. `unknown` is the
-    points of aces and casinos captured earlier in the round that the seat did not watch (no history).
+    points of aces and casinos captured earlier in the round that the seat did not watch (no history). In
+    partnerships each seat gets its team's points, from the partners' pooled tallies.
     """
+    if scoring.teams:
+        pooled = [_pooled(tallies[side::2]) for side in (0, 1)]
+        sides = round_points(pooled, round_over, unknown, scoring.solo)
+        return [sides[seat % 2] for seat in range(len(tallies))]
+    settings = scoring.settings
     players = len(tallies)
     cards = [tally[0] for tally in tallies]
     spades = [tally[1] for tally in tallies]
     cards_out = 0 if round_over else max(DECK_CARDS - sum(cards), 0)
     spades_out = 0 if round_over else max(DECK_SPADES - sum(spades), 0)
     specials_out = max(SPECIAL_TOTAL - sum(tally[2] for tally in tallies) - unknown, 0.0)
-    share = 0.0 if round_over else (specials_out + LAST_TAKE) / players
+    share = 0.0 if round_over else (specials_out + settings.last_take) / players
     return [
         tallies[seat][2] + tallies[seat][3] + share
-        + MOST_CARDS * most_chance(cards, seat, cards_out)
-        + MOST_SPADES * most_chance(spades, seat, spades_out)
+        + settings.most_cards * most_chance(cards, seat, cards_out)
+        + settings.most_spades * most_chance(spades, seat, spades_out)
         for seat in range(players)
     ]  # fmt: skip
+
+
+def _pooled(tallies: Sequence[Tally]) -> Tally:
+    """Partners' tallies as one (KV5)."""
+    return (sum(t[0] for t in tallies), sum(t[1] for t in tallies), sum(t[2] for t in tallies),
+            sum(t[3] for t in tallies))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +113,21 @@ class GameContext:
 
     totals: tuple[int, ...]
     target: int
+    teams: bool = False  # KV5: seats 0 and 2 against 1 and 3, partners holding the same totals and points
 
     def utility(self, points: Sequence[float], seat: int, round_over: bool) -> float:
         """How much the round's `points` are worth to `seat`: the chance of winning the game, plus its lead.
 
         The lead is over the best other seat's game total after the round: with more than two players, points
-        taken from the game's leader count, points taken from a seat far behind hardly do.
+        taken from the game's leader count, points taken from a seat far behind hardly do. In partnerships the
+        lead is over the other team.
         """
         finals = [total + value for total, value in zip(self.totals, points, strict=True)]
-        lead = finals[seat] - max(value for other, value in enumerate(finals) if other != seat)
+        if self.teams:
+            rivals = [value for other, value in enumerate(finals) if (other - seat) % 2]
+        else:
+            rivals = [value for other, value in enumerate(finals) if other != seat]
+        lead = finals[seat] - max(rivals)
         top = max(finals)
         if round_over and top >= self.target:
             win = 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0  # K15: a shared top plays another round

@@ -2,7 +2,8 @@
 
 A position is immutable, so the solver can keep it in a transposition table. It plays K6-K11 with the engine's
 own move list (`legal_moves`) and table arithmetic, scores takes into each seat's tally, a sweep (K12, never on
-the round's last play) and, when the deal's last card ends the round, the last take (K13).
+the round's last play) and, when the deal's last card ends the round, the last take (K13), as the game's
+`Scoring` counts them (KV2 sweeps, KV4 building).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ai.kasino_outcome import LAST_TAKE, SWEEP, Tally, add_cards
+from ai.kasino_outcome import Tally, add_cards
 from ai.kasino_rollout import quick_move
-from ai.kasino_table_math import table_after
+from ai.kasino_table_math import DEFAULT_SCORING, Scoring, table_after
 from engine.cards import Card
 from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.rules import legal_moves
@@ -36,6 +37,7 @@ class Position:
     last_taker: int | None
     ends_round: bool
     resigned: tuple[bool, ...]
+    scoring: Scoring = DEFAULT_SCORING
     _key: tuple[object, ...] | None = field(default=None, init=False, repr=False)
 
     @property
@@ -58,7 +60,7 @@ class Position:
             return _NO_MOVES
         if self.resigned[seat]:
             return (Place(min(hand, key=hand_order)),)
-        return legal_moves(seat, hand, self.table)
+        return legal_moves(seat, hand, self.table, building=self.scoring.building)
 
     def play(self, move: CardMove) -> Position:
         """The position after the seat to move plays the legal `move`."""
@@ -71,13 +73,14 @@ class Position:
         tallies = list(self.tallies)
         last_taker = self.last_taker
         over = not any(hands)
+        scoring = self.scoring
         if taken:
             last_taker = seat
             swept = not table and not (over and self.ends_round)
-            tallies[seat] = add_cards(tallies[seat], taken, SWEEP if swept else 0)
+            tallies[seat] = add_cards(tallies[seat], taken, round(scoring.sweep_in(self.ends_round)) if swept else 0)
         if over and self.ends_round and last_taker is not None:
             leftover = [card for item in table for card in item.cards]
-            tallies[last_taker] = add_cards(tallies[last_taker], leftover, LAST_TAKE)
+            tallies[last_taker] = add_cards(tallies[last_taker], leftover, scoring.settings.last_take)
             table = []
         players = len(hands)
         following = seat
@@ -86,7 +89,7 @@ class Position:
             if hands[following]:
                 break
         return Position(tuple(hands), tuple(table), following, tuple(tallies), last_taker, self.ends_round,
-                        self.resigned)  # fmt: skip
+                        self.resigned, scoring)  # fmt: skip
 
     def quick(self) -> CardMove:
         """The fast rollout policy's move for the seat to move."""
@@ -95,7 +98,8 @@ class Position:
         if self.resigned[seat]:
             return Place(min(hand, key=hand_order))
         final = self.ends_round and sum(map(len, self.hands)) == 1
-        return quick_move(seat, hand, self.table, final)
+        scoring = self.scoring
+        return quick_move(seat, hand, self.table, final, scoring, scoring.sweep_in(self.ends_round))
 
     def play_out(self) -> Position:
         """The end of the deal when every seat plays the fast policy."""

@@ -1,7 +1,9 @@
 """Fast Kasino playouts for the hard player: one determinized deal, played to its end by a quick greedy policy.
 
 A playout only needs the hands and the table: it stops when every hand is empty (the end of the deal, or
-of the round when the stock is empty), so the stock order never matters.
+of the round when the stock is empty), so the stock order never matters. It counts points as the game does
+(`Scoring`: its points table, sweeps and building rules), and in partnerships (KV5) a seat leaves its partner's
+build to the partner.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ai.kasino_table_math import SWEEP_POINTS, card_points, cards_points, item_points, stacked, table_after
+from ai.kasino_table_math import DEFAULT_SCORING, Scoring, stacked, table_after
 from engine.cards import Card
 from engine.kasino.moves import CardMove, Place, Take
 from engine.kasino.rules import legal_moves
@@ -22,7 +24,18 @@ PLACE_COST: Final = 0.6  # a placed card is often taken by someone else
 class Deal:
     """A determinized deal in progress: every hand is known, so it can be played out exactly."""
 
-    __slots__ = ("gains", "hands", "last_play_ends_round", "last_taker", "players", "resigned", "table", "to_move")
+    __slots__ = (
+        "gains",
+        "hands",
+        "last_play_ends_round",
+        "last_taker",
+        "players",
+        "resigned",
+        "scoring",
+        "sweep",
+        "table",
+        "to_move",
+    )
 
     def __init__(
         self,
@@ -32,6 +45,7 @@ class Deal:
         last_play_ends_round: bool,
         last_taker: int | None,
         resigned: Sequence[bool],
+        scoring: Scoring = DEFAULT_SCORING,
     ) -> None:
         """`last_play_ends_round`: the stock is empty, so the deal's last card ends the round (K12, K13)."""
         self.hands = hands
@@ -41,6 +55,8 @@ class Deal:
         self.last_play_ends_round = last_play_ends_round
         self.last_taker = last_taker
         self.resigned = resigned
+        self.scoring = scoring
+        self.sweep = scoring.sweep_in(last_play_ends_round)  # KV2: none in the last deal, or none at all
         self.gains = [0.0] * self.players
 
     def play(self, move: CardMove) -> None:
@@ -49,15 +65,16 @@ class Deal:
         self.hands[seat].remove(move.card)
         table, taken = table_after(seat, self.table, move)
         self.table = table
+        worth = self.scoring.worth
         if taken:
-            self.gains[seat] += cards_points(taken)
+            self.gains[seat] += sum(worth[card] for card in taken)
             self.last_taker = seat
         over = not any(self.hands)
         if taken and not table and not (over and self.last_play_ends_round):
-            self.gains[seat] += SWEEP_POINTS
+            self.gains[seat] += self.sweep
         if over:
             if self.last_play_ends_round and self.last_taker is not None:
-                self.gains[self.last_taker] += sum(item_points(item) for item in table)
+                self.gains[self.last_taker] += sum(sum(worth[card] for card in item.cards) for item in table)
             return
         for step in range(1, self.players + 1):
             following = (seat + step) % self.players
@@ -78,31 +95,58 @@ class Deal:
                 self.play(Place(min(hand, key=hand_order)))
             else:
                 final = self.last_play_ends_round and sum(map(len, self.hands)) == 1
-                self.play(quick_move(seat, hand, self.table, final))
+                self.play(quick_move(seat, hand, self.table, final, self.scoring, self.sweep))
+
+    def margin(self, seat: int) -> float:
+        """What the deal gained `seat`'s side less the best other side's gains (partners count together, KV5)."""
+        if not self.scoring.teams:
+            mine = self.gains[seat]
+            return mine - max(gain for other, gain in enumerate(self.gains) if other != seat)
+        sides = [0.0, 0.0]
+        for other, gain in enumerate(self.gains):
+            sides[other % 2] += gain
+        return sides[seat % 2] - sides[1 - seat % 2]
 
 
-def quick_move(seat: int, hand: Sequence[Card], table: Sequence[TableItem], final: bool) -> CardMove:
-    """A cheap greedy choice: the most points taken now, builds it can take later, and the cheapest card to place."""
+def quick_move(
+    seat: int,
+    hand: Sequence[Card],
+    table: Sequence[TableItem],
+    final: bool,
+    scoring: Scoring = DEFAULT_SCORING,
+    sweep: float | None = None,
+) -> CardMove:
+    """A cheap greedy choice: the most points taken now, builds it can take later, and the cheapest card to place.
+
+    `sweep` is a sweep's points in this deal (by default `scoring.sweep`). In partnerships a partner's build is
+    worth little to take: the partner holds the card for it.
+    """
     best: CardMove | None = None
     best_score = -1e9
     count = len(table)
-    for move in legal_moves(seat, hand, table):
+    worth = scoring.worth
+    sweep_points = scoring.sweep if sweep is None else sweep
+    partner = (seat + 2) % 4 if scoring.teams else None
+    for move in legal_moves(seat, hand, table, building=scoring.building):
         if isinstance(move, Take):
-            score = card_points(move.card)
+            score = worth[move.card]
             for item in table:
                 if item.cards[0] in move.targets:
-                    score += item_points(item)
+                    points = sum(worth[card] for card in item.cards)
+                    if partner is not None and item.owner == partner:
+                        points *= 1.0 - BUILD_SHARE  # the partner takes it anyway: taking it spends a card
+                    score += points
             if len(move.targets) == count and not final:
-                score += SWEEP_POINTS
+                score += sweep_points
         elif isinstance(move, Place):
-            score = -PLACE_COST * card_points(move.card) - 0.01 * hand_value(move.card)
+            score = -PLACE_COST * worth[move.card] - 0.01 * hand_value(move.card)
         else:  # a build, raise or double
             target = next(item for item in table if item.cards[0] == move.target)
             made = stacked(seat, target, move)
             if not made.is_build or final:
-                score = -PLACE_COST * card_points(move.card)
+                score = -PLACE_COST * worth[move.card]
             else:
-                score = BUILD_SHARE * item_points(made) - 0.05
+                score = BUILD_SHARE * sum(worth[card] for card in made.cards) - 0.05
         if score > best_score:
             best, best_score = move, score
     assert best is not None

@@ -1,9 +1,10 @@
 """Exact play of a Kasino deal whose every card is known: the rest of the deal as a perfect-information game.
 
-Minimax with alpha-beta pruning and a transposition table (bounds per position): the searching seat maximises its
-utility and every other seat minimises it. With two players that is exact; with more it is the *paranoid*
-reading (the others as one side against the seat), far cheaper than max-n, where each seat maximises its own
-utility and nothing can be pruned: so a last deal is solved from more cards in the same time. The utility of a
+Minimax with alpha-beta pruning and a transposition table (bounds per position): the searching seat (with its
+partner, in partnerships) maximises its utility and every other seat minimises it. With two players (or two
+teams) that is exact; with more it is the *paranoid* reading (the others as one side against the seat), far
+cheaper than max-n, where each seat maximises its own utility and nothing can be pruned: so a last deal is
+solved from more cards in the same time. The utility of a
 finished deal comes from `value`, which sees the final tallies (so the last take, K13, and most cards and spades,
 K14, count exactly when the deal ends the round).
 """
@@ -25,10 +26,11 @@ _UPPER: Final = 2
 class MinimaxSolver:
     """Minimax over a deal for `seat` against every other seat, with alpha-beta and a transposition table."""
 
-    def __init__(self, seat: int, value: Value) -> None:
-        """`value(finished)[seat]` is what `seat` maximises and the other seats minimise."""
+    def __init__(self, seat: int, value: Value, allies: frozenset[int] = frozenset()) -> None:
+        """`value(finished)[seat]` is what `seat` and its `allies` (a partner, KV5) maximise and the others minimise."""
         self.seat = seat
         self.value = value
+        self.maximisers = allies | {seat}
         self.table: dict[tuple[object, ...], tuple[int, float]] = {}
         self.nodes = 0
 
@@ -48,7 +50,7 @@ class MinimaxSolver:
             if flag == _UPPER and known <= alpha:
                 return known
         start_alpha, start_beta = alpha, beta
-        maximising = position.to_move == self.seat
+        maximising = position.to_move in self.maximisers
         best = -1e18 if maximising else 1e18
         for move in ordered(position.moves()):
             score = self.search(position.play(move), alpha, beta)

@@ -1,40 +1,105 @@
-"""Kasino arithmetic shared by the computer players: what cards are worth, and the table after a move."""
+"""Kasino arithmetic shared by the computer players: what cards are worth, and the table after a move.
+
+What a card is worth depends on the game's points table and house rules (K14, KV2-KV5): `Scoring` holds them as
+the players count them, read from the settings in the seat's view; `DEFAULT_SCORING` is the rules without house
+rules, and the module's functions count by it unless given another.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Final
 
-from engine.cards import Card
+from engine.cards import Card, new_deck
 from engine.kasino.moves import Build, CardMove, Double, Place, Raise, Take
+from engine.kasino.scoring import OFF, KasinoSettings
 from engine.kasino.table import BUILD, PILE, TableItem, table_value
 
 # K14 in expected points per captured card: aces and casinos score outright; "most cards" (1 point) and
 # "most spades" (2 points) are shared out over the cards that decide them, so each card or spade is worth
-# a fraction of a point.
+# a fraction of a point (scaled by the points the game's table gives them, KV3).
 CARD_POINTS: Final = 0.09
 SPADE_POINTS: Final = 0.17
 SWEEP_POINTS: Final = 1.0
-_SPECIAL: Final = {Card(1, "♠"): 1.0, Card(1, "♥"): 1.0, Card(1, "♦"): 1.0, Card(1, "♣"): 1.0,
-                   Card(2, "♠"): 1.0, Card(10, "♦"): 2.0}  # fmt: skip
+_DEFAULT_MOST_CARDS: Final = 1
+_DEFAULT_MOST_SPADES: Final = 2
 
 
-def card_points(card: Card) -> float:
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How the game at hand scores, as the computer players count it (from its settings).
+
+    `worth[card]` is the expected points one captured card brings; `sweep` a sweep's points (0 with KV2 `off`; under
+    `cancel` a sweep still moves the margin by a point); `last_deal_sweeps` whether a sweep counts in the round's
+    last deal (KV2); `building` whether builds, raises and doubles exist (KV4); `teams` whether seats 0 and 2 play
+    against 1 and 3 (KV5).
+    """
+
+    worth: Mapping[Card, float]
+    sweep: float
+    last_deal_sweeps: bool
+    building: bool
+    teams: bool
+    settings: KasinoSettings
+
+    def side(self, seat: int) -> int:
+        """The side a seat scores for: its team in partnerships, else itself."""
+        return seat % 2 if self.teams else seat
+
+    def allied(self, seat: int, other: int) -> bool:
+        """Whether `other` scores for the same side as `seat` (the seat itself, or its partner)."""
+        return seat == other or (self.teams and (seat - other) % 2 == 0)
+
+    @property
+    def solo(self) -> Scoring:
+        """The same scoring with every seat for itself (a team's pooled tallies are then scored as one seat's)."""
+        return scoring_for(replace(self.settings, partnerships=False)) if self.teams else self
+
+    def sweep_in(self, last_deal: bool) -> float:
+        """A sweep's points in a deal: none in the round's last deal when KV2 says so."""
+        return self.sweep if self.last_deal_sweeps or not last_deal else 0.0
+
+
+@functools.lru_cache(maxsize=64)
+def scoring_for(settings: KasinoSettings) -> Scoring:
+    """The `Scoring` of a game with these settings."""
+    card = CARD_POINTS * settings.most_cards / _DEFAULT_MOST_CARDS
+    spade = SPADE_POINTS * settings.most_spades / _DEFAULT_MOST_SPADES
+    special = {1: float(settings.ace)}
+    worth = {}
+    for each in new_deck():
+        extra = special.get(each.rank, 0.0)
+        if each.rank == 2 and each.suit == "♠":
+            extra = float(settings.little_casino)
+        elif each.rank == 10 and each.suit == "♦":
+            extra = float(settings.big_casino)
+        value = card + extra  # the order `card_points` always added them in, so the default table is unchanged
+        if each.suit == "♠":
+            value += spade
+        worth[each] = value
+    sweep = 0.0 if settings.sweeps == OFF else SWEEP_POINTS * settings.sweep
+    return Scoring(worth, sweep, settings.last_deal_sweeps, settings.building, settings.partnerships, settings)
+
+
+DEFAULT_SCORING: Final = scoring_for(KasinoSettings())
+
+
+def card_points(card: Card, scoring: Scoring = DEFAULT_SCORING) -> float:
     """The expected K14 points one captured card brings."""
-    worth = CARD_POINTS + _SPECIAL.get(card, 0.0)
-    if card.suit == "♠":
-        worth += SPADE_POINTS
-    return worth
+    return scoring.worth[card]
 
 
-def cards_points(cards: Sequence[Card]) -> float:
+def cards_points(cards: Sequence[Card], scoring: Scoring = DEFAULT_SCORING) -> float:
     """`card_points` summed."""
-    return sum(card_points(card) for card in cards)
+    worth = scoring.worth
+    return sum(worth[card] for card in cards)
 
 
-def item_points(item: TableItem) -> float:
+def item_points(item: TableItem, scoring: Scoring = DEFAULT_SCORING) -> float:
     """`card_points` of every card in a table item."""
-    return cards_points(item.cards)
+    return cards_points(item.cards, scoring)
 
 
 def table_after(seat: int, table: Sequence[TableItem], move: CardMove) -> tuple[list[TableItem], list[Card]]:

@@ -65,10 +65,13 @@ class KasinoUI:
         return TableMessage(content, embed, view)
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
-        """A scored round's breakdown (K14) in the server's `locale`, posted once."""
+        """A scored round's breakdown (K14, as the house rules add it up) in the server's `locale`, posted once."""
         names = seat_names(record, locale)
+        settings = KasinoGame.settings_from_dict(record.settings)
         return [
-            score_table(names, event.scores, event.round, locale) for event in events if isinstance(event, RoundEnded)
+            score_table(names, event.scores, event.round, locale, teams=event.teams, settings=settings)
+            for event in events
+            if isinstance(event, RoundEnded)
         ]
 
 

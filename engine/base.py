@@ -36,10 +36,13 @@ class Outcome:
     `places[seat]` is 1 for a winner; tied seats share a place, and the next place skips
     (1, 1, 3). `scores[seat]` is what the places were decided by: total points in Kasino,
     hands won in Garbage. Seats that resigned place below every seat that did not.
+    `teams` groups the seats that played as one side and share its place and score (Kasino's
+    partnerships, KV5: `((0, 2), (1, 3))`); None when every seat played for itself.
     """
 
     places: tuple[int, ...]
     scores: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...] | None = None
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -47,13 +50,21 @@ class Outcome:
         return tuple(seat for seat, place in enumerate(self.places) if place == 1)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form."""
-        return {"places": list(self.places), "scores": list(self.scores)}
+        """JSON-safe form (`teams` only when there are teams, so other outcomes read as before)."""
+        data: dict[str, Any] = {"places": list(self.places), "scores": list(self.scores)}
+        if self.teams is not None:
+            data["teams"] = [list(team) for team in self.teams]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
         """Inverse of `to_dict`."""
-        return cls(tuple(data["places"]), tuple(data["scores"]))
+        teams = data.get("teams")
+        return cls(
+            tuple(data["places"]),
+            tuple(data["scores"]),
+            None if teams is None else tuple(tuple(int(seat) for seat in team) for team in teams),
+        )
 
 
 def places_from_standing(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from typing import Final
 
 from PIL import Image
 
+from engine.kasino.scoring import OFF
 from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
 from i18n import SOURCE_LOCALE, counted, join_names, say
@@ -126,16 +127,22 @@ def _turn_line(view: KasinoPublicView, names: Sequence[str], locale: str) -> str
 
 
 def _panel(view: KasinoPublicView, seat: SeatSummary, name: str, locale: str) -> _Panel:
-    """A seat's words in the text table's order and terms, wrapped to the panel (the score first, in bold)."""
+    """A seat's words in the text table's order and terms, wrapped to the panel (the score first, in bold).
+
+    In partnerships (KV5) the score is the team's and its team follows it; with sweeps off (KV2) none are counted.
+    """
     active = seat.seat == view.to_move and not view.over
     name_lines = wrap(("▶ " if active else "") + name, NAME, PANEL_WIDTH - NAME_LEFT - INSET)
     score = counted(seat.score, "point", locale)
-    parts = [
-        score,
+    parts = [score]
+    if view.teams is not None:  # KV5: the score is the team's; partners sit in one column (seats 1 and 3, 2 and 4)
+        parts.append(say(locale, "picture.kasino.team", team=seat.seat % 2 + 1))
+    parts += [
         say(locale, "picture.kasino.hand", n=seat.hand_size),
         say(locale, "picture.kasino.captured", n=seat.captured),
-        say(locale, "picture.kasino.sweeps", n=seat.sweeps),
     ]
+    if view.settings.sweeps != OFF:  # KV2: sweeps that score nothing are not counted on the table
+        parts.append(say(locale, "picture.kasino.sweeps", n=seat.sweeps))
     if seat.seat == view.dealer:
         parts.append(say(locale, "picture.kasino.dealer"))
     if seat.resigned:

@@ -148,6 +148,13 @@ class Doubled:
         )
 
 
+def side_name(side: tuple[int, ...]) -> Param:
+    """A side as a message names it: a player by name, a partnership (KV5) as "Kari & Nora"."""
+    if len(side) == 1:
+        return Seat(side[0])
+    return Message("kasino.team", {"first": Seat(side[0]), "second": Seat(side[1])})
+
+
 def _taken_over(seat: int, previous_owner: int | None) -> Message | None:
     # A build changing hands is said after the move's words, which stay those of its menu entry.
     if previous_owner is None or previous_owner == seat:
@@ -157,14 +164,18 @@ def _taken_over(seat: int, previous_owner: int | None) -> Message | None:
 
 @dataclass(frozen=True, slots=True)
 class Swept:
-    """K12: a take left the table empty (not on the last play of a round)."""
+    """K12: a take left the table empty (not on the last play of a round, nor in its last deal if KV2 says so).
+
+    `scored` is False when KV2 has sweeps `off`: the sweep is counted, and scores nothing.
+    """
 
     seat: int
     sweeps: int
+    scored: bool = True
 
     def message(self) -> Message:
         """For the table channel: "Kari sweeps the table (sweep 2 this round)."."""
-        return _said("kasino.swept", self.seat, {"sweeps": self.sweeps})
+        return _said("kasino.swept" if self.scored else "kasino.swept-unscored", self.seat, {"sweeps": self.sweeps})
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +219,8 @@ class RoundStarted:
 class RoundEnded:
     """K13/K14: the last taker got the table's `leftover` cards; every capture pile is revealed (K16).
 
-    `last_taker` is None when nobody took anything, and then `leftover` was set aside unscored.
+    `last_taker` is None when nobody took anything, and then `leftover` was set aside unscored. `teams` are KV5's
+    partnerships (None without): each team's players have the same score, the team's.
     """
 
     round: int
@@ -216,16 +228,24 @@ class RoundEnded:
     leftover: tuple[Card, ...]
     captured: tuple[tuple[Card, ...], ...]
     scores: tuple[SeatScore, ...]
+    teams: tuple[tuple[int, ...], ...] | None = None
+
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats that scored together: the teams, or each seat alone."""
+        return self.teams if self.teams is not None else tuple((score.seat,) for score in self.scores)
 
     def message(self) -> Message:
         """For the table channel: "Round 1 is over: Kari has the last take …; points this round (total): …"."""
-        points = Joined(
-            tuple(
-                Message("kasino.round-points", {"player": Seat(s.seat), "round": s.round_total, "total": s.game_total})
-                for s in self.scores
-            ),
-            "join.comma",
-        )
+        said: list[Param] = []
+        for side in self.sides():
+            score = self.scores[side[0]]
+            said.append(
+                Message(
+                    "kasino.round-points",
+                    {"player": side_name(side), "round": score.round_total, "total": score.game_total},
+                )
+            )
+        points = Joined(tuple(said), "join.comma")
         if self.last_taker is None:
             return Message(
                 "kasino.round-ended-untaken", {"round": self.round, "left": len(self.leftover), "points": points}

@@ -19,6 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
+from engine.base import Outcome, places_from_standing
 from engine.cards import Card, format_cards, new_deck
 from engine.core import BaseGame, SnapshotFormat
 from engine.errors import IllegalMoveError, InvalidMoveError
@@ -42,7 +43,7 @@ from engine.kasino.moves import Build, CardMove, Double, KasinoPlay, Place, Rais
 from engine.kasino.positions import CardsSpec, ItemSpec, cards_from_spec, describe_item, item_from_spec
 from engine.kasino.resolve import resolve_move
 from engine.kasino.rules import canonical_take, find_item, illegal_reason, legal_moves
-from engine.kasino.scoring import KasinoSettings, SeatScore, score_round
+from engine.kasino.scoring import OFF, PARTNERSHIP_PLAYERS, KasinoSettings, SeatScore, score_round
 from engine.kasino.table import BUILD, PILE, TableItem, card_order, hand_order, table_value
 from engine.kasino.views import KasinoPublicView, KasinoView, SeatSummary
 from engine.message import Message
@@ -72,9 +73,11 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         """An empty table; use `new`, `from_dict`, `from_position` or `replay` instead.
 
         Raises:
-            ValueError: not 2-4 players.
+            ValueError: not 2-4 players, or partnerships (KV5) without four.
         """
         super().__init__(players, seed, settings)
+        if settings.partnerships and players != PARTNERSHIP_PLAYERS:
+            raise ValueError(f"Kasino partnerships are for {PARTNERSHIP_PLAYERS} players, not {players}.")
         self._round = 0
         self._dealer = 0
         self._to_move: int | None = None
@@ -231,6 +234,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
             target=self._settings.target,
             last_round=self._last_round,
             over=self._over,
+            settings=self._settings,
         )
 
     def _view(self, seat: int) -> KasinoView:
@@ -248,12 +252,12 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
     def _legal(self, seat: int) -> tuple[CardMove, ...]:
         """Per hand card (in hand order): takes, builds, raises, doubles, place; cached until the next change."""
         if self._legal_cache is None:
-            self._legal_cache = legal_moves(seat, self._hands[seat], self._table)
+            self._legal_cache = legal_moves(seat, self._hands[seat], self._table, building=self._settings.building)
         return self._legal_cache
 
     def _parse(self, seat: int, text: str) -> CardMove:
         """Items may be named by any card in them or by value."""
-        return resolve_move(self._hands[seat], self._table, text)
+        return resolve_move(self._hands[seat], self._table, text, building=self._settings.building)
 
     def _checked(self, seat: int, move: CardMove) -> CardMove:
         """The legal move equal to `move`, with the grouping it is listed with.
@@ -266,7 +270,7 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         legal = self._legal(seat)
         if move in legal:  # the listed move keeps its grouping, so its notation reads the same
             return legal[legal.index(move)]
-        reason = illegal_reason(seat, self._hands[seat], self._table, move)
+        reason = illegal_reason(seat, self._hands[seat], self._table, move, building=self._settings.building)
         if reason is not None:
             raise IllegalMoveError(reason)
         canonical = self._canonical(move)  # items named by any of their cards, or a take beyond the listing limit
@@ -291,6 +295,8 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
 
     def _on_resign(self, seat: int, events: _Events) -> None:
         self._legal_cache = None
+        if self._settings.partnerships:  # KV5: a partner who resigns concedes the game for the team
+            self._finish(events)
 
     def _end(self, events: _Events) -> None:
         self._over = True
@@ -298,6 +304,24 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
 
     def _standing(self, seat: int) -> tuple[int, ...]:
         return (self._totals[seat],)
+
+    def outcome(self) -> Outcome | None:
+        """Placings once the game is over (None before); in partnerships (KV5) both partners share the team's place.
+
+        A team whose player resigned (and so conceded) places below the other; otherwise the team totals decide.
+        """
+        outcome = super().outcome()
+        if outcome is None or not self._settings.partnerships:
+            return outcome
+        teams = self._settings.teams(self._players)
+        resigned = self._resigned
+        keys = [(0, 0) if any(seat in resigned for seat in team) else (1, self._totals[team[0]]) for team in teams]
+        team_places = places_from_standing(keys)  # places among the teams: 1 and 2, or 1 and 1 (a shared win)
+        places = [0] * self._players
+        for team, place in zip(teams, team_places, strict=True):
+            for seat in team:
+                places[seat] = place
+        return Outcome(tuple(places), outcome.scores, teams)
 
     def _scores(self) -> tuple[int, ...]:
         return tuple(self._totals)
@@ -337,9 +361,10 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         self._last_taker = seat
         events.append(CardsTaken(seat, card, cards, tuple(tuple(named[key] for key in group) for group in groups)))
         round_over = not self._stock and not any(self._hands)
-        if not self._table and not round_over:  # K12: the last play of a round is no sweep
+        # K12: the last play of a round is no sweep; KV2 with `last_deal_sweeps` off: nor is any in the last deal.
+        if not self._table and not round_over and (self._stock or self._settings.last_deal_sweeps):
             self._sweeps[seat] += 1
-            events.append(Swept(seat, self._sweeps[seat]))
+            events.append(Swept(seat, self._sweeps[seat], scored=self._settings.sweeps != OFF))
 
     def _stack(self, seat: int, card: Card, move: StackMove) -> KasinoOwnEvent:
         """Build (K7), raise (K8) or double (K9/K10): `card` goes onto the target item."""
@@ -419,19 +444,25 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
             self._set_aside.extend(leftover)
         else:
             self._captured[self._last_taker].extend(leftover)
-        scores = score_round(self._captured, self._sweeps, self._last_taker, self._totals, self._settings)
+        settings = self._settings
+        scores = score_round(self._captured, self._sweeps, self._last_taker, self._totals, settings, self._resigned)
         self._totals = [score.game_total for score in scores]
         self._last_round = scores
         captured = tuple(tuple(pile) for pile in self._captured)
-        events.append(RoundEnded(self._round, self._last_taker, leftover, captured, scores))
+        teams = settings.teams(self._players) if settings.partnerships else None
+        events.append(RoundEnded(self._round, self._last_taker, leftover, captured, scores, teams))
         if self._has_winner():
             self._finish(events)
         else:
             events.append(self._start_round(self._round + 1, (self._dealer + 1) % self._players))
 
     def _has_winner(self) -> bool:
-        """K15 among the seats still playing: someone reached the target and the highest total is not shared."""
-        totals = [self._totals[seat] for seat in range(self._players) if seat not in self._resigned]
+        """K15 among the seats still playing: someone reached the target and the highest total is not shared.
+
+        In partnerships (KV5) the sides are the teams, whose partners hold the same total.
+        """
+        teams = self._settings.teams(self._players)
+        totals = [self._totals[team[0]] for team in teams if any(seat not in self._resigned for seat in team)]
         best = max(totals)
         return best >= self._settings.target and totals.count(best) == 1
 

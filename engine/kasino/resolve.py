@@ -22,10 +22,11 @@ _VALUE_KINDS: Final = {
 }
 
 
-def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) -> CardMove:
+def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str, *, building: bool = True) -> CardMove:
     """The move `text` means here, with every table item named by its key card.
 
-    It is not yet checked against the rules beyond the hand card and the items existing.
+    It is not yet checked against the rules beyond the hand card, the items existing, and (with `building` off,
+    KV4) the verb being a take.
 
     Raises:
         InvalidMoveError: not a move at all.
@@ -41,6 +42,8 @@ def resolve_move(hand: Sequence[Card], table: Sequence[TableItem], text: str) ->
     card, verb, groups = parsed
     if card not in hand:
         raise IllegalMoveError(Message("kasino.refused.not-in-hand", {"card": card}))
+    if verb != "take" and not building:  # KV4: said before looking for the item a build or raise names
+        raise IllegalMoveError(Message("kasino.refused.building-off", {"card": card}))
     named: list[TableItem] = []
     keyed = []
     for group in groups:

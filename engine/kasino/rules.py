@@ -26,11 +26,13 @@ from engine.message import Message, Param, cards
 _VALUE_SLOTS: Final = 32  # hand-value counters indexed by value; a new build value never exceeds 16 + 13
 
 
-def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> tuple[CardMove, ...]:
+def legal_moves(
+    seat: int, hand: Sequence[Card], table: Sequence[TableItem], *, building: bool = True
+) -> tuple[CardMove, ...]:
     """Every distinct legal move for `seat`: per hand card, takes, builds, raises, doubles, then the place.
 
     Items are named and listed in table order. Takes stop at `takes.MAX_TAKES` per hand
-    value on absurdly crowded tables.
+    value on absurdly crowded tables. With `building` off (KV4) there are no builds, raises or doubles.
     """
     keys = [item.cards[0] for item in table]
     loose: list[tuple[int, int]] = []  # (bit index, value)
@@ -62,21 +64,22 @@ def legal_moves(seat: int, hand: Sequence[Card], table: Sequence[TableItem]) -> 
                 takes = takes_by_value[value] = take_specs(groups_by_sum.get(value, ()), build_bits, keys)
             for taken, groups in takes:
                 append(listed_take(card, taken, groups))
-        worth = card.rank  # the table value (K2)
-        if not owns_build:
-            for target_value, targets in loose_by_value.items():
-                if holding[worth + target_value]:
-                    for key in targets:
-                        append(Build(card, key))
-            for _, item in builds:
-                if not item.doubled and seat not in item.contributors and holding[worth + item.value]:
-                    append(Raise(card, item.cards[0]))
-        for key in loose_by_value.get(worth, ()):
-            append(Double(card, key))
-        if holding[worth]:
-            for _, item in builds:
-                if item.value == worth and (not owns_build or item.owner == seat):
-                    append(Double(card, item.cards[0]))
+        if building:  # KV4 off: a turn is a take or a place
+            worth = card.rank  # the table value (K2)
+            if not owns_build:
+                for target_value, targets in loose_by_value.items():
+                    if holding[worth + target_value]:
+                        for key in targets:
+                            append(Build(card, key))
+                for _, item in builds:
+                    if not item.doubled and seat not in item.contributors and holding[worth + item.value]:
+                        append(Raise(card, item.cards[0]))
+            for key in loose_by_value.get(worth, ()):
+                append(Double(card, key))
+            if holding[worth]:
+                for _, item in builds:
+                    if item.value == worth and (not owns_build or item.owner == seat):
+                        append(Double(card, item.cards[0]))
         append(Place(card))
         holding[value] += 1
     return tuple(moves)
@@ -100,11 +103,13 @@ def canonical_take(card: Card, items: Sequence[TableItem]) -> Take | None:
     return Take(card, frozenset(keys), groups)
 
 
-def illegal_reason(seat: int, hand: Sequence[Card], table: Sequence[TableItem], move: KasinoMove) -> Message | None:
+def illegal_reason(
+    seat: int, hand: Sequence[Card], table: Sequence[TableItem], move: KasinoMove, *, building: bool = True
+) -> Message | None:
     """Why `move` is not legal for `seat` here, as a message for the player; None when it is legal.
 
     Targets are matched to the items they name by any card in them, so a take naming the second card
-    of a pile is judged like one naming its key.
+    of a pile is judged like one naming its key. With `building` off (KV4) every build, raise and double is refused.
     """
     if not isinstance(move, Take | Build | Raise | Double | Place):
         return Message("kasino.refused.not-a-turn-move")
@@ -115,6 +120,8 @@ def illegal_reason(seat: int, hand: Sequence[Card], table: Sequence[TableItem], 
         return None
     if isinstance(move, Take):
         return _take_reason(card, move.targets, table)
+    if not building:
+        return Message("kasino.refused.building-off", {"card": card})
     target = find_item(table, move.target)
     if target is None:
         return _missing(move.target, hand)

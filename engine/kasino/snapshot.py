@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
 
 from engine.cards import Card, cards_from_codes, new_deck
-from engine.kasino.scoring import SeatScore
-from engine.kasino.table import TableItem
+from engine.kasino.scoring import KasinoSettings, SeatScore
+from engine.kasino.table import LOOSE, TableItem
 
 DECK: Final = frozenset(new_deck())
 _DECK_CODES: Final = frozenset(card.code for card in DECK)
@@ -22,6 +22,7 @@ class KasinoFields(Protocol):
     """The state of a Kasino game, as `KasinoGame` keeps it."""
 
     _players: int
+    _settings: KasinoSettings
     _round: int
     _dealer: int
     _to_move: int | None
@@ -116,6 +117,11 @@ def check_state(game: KasinoFields) -> None:
         raise ValueError("a seat number is out of range")
     if len(owners) != len(set(owners)):
         raise ValueError("a player can own only one build at a time (K7)")
+    settings = game._settings
+    if not settings.building and any(item.kind != LOOSE for item in game._table):
+        raise ValueError("with building off (KV4) the table holds only loose cards")
+    if settings.partnerships and any(game._totals[a] != game._totals[b] for a, b in settings.teams(players)):
+        raise ValueError("partners (KV5) share their team's total")
     if len(game._resigned) != len(set(game._resigned)):
         raise ValueError("a seat can resign only once")
     if game._over:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.kasino.moves import CardMove
-from engine.kasino.scoring import SeatScore
+from engine.kasino.scoring import KasinoSettings, SeatScore
 from engine.kasino.table import TableItem
 
 
@@ -27,7 +27,9 @@ class KasinoPublicView:
     """Everything anyone may see: the table, counts per seat, scores; no hand card and no stock order.
 
     `last_round` is the previous round's K14 breakdown (numbers only; the revealed capture piles are
-    in that round's `RoundEnded` event). `to_move` is None once the game is over.
+    in that round's `RoundEnded` event). `to_move` is None once the game is over. `settings` are the game's
+    (its house rules: how it scores, whether building is on, partnerships); left out of `repr`, which seeds the
+    computer players' choices, so a game with default settings gets the same moves as before house rules.
     """
 
     round: int
@@ -39,11 +41,17 @@ class KasinoPublicView:
     target: int
     last_round: tuple[SeatScore, ...] | None
     over: bool
+    settings: KasinoSettings = field(default=KasinoSettings(), repr=False)
 
     @property
     def is_over(self) -> bool:
         """True once the game has ended (the same as `over`; both engines' views have `is_over`)."""
         return self.over
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """KV5's partnerships, `((0, 2), (1, 3))`; None when every seat plays for itself."""
+        return self.settings.teams(len(self.seats)) if self.settings.partnerships else None
 
 
 @dataclass(frozen=True, slots=True)

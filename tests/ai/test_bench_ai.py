@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.bench_ai import Match, play_one, wilson
+from bench.bench_ai import Match, house_rule_matches, play_one, wilson
 
 
 def test_wilson_interval_known_values():
@@ -25,3 +25,21 @@ def test_expert_matches_play_each_seed_in_every_seat():
         (0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)
     ]  # fmt: skip
     assert Match("kasino", 2, "hard", "medium", 4).seed_and_seat(3) == (3, 1)
+
+
+def test_house_rule_matches_play_each_deal_both_ways_round():
+    building, teams = house_rule_matches(3, 3)
+    assert (building.games, teams.games) == (4, 4)  # rounded up to whole deals
+    assert building.name == "kasino 2p hard vs medium, building off"
+    assert teams.name == "kasino 4p partnerships, hard team vs medium team"
+    assert [building.seed_and_seat(index) for index in range(4)] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert [teams.seed_and_seat(index) for index in range(4)] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert teams.hero_seats(1) == (1, 3) and building.hero_seats(1) == (1,)
+
+
+def test_a_partnership_game_counts_a_win_for_the_whole_team():
+    teams = Match("kasino", 4, "medium", "easy", 2, settings=(("partnerships", True), ("target", 4)),
+                  variant="partnerships", teams=True)  # fmt: skip
+    won, seconds = play_one((teams, 1))
+    assert isinstance(won, bool) and len(seconds) > 0
+    assert play_one((teams, 1))[0] == won

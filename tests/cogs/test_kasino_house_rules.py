@@ -1,0 +1,119 @@
+"""Kasino's presenters under house rules (issue 26): rounds add up the chosen way, teams show as teams (KV5).
+
+The lobby's "House rules…" is another part of the issue; here a lobby's settings are written to the store before
+Start, as that control will, so a partnership game can be played through the bot to its result.
+"""
+
+import json
+import random
+from types import SimpleNamespace
+
+from cogs._kasino_render import hand_text, public_table, score_table, scoring_rules
+from engine.kasino import KasinoGame, KasinoSettings
+from engine.kasino.events import RoundEnded
+from engine.kasino.scoring import SeatScore
+from tests.cogs.helpers import game_thread, lobby_button, table_message
+from tests.cogs.test_kasino_flow import play_to_end, state
+from tests.cogs.test_words import embed_text, record_stub
+from tests.said import said
+
+NAMES = ["Kari", "Ola", "Nora", "Per"]
+PARTNERS = {"partnerships": True}
+
+
+def ended(game, text):
+    return next(event for event in game.play(0, text) if isinstance(event, RoundEnded))
+
+
+def test_kv5_a_round_is_scored_once_per_team_named_by_both_partners():
+    game = KasinoGame.from_position(["K♥", "", "", ""], [], captured=["A♠ 2♠ 3♣", "4♠ 5♠ 6♠ 7♣ 8♣",
+                                    "9♠ 10♠ J♣ Q♣ 10♦", "K♣"], sweeps=[1, 2, 2, 0], last_taker=3,
+                                    to_move=0, settings=PARTNERS)  # fmt: skip
+    event = ended(game, "kh place")
+    text = score_table(NAMES, event.scores, 1, teams=event.teams, settings=game.settings)
+    assert text.startswith("Round 1 scored:\n**Kari & Nora**: 10 points this round, 10 in all\n8 cards, 4 spades")
+    assert "**Ola & Per**: 3 points this round, 3 in all\n7 cards, 3 spades · sweeps 2 · last take 1" in text
+    assert "**Kari**:" not in text and text.count("**") == 4
+    assert said_round(event) == "Kari & Nora 10 (10), Ola & Per 3 (3)"
+
+
+def said_round(event):
+    return said(event.message(), NAMES).split("(total): ", 1)[1].rstrip(".")
+
+
+def test_kv2_cancelled_sweeps_are_said_and_the_scoring_in_use_is_named():
+    settings = {"sweeps": "cancel", "most_cards": 2}
+    game = KasinoGame.from_position(["K♥", ""], [], captured=["4♣ 5♣", "6♣"], sweeps=[3, 1], last_taker=0,
+                                    to_move=0, settings=settings)  # fmt: skip
+    event = ended(game, "kh place")
+    text = score_table(NAMES[:2], event.scores, 2, settings=game.settings)
+    lines = text.split("\n")
+    assert lines[0] == "Round 2 scored:"
+    assert lines[1] == (
+        "Scoring at this table: Sweeps: cancel out · Most cards: 2 points; a round holds 12 points besides sweeps."
+    )
+    assert "sweeps 2 (1 cancelled)" in text and "sweeps 0 (1 cancelled)" in text
+    assert "most cards 2" in text
+
+
+def test_kv2_with_sweeps_off_a_round_has_no_sweep_line_and_the_table_counts_none():
+    settings = KasinoSettings(sweeps="off")
+    assert scoring_rules(settings) == "Scoring at this table: Sweeps: off; a round holds 11 points."
+    scores = [SeatScore(0, 30, 8, 1, 2, 2, 1, 2, 0, 1, 9, 9), SeatScore(1, 22, 5, 0, 0, 2, 0, 0, 0, 0, 2, 2)]
+    text = score_table(NAMES[:2], scores, 1, settings=settings)
+    assert "sweep" not in text.split("\n", 2)[2]
+    game = KasinoGame.new(2, seed=3, settings={"sweeps": "off"})
+    _, embed = public_table(record_stub("kasino", NAMES[:2]), game.public_view(), [])
+    assert "sweeps" not in embed_text(embed) and "hand 4 · captured 0 · **0** points" in embed_text(embed)
+
+
+def test_default_rules_say_no_scoring_line():
+    assert scoring_rules(KasinoSettings()) is None
+    assert scoring_rules(KasinoSettings(building=False, target=21)) is None  # not a scoring rule
+
+
+def test_kv5_the_table_names_the_teams_and_each_seat_its_team():
+    game = KasinoGame.new(4, seed=9, settings=PARTNERS)
+    _, embed = public_table(record_stub("kasino", NAMES), game.public_view(), [])
+    assert "**Team 1:** Kari & Nora · **Team 2:** Ola & Per" in embed.description
+    headings = [field.name for field in embed.fields[:4]]
+    assert [heading.rsplit(" · ", 1)[1] for heading in headings] == ["team 1", "team 2", "team 1", "team 2"]
+    assert all("team **0** points" in field.value for field in embed.fields[:4])
+
+
+def test_kv5_a_players_panel_names_the_partner_and_the_opponents():
+    game = KasinoGame.new(4, seed=9, settings=PARTNERS)
+    record = SimpleNamespace(**vars(record_stub("kasino", NAMES)), thread_id=1, channel_id=1)
+    for seat in range(4):
+        text = hand_text(record, game, seat)
+        partner, opponents = NAMES[(seat + 2) % 4], [NAMES[(seat + 1) % 4], NAMES[(seat + 3) % 4]]
+        assert f"You play with {partner}, against {' and '.join(sorted(opponents, key=NAMES.index))}." in text
+    assert "You play with" not in hand_text(record, KasinoGame.new(4, seed=9), 0)
+
+
+async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcord_env, channel, members):
+    host, *others = members[:4]
+    opened = await host.slash(channel, "kasino new", seats=4, target=5)
+    game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+    for member in others:
+        await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+    async with simcord_env.bot.store.transaction() as conn:  # what the lobby's "House rules…" stores
+        settings = json.dumps({"target": 5, "partnerships": True, "sweeps": "cancel"})
+        await conn.execute("UPDATE games SET settings = ? WHERE id = ?", (settings, game_id))
+    started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    assert started.acknowledged
+
+    record, game = await state(simcord_env, game_id)
+    assert game.settings.partnerships
+    thread = game_thread(channel, game_id)
+    table = table_message(thread, game_id)
+    names = [seat.name for seat in record.seats]
+    assert f"**Team 1:** {names[0]} & {names[2]}" in table.embeds[0].description
+    record = await play_to_end(simcord_env, channel, members, game_id, random.Random(4), ["dm", "slash", "panel"])
+    game = KasinoGame.from_dict(record.state)
+    outcome = game.outcome()
+    assert outcome.teams == ((0, 2), (1, 3))
+    assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
+    posts = [message.content for message in thread.history()]
+    assert any(post.startswith("Round 1 scored:\nScoring at this table: Sweeps: cancel out") for post in posts)
+    assert any(f"**{names[0]} & {names[2]}**:" in post for post in posts)
