@@ -33,6 +33,14 @@ class FinishedItem(Protocol):
         ...
 
 
+class LobbyItem(Protocol):
+    """What another cog adds to every lobby's controls (the house rules' button), or None where it adds nothing."""
+
+    def __call__(self, record: GameRecord, locale: str, /) -> discord.ui.Item[Any] | None:
+        """The item for this lobby, labelled in `locale` (the server's: the lobby message is public)."""
+        ...
+
+
 class Presents(Protocol):
     """The presenter (`cogs._presenter.Presenter`): draws what Discord shows of a game from the stored game."""
 
@@ -40,6 +48,7 @@ class Presents(Protocol):
     hand_panels: dict[str, HandPanel]
     hand_pictures: dict[str, HandPictures]
     finished_items: list[FinishedItem]
+    lobby_items: list[LobbyItem]
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""

@@ -29,7 +29,7 @@ from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
 if TYPE_CHECKING:
-    from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures
+    from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures, LobbyItem
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,7 @@ class Presenter:
         self.hand_pictures: dict[str, HandPictures] = {}
         # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
         self.finished_items: list[FinishedItem] = []
+        self.lobby_items: list[LobbyItem] = []  # what other cogs add to each lobby's controls (house rules)
         self._pictures: Recent[tuple[int, int, str], bytes] = Recent(PICTURES_KEPT)
         # (game id, move number) → the seat that moved, the move in words, and whether it ended a round (it had
         # one-off posts); what is missing is told again by a replay.

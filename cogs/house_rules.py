@@ -290,6 +290,13 @@ class HouseRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await interaction.followup.send(saved_words(game_kind(record.kind), preset, locale), ephemeral=True)
 
 
+def house_rules_button(record: GameRecord, locale: str) -> HouseRulesButton | None:
+    """The lobby's "House rules…", where its kind has house rules (`Presenter.lobby_items`)."""
+    if not game_kind(record.kind).house_rules:
+        return None
+    return HouseRulesButton(record.kind, record.id, HOUSE_RULES_ACTION, locale=locale)
+
+
 def known_kind(name: str, interaction: discord.Interaction) -> GameKind:
     """The kind a control names.
 
@@ -449,4 +456,5 @@ class HouseRulesCog(
 async def setup(bot: GameBot) -> None:
     """Register the panel's controls (persistent: a click after a restart still works) and `/houserules`."""
     bot.add_dynamic_items(HouseRuleControl, HouseRulesPage, HouseRulesButton)
+    bot.presenter.lobby_items.append(house_rules_button)
     await bot.add_cog(HouseRulesCog(bot))

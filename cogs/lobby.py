@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Optional, Self
 
 import discord
@@ -13,7 +14,6 @@ from discord import app_commands
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._house_rules import house_rules_line
 from cogs._ids import (
-    HOUSE_RULES_ACTION,
     LOBBY_COMPUTER_TEMPLATE,
     LOBBY_TEMPLATE,
     REMATCH_TEMPLATE,
@@ -166,25 +166,20 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
         await interaction.edit_original_response(**await public_lobby_message(bot, record))
 
 
-def lobby_view(record: GameRecord, locale: str = SOURCE_LOCALE) -> discord.ui.View:
+def lobby_view(
+    record: GameRecord, locale: str = SOURCE_LOCALE, extras: Sequence[discord.ui.Item[Any]] = ()
+) -> discord.ui.View:
     """The lobby's buttons; Join is off when every seat is taken. Below them the host's computer menus.
 
-    A kind with house rules adds "House rules…" beside them: the host's panel (`cogs.house_rules`, which answers its
-    custom id).
+    `extras` are what other cogs add beside the buttons (`Presenter.lobby_items`: "House rules…" of a kind that has
+    house rules, from `cogs.house_rules`).
     """
     view = discord.ui.View(timeout=None)
     full = len(record.seats) >= record.max_seats
     for action in _BUTTONS:
         view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full, locale=locale))
-    if game_kind(record.kind).house_rules:
-        view.add_item(
-            discord.ui.Button(
-                label=say(locale, "lobby.button.house-rules"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=component_id(record.kind, record.id, 0, HOUSE_RULES_ACTION),
-                row=0,
-            )
-        )
+    for extra in extras:
+        view.add_item(extra)
     if offered_strengths(record.kind):  # a kind without computer players offers none
         view.add_item(ComputerSelect.adding(record, locale))
     if any(seat.is_computer for seat in record.seats):
@@ -228,7 +223,8 @@ def lobby_message(bot: GameBot, record: GameRecord, locale: str = SOURCE_LOCALE)
         players=players,
     )
     content = f"{heading} {options} {timer_summary(record, locale)}{rules}\n{seated}\n{join}"
-    return {"content": content, "view": lobby_view(record, locale)}
+    extras = [item for add in bot.presenter.lobby_items if (item := add(record, locale)) is not None]
+    return {"content": content, "view": lobby_view(record, locale, extras)}
 
 
 async def public_lobby_message(bot: GameBot, record: GameRecord) -> dict[str, Any]:

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from cogs._house_rules import house_rules_line
 from engine.garbage import GarbageGame
 from tests.cogs.helpers import (
     custom_ids,
@@ -62,7 +63,9 @@ async def test_complete_game_through_buttons(simcord_env, channel, members, play
     record, turns = await play_to_end(simcord_env, channel, members, game_id, seed=players)
     assert record.status == "finished" and turns > 0
     table = table_message(game_thread(channel, game_id), game_id)
-    assert table.content == f"**Garbage #{game_id}** is over." and labels(table) == []
+    # A layout smaller than ten is house rule GV3: the table names it under its headline (issue 26).
+    layout = house_rules_line("garbage", record.settings, "en")
+    assert table.content == f"**Garbage #{game_id}** is over.\n{layout}" and labels(table) == []
     assert labels(result_message(game_thread(channel, game_id), game_id)) == ["Rematch"]  # beside the result
     result_line = channel.last_message.content
     assert result_line.startswith(f"Garbage #{game_id} is over. 1. ")

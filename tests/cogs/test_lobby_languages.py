@@ -23,6 +23,7 @@ from tests.cogs.test_leaderboard import finish_garbage
 
 TRANSLATED = [locale for locale in LOCALES if locale != SOURCE_LOCALE]
 ACTIONS = ("join", "leave", "start", "cancel")
+BUTTONS = {action: f"lobby.button.{action}" for action in ACTIONS} | {"houserules": "lobby.button.house-rules"}
 
 
 def translated(locale, message_id, **params):
@@ -72,7 +73,7 @@ def check_lobby(content, view, locale, record, host):
     )
     assert join in (translated(locale, "lobby.join-or-add-computers"), translated(locale, "lobby.full"))
     labels = {c["custom_id"].rsplit(":", 1)[1]: c.get("label") for c in components(view) if c["type"] == 2}
-    assert labels == {action: translated(locale, f"lobby.button.{action}") for action in ACTIONS}
+    assert labels == {action: translated(locale, words) for action, words in BUTTONS.items()}
     adding = menu(view, "cpuadd")
     assert adding["placeholder"] == translated(locale, "lobby.add-computer")
     offered = [option["label"] for option in adding["options"]]

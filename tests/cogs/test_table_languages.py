@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from cogs._hands import whose_turn
+from cogs._house_rules import house_rules_line
 from cogs._kasino_render import hand_text, score_table
 from cogs._table import turn_headline
 from cogs._text import jump_link, legible
@@ -119,7 +120,9 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     game = GarbageGame.from_dict(record.state)
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
-    assert table.content == legible(turn_headline(record, stage, game.to_move, "no") + deadline_line(record, "no"))
+    layout = "\n" + house_rules_line("garbage", record.settings, "no")  # a layout of 3 is house rule GV3
+    headline = turn_headline(record, stage, game.to_move, "no")
+    assert table.content == legible(headline + layout + deadline_line(record, "no"))
     in_norwegian_not_english(
         table.content,
         "table.headline",
