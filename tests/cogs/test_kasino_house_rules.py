@@ -1,10 +1,9 @@
 """Kasino's presenters under house rules (issue 26): rounds add up the chosen way, teams show as teams (KV5).
 
-The lobby's "House rules…" is another part of the issue; here a lobby's settings are written to the store before
-Start, as that control will, so a partnership game can be played through the bot to its result.
+A partnership game is set up through the lobby's "House rules…" and played through the bot to its result; a guest
+is refused the panel, and partnerships are refused where the lobby is not for four.
 """
 
-import json
 import random
 from types import SimpleNamespace
 
@@ -12,7 +11,7 @@ from cogs._kasino_render import hand_text, public_table, score_table, scoring_ru
 from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.events import RoundEnded
 from engine.kasino.scoring import SeatScore
-from tests.cogs.helpers import game_thread, lobby_button, table_message
+from tests.cogs.helpers import custom_ids, game_thread, lobby_button, private_text, result_message, table_message
 from tests.cogs.test_kasino_flow import play_to_end, state
 from tests.cogs.test_words import embed_text, record_stub
 from tests.said import said
@@ -91,15 +90,21 @@ def test_kv5_a_players_panel_names_the_partner_and_the_opponents():
     assert "You play with" not in hand_text(record, KasinoGame.new(4, seed=9), 0)
 
 
+def control(message, suffix):
+    return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(suffix))
+
+
 async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcord_env, channel, members):
     host, *others = members[:4]
     opened = await host.slash(channel, "kasino new", seats=4, target=5)
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     for member in others:
         await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
-    async with simcord_env.bot.store.transaction() as conn:  # what the lobby's "House rules…" stores
-        settings = json.dumps({"target": 5, "partnerships": True, "sweeps": "cancel"})
-        await conn.execute("UPDATE games SET settings = ? WHERE id = ?", (settings, game_id))
+    # The host sets the house rules in the lobby's panel: sweeps cancel out (KV2), partnerships (KV5).
+    panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    panel = await host.select(panel.response, ["cancel"], custom_id=control(panel.response, ":hr:0"))
+    await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
+    assert "House rules: Sweeps: cancel out; Partnerships: two against two." in opened.response.content
     started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     assert started.acknowledged
 
@@ -117,3 +122,17 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcor
     posts = [message.content for message in thread.history()]
     assert any(post.startswith("Round 1 scored:\nScoring at this table: Sweeps: cancel out") for post in posts)
     assert any(f"**{names[0]} & {names[2]}**:" in post for post in posts)
+    result = result_message(thread, game_id).content  # partners share their team's place, as one entry
+    assert f"1. {names[0]} & {names[2]}" in result or f"1. {names[1]} & {names[3]}" in result
+
+
+async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_set_house_rules(channel, members):
+    host, guest = members[:2]
+    opened = await host.slash(channel, "kasino new", seats=3)
+    await guest.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+    refused = await guest.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    assert private_text(refused) == "Only the host can change the house rules."
+    panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    refused = await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
+    assert "four players" in private_text(refused) + (refused.response.content if refused.response else "")
+    assert "House rules" not in opened.response.content  # nothing changed
