@@ -41,15 +41,23 @@ def rule_and_value(kind: GameKind, rule: HouseRule, value: HouseRuleValue, local
     )
 
 
-def rules_in_force(kind_name: str, settings: Mapping[str, Any] | None, locale: str) -> tuple[str, ...]:
-    """Each house rule in `settings` that differs from its default, as "Sweeps: cancel", in the kind's order."""
+def rules_in_force(
+    kind_name: str, settings: Mapping[str, Any] | None, locale: str, besides: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """Each house rule in `settings` off its default ("Sweeps: cancel"), in the kind's order, but those in `besides`."""
     kind = game_kind(kind_name)
-    return tuple(rule_and_value(kind, rule, value, locale) for rule, value in kind.rules_in_force(settings))
+    in_force = kind.rules_in_force(settings)
+    return tuple(rule_and_value(kind, rule, value, locale) for rule, value in in_force if rule.setting not in besides)
 
 
-def house_rules_line(kind_name: str, settings: Mapping[str, Any] | None, locale: str) -> str | None:
-    """"House rules: Sweeps: cancel; Building: off." in `locale`, or None when the game plays by the main rules."""
-    said = rules_in_force(kind_name, settings, locale)
+def house_rules_line(
+    kind_name: str, settings: Mapping[str, Any] | None, locale: str, besides: frozenset[str] = frozenset()
+) -> str | None:
+    """"House rules: Sweeps: cancel; Building: off." in `locale`, or None when the game plays by the main rules.
+
+    `besides`: settings already said in the same text (the lobby's own options, in its settings sentence).
+    """
+    said = rules_in_force(kind_name, settings, locale, besides)
     if not said:
         return None
     return say(locale, "house-rules.line", rules=Joined(said, "join.semicolon"))

@@ -200,12 +200,15 @@ def lobby_message(bot: GameBot, record: GameRecord, locale: str = SOURCE_LOCALE)
         else:
             started = say(locale, "lobby.started", title=title, players=players)
         return {"content": started, "view": None}
-    options = render_message(game_kind(record.kind).describe_settings(record.settings), locale)
-    rules = ""  # the house rules off their defaults, and whether they suit the players seated (issue 26)
-    house_rules = house_rules_line(record.kind, record.settings, locale)
-    if house_rules:
-        rules = f"\n{house_rules}"
-        reason = misfit(game_kind(record.kind), record.settings, len(record.seats))
+    kind = game_kind(record.kind)
+    options = render_message(kind.describe_settings(record.settings), locale)
+    # The house rules off their defaults (those the settings sentence says aside), and whether they suit the players
+    # seated (issue 26).
+    said = frozenset(option.setting for option in kind.options)
+    house_rules = house_rules_line(record.kind, record.settings, locale, besides=said)
+    rules = f"\n{house_rules}" if house_rules else ""
+    if kind.rules_in_force(record.settings):
+        reason = misfit(kind, record.settings, len(record.seats))
         if reason is not None:  # told again on each join and leave; Start refuses until it fits
             rules += "\n" + say(locale, "lobby.house-rules-misfit", reason=render_message(reason, locale))
     if record.is_full:
