@@ -13,6 +13,7 @@ RESIGNED_TURNS = (
 )
 CONTENT_LIMIT = 2000  # characters in a message's content
 QUOTE_LIMIT = 60  # characters of a player's own text quoted back in a reply
+AUTOCOMPLETE_LIMIT = 25  # suggestions Discord shows for an option
 
 
 def clip(text: str, limit: int) -> str:

@@ -21,7 +21,7 @@ from cogs._kasino_rules import KASINO_RULES
 from cogs._language import private_locale
 from cogs._lookup import engine_as, my_running_game
 from cogs._table import TableMessage
-from cogs._text import QUOTE_LIMIT, clip, legible
+from cogs._text import AUTOCOMPLETE_LIMIT, QUOTE_LIMIT, clip, legible
 from cogs._words import move_words, name_of, phrase_words, seat_names
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-AUTOCOMPLETE_LIMIT = 25
 CHOICE_LIMIT = 100  # characters of an autocomplete choice's name, and of its value
 WHY = "why: "  # starts the value of a suggestion that only explains why there are none
 LONGEST_MOVE_TEXT = 300  # far above any real move (a take of every card on a crowded table is about 150)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import inspect
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Final, Optional, Self
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._house_rules import house_rules_line
@@ -24,7 +25,7 @@ from cogs._ids import (
 from cogs._language import private_locale
 from cogs._lookup import bot_of, channel_id_of, component_game, game_title, not_in_a_server
 from cogs._names import seat_name
-from cogs._text import jump_link
+from cogs._text import AUTOCOMPLETE_LIMIT, jump_link
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.errors import SettingError
@@ -279,11 +280,27 @@ def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
         afk=f"Automatic turns in a row before a player is resigned (default {DEFAULT_AFK_LIMIT})",
         **{o.name: o.description for o in kind.options},
     )(app_commands.choices(timer=TIMER_CHOICES, **_choices(kind))(new))
-    return app_commands.Command(
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name="new",
         description=f"Open a {kind.title} lobby in this channel; friends join with a button.",
         callback=described,
     )
+    for offered in kind.options:
+        if isinstance(offered, WholeNumber) and offered.usual:
+            command.autocomplete(offered.name)(_usual_first(offered))
+    return command
+
+
+def _usual_first(option: WholeNumber) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[Choice[Any]]]]:
+    """Suggestions for a whole-number option: what the host typed, if allowed, then the usual values that fit it."""
+
+    async def suggest(interaction: discord.Interaction, typed: str) -> list[Choice[Any]]:  # whole numbers
+        typed = typed.strip()
+        values = [int(typed)] if typed.isdigit() and option.low <= int(typed) <= option.high else []
+        values += [value for value in option.usual if str(value).startswith(typed) and value not in values]
+        return [Choice(name=str(value), value=value) for value in values[:AUTOCOMPLETE_LIMIT]]
+
+    return suggest
 
 
 def _is_house_rule(kind: GameKind, option: LobbyOption) -> bool:

@@ -22,6 +22,7 @@ class WholeNumber:
     low: int
     high: int
     default: int
+    usual: tuple[int, ...] = ()  # the values most tables play, offered first as the host types (KV1: 11, 16, 21)
 
     def check(self, value: object) -> int:
         """The value, if it is one this option allows; else SettingError (a ValueError) saying which are."""

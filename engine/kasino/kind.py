@@ -40,7 +40,7 @@ KIND = GameKind(
     score_unit="point",
     private_hands=True,
     tagline="Play Kasino, the Norwegian fishing game.",
-    options=(WholeNumber("target", "target", "Points to win (default 16)", 1, 99, 16),),
+    options=(WholeNumber("target", "target", "Points to win (default 16)", 1, 99, 16, usual=(11, 16, 21)),),
     settings_line=_settings_line,
     notation=Message("kasino.rules.notation"),
     house_rules=HOUSE_RULES,

@@ -136,3 +136,17 @@ async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_
     refused = await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
     assert "four players" in private_text(refused) + (refused.response.content if refused.response else "")
     assert "House rules" not in opened.response.content  # nothing changed
+
+
+async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_be_typed(channel, members):
+    host = members[0]
+
+    async def offered(typed):
+        return [choice["value"] for choice in await host.autocomplete(channel, "kasino new", "target", typed)]
+
+    assert await offered("") == [11, 16, 21]
+    assert await offered("2") == [2, 21]
+    assert await offered("30") == [30]
+    assert await offered("100") == []  # beyond 99: Discord's range refuses it anyway
+    opened = await host.slash(channel, "kasino new", seats=2, target=30)
+    assert "Playing to 30 points." in opened.response.content
