@@ -1,13 +1,13 @@
 """Issue 26: Garbage's table under its house rules (GV1–GV5), through SimCord and in the table's words.
 
-The lobby's "House rules…" is another part's; here the lobby is opened with `/garbage new` and the service is handed
-the house rules as a lobby would, so the game itself, its buttons and its words are what is tested.
+A whole game under Kings wild, Jokers and the last turn starts from the server's usual house rules (`/houserules`),
+as a new lobby does; the rest tests the game itself, its buttons and its words.
 """
 
 import random
-from dataclasses import replace
 from types import SimpleNamespace
 
+import discord
 import pytest
 
 from cogs.garbage import GarbageUI, no_use, public_table, table_view
@@ -19,6 +19,10 @@ from tests.cogs.test_words import embed_text, record_stub
 
 C = Card.parse
 KINGS_JOKERS_LAST_TURN = {"wild_rank": "king", "jokers": True, "last_turn": True}
+
+
+def control(message, suffix):
+    return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(suffix))
 
 
 def table_record(names, *, computers=()):
@@ -92,19 +96,19 @@ def test_gv4_the_table_says_who_finished_and_who_plays_a_last_turn():
 
 
 async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and_the_last_turn(
-    simcord_env, channel, members, monkeypatch
+    simcord_env, guild, channel, members
 ):
-    service = simcord_env.bot.service
-    opened_with = service.open_lobby
-
-    async def with_house_rules(kind, options, **where):
-        # What the lobby's "House rules…" would store; the table reads them from the game.
-        return await opened_with(kind, replace(options, settings={**options.settings, **KINGS_JOKERS_LAST_TURN}),
-                                 **where)  # fmt: skip
-
-    monkeypatch.setattr(service, "open_lobby", with_house_rules)
+    # The server's usual house rules, set by a manager with `/houserules edit`, are where the new lobby starts from.
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    panel = await mod.slash(channel, "houserules edit", game="garbage")
+    panel = await mod.select(panel.response, ["king"], custom_id=control(panel.response, ":hr:0"))
+    panel = await mod.click(panel.response, custom_id=control(panel.response, ":hr:1:on"))
+    await mod.click(panel.response, custom_id=control(panel.response, ":hr:3:on"))
     host, *others = members[:3]
     _, game_id = await open_and_start(channel, host, others, "garbage new", seats=3, size=4)
+    rules = "Wild cards: Kings wild; Jokers: 2 per deck; Layout: 4 spots; Last turn: one more turn for the others."
+    assert rules in table_message(game_thread(channel, game_id), game_id).content  # the table names them
     record = await simcord_env.bot.store.get_game(game_id)
     assert {key: record.settings[key] for key in KINGS_JOKERS_LAST_TURN} == KINGS_JOKERS_LAST_TURN
     thread = game_thread(channel, game_id)
