@@ -213,6 +213,11 @@ class Game(Protocol[MoveT, EventT_co, PublicT_co, ViewT_co, SettingsT]):
         """The move that resigns a seat; any seat still playing may apply it at any time."""
         ...
 
+    @classmethod
+    def rejoin_move(cls) -> MoveT:
+        """The move that brings a resigned seat back into play (someone took it over); a resigned seat only."""
+        ...
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe primitives, with `"schema"` and `"kind"` keys."""
         ...

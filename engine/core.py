@@ -16,10 +16,11 @@ from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from engine.base import Outcome, Settings, places_from_standing
 from engine.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
-from engine.events import AutoPlayed, GameOver, Resigned
+from engine.events import AutoPlayed, GameOver, Rejoined, Resigned
 from engine.message import Message
 
 RESIGN_NOTATION: Final = "resign"
+REJOIN_NOTATION: Final = "rejoin"
 SCHEMA: Final = 1  # the snapshot format of both engines
 
 
@@ -32,6 +33,32 @@ class Resign:
 
 
 RESIGN: Final = Resign()
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoin:
+    """A resigned seat plays again, from where it stands (notation `rejoin`): someone new took it over.
+
+    The bot logs it when the host gives a vacated seat to a new player (a member or a computer), so the move log
+    replays the seat's change of hands (B1): from this move on the seat is no longer resigned, is not played
+    automatically, and places by its standing like any seat still playing.
+    """
+
+    def __str__(self) -> str:
+        return REJOIN_NOTATION
+
+
+REJOIN: Final = Rejoin()
+
+
+def rejoin_phrase() -> Message:
+    """The move phrase of `Rejoin`: "take the seat over"."""
+    return Message("shared.move-rejoin")
+
+
+def is_rejoin(text: str) -> bool:
+    """True when `text` is the rejoin notation (any case and spacing, a trailing `.` or `!` allowed)."""
+    return " ".join(text.lower().split()).rstrip(".!") == REJOIN_NOTATION
 
 
 def resign_phrase() -> Message:
@@ -192,6 +219,15 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         """The move that resigns a seat (notation `resign`); any seat still playing may apply it at any time."""
         return RESIGN
 
+    @classmethod
+    def rejoin_move(cls) -> Rejoin:
+        """The move that brings a resigned seat back into play (notation `rejoin`); only a resigned seat may apply it."""
+        return REJOIN
+
+    def resigned_seats(self) -> tuple[int, ...]:
+        """The seats that resigned and were not taken over since, in the order they resigned."""
+        return tuple(self._resigned)
+
     # ----- what anyone may ask --------------------------------------------------------------------------------
 
     @property
@@ -256,7 +292,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
 
     # ----- playing --------------------------------------------------------------------------------------------
 
-    def parse_move(self, seat: int, text: str) -> MoveT | Resign:
+    def parse_move(self, seat: int, text: str) -> MoveT | Resign | Rejoin:
         """The legal move `text` means for `seat` here.
 
         Raises:
@@ -270,17 +306,30 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         if is_resign(text):
             self._check_can_resign(seat)
             return RESIGN
+        if is_rejoin(text):
+            self._check_can_rejoin(seat)
+            return REJOIN
         self._check_turn(seat)
         return self._checked(seat, self._parse(seat, text))
 
-    def apply(self, seat: int, move: MoveT | Resign) -> tuple[EventT | Resigned | AutoPlayed[MoveT] | GameOver, ...]:
+    def apply(
+        self, seat: int, move: MoveT | Resign | Rejoin
+    ) -> tuple[EventT | Resigned | Rejoined | AutoPlayed[MoveT] | GameOver, ...]:
         """Check and play `move` for `seat`, then any turns of resigned seats; `Resign` any seat may play any time.
+
+        `Rejoin` any resigned seat may play any time while the game runs: it is then played like any other again.
 
         Raises:
             GameOverError, NotYourTurnError, IllegalMoveError, InvalidMoveError: the state is unchanged (B3).
         """
         self._check_seat(seat)
         self._check_running()
+        if isinstance(move, Rejoin):  # never anyone's turn (a resigned seat's turns were played): nothing follows
+            self._check_can_rejoin(seat)
+            self._resigned.remove(seat)
+            self._on_rejoin(seat)
+            self._moves += 1
+            return (Rejoined(seat),)
         events: list[EventT | Resigned | AutoPlayed[MoveT] | GameOver] = []
         if isinstance(move, Resign):
             self._check_can_resign(seat)
@@ -299,7 +348,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         self._moves += 1
         return tuple(events)
 
-    def play(self, seat: int, text: str) -> tuple[EventT | Resigned | AutoPlayed[MoveT] | GameOver, ...]:
+    def play(self, seat: int, text: str) -> tuple[EventT | Resigned | Rejoined | AutoPlayed[MoveT] | GameOver, ...]:
         """`apply(seat, parse_move(seat, text))`.
 
         Raises:
@@ -340,6 +389,10 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
     def _check_can_resign(self, seat: int) -> None:
         if seat in self._resigned:
             raise IllegalMoveError(Message("refused.already-resigned"))
+
+    def _check_can_rejoin(self, seat: int) -> None:
+        if seat not in self._resigned:
+            raise IllegalMoveError(Message("refused.not-resigned"))
 
     def _check_turn(self, seat: int) -> None:
         if seat in self._resigned:
@@ -420,6 +473,9 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
     def _on_resign(self, seat: int, events: list[EventT | Resigned | AutoPlayed[MoveT] | GameOver]) -> None:
         """What else a resignation changes (already recorded in `_resigned`)."""
 
+    def _on_rejoin(self, seat: int) -> None:
+        """What else taking a resigned seat over changes (already out of `_resigned`); nothing unless an engine says."""
+
     @abstractmethod
     def _end(self, events: list[EventT | Resigned | AutoPlayed[MoveT] | GameOver]) -> None:
         """Make the game over (`to_move` None), tidying anything left in mid-turn."""
@@ -437,5 +493,5 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
         """The view of `seat`, an existing seat."""
 
     @abstractmethod
-    def describe_move(self, move: MoveT | Resign) -> Message:
+    def describe_move(self, move: MoveT | Resign | Rejoin) -> Message:
         """The move phrase for a menu or a button (capitalised there) and an automatic turn's narration."""

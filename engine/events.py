@@ -25,6 +25,17 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
+class Rejoined:
+    """`seat`, which had resigned, plays again: someone new took it over (who, the bot's narration says)."""
+
+    seat: int
+
+    def message(self) -> Message:
+        """What happened: "Kari's seat is back in play."."""
+        return Message("shared.rejoined", {"player": Seat(self.seat)})
+
+
+@dataclass(frozen=True, slots=True)
 class AutoPlayed(Generic[MoveT]):
     """`move` was played for `seat`, who has resigned; `words` is the move as `describe_move` put it then.
 
@@ -64,4 +75,4 @@ class GameOver:
         )
 
 
-SharedEvent = Resigned | AutoPlayed[MoveT] | GameOver
+SharedEvent = Resigned | Rejoined | AutoPlayed[MoveT] | GameOver

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
-from engine.events import AutoPlayed, GameOver, Resigned
+from engine.events import AutoPlayed, GameOver, Rejoined, Resigned
 from engine.garbage.moves import GarbageDecision
 from engine.message import Count, Joined, Message, Param, Seat, seats
 
@@ -255,7 +255,7 @@ GarbageOwnEvent = (
     | NewHandDealt
 )
 # Every event `apply` reports; the last three are the ones both games share (`engine.events`).
-GarbageEvent = GarbageOwnEvent | Resigned | AutoPlayed[GarbageDecision] | GameOver
+GarbageEvent = GarbageOwnEvent | Resigned | Rejoined | AutoPlayed[GarbageDecision] | GameOver
 
 __all__ = [
     "AlsoWon",
@@ -273,6 +273,7 @@ __all__ = [
     "LastTurnsOver",
     "NewHandDealt",
     "PlacedOnSpot",
+    "Rejoined",
     "Resigned",
     "StockReshuffled",
     "TookDiscard",

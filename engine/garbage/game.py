@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from engine.cards import JOKER, KING, Card
-from engine.core import BaseGame, Resign, SnapshotFormat
+from engine.core import BaseGame, Rejoin, Resign, SnapshotFormat
 from engine.errors import InvalidMoveError
 from engine.events import AutoPlayed, GameOver, Resigned
 from engine.garbage import snapshot
@@ -321,7 +321,7 @@ class GarbageGame(BaseGame[GarbageDecision, GarbageOwnEvent, GarbagePublicView, 
 
     def _parse(self, seat: int, text: str) -> GarbageDecision:
         move = parse_garbage_move(text)
-        assert not isinstance(move, Resign), "the game reads `resign` before this"
+        assert not isinstance(move, Resign | Rejoin), "the game reads `resign` and `rejoin` before this"
         return move
 
     def _checked(self, seat: int, move: GarbageDecision) -> GarbageDecision:

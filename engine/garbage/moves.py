@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from engine.core import RESIGN, Resign, is_resign, resign_phrase
+from engine.core import RESIGN, Rejoin, Resign, is_resign, rejoin_phrase, resign_phrase
 from engine.errors import InvalidMoveError
 from engine.message import Message
 
@@ -53,7 +53,7 @@ class PlaceJack:
 
 
 GarbageDecision = DrawStock | DrawDiscard | PlaceJack  # what a turn asks for (G5, G6c)
-GarbageMove = GarbageDecision | Resign  # every move of the game (`Resign` is the one both games share)
+GarbageMove = GarbageDecision | Resign | Rejoin  # every move of the game (`Resign` is the one both games share)
 
 
 def move_phrase(move: GarbageMove) -> Message:
@@ -64,6 +64,8 @@ def move_phrase(move: GarbageMove) -> Message:
         return Message("garbage.move-draw-discard")
     if isinstance(move, PlaceJack):
         return Message("garbage.move-place-jack", {"spot": move.spot})
+    if isinstance(move, Rejoin):
+        return rejoin_phrase()
     return resign_phrase()
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.cards import Card
-from engine.core import Resign
+from engine.core import Rejoin, Resign, rejoin_phrase
 from engine.kasino.moves import Build, Double, KasinoPlay, Place, Raise, Take
 from engine.kasino.rules import find_item
 from engine.kasino.table import BUILD, PILE, TableItem, hand_value, item_name, notation_order, table_value
@@ -121,6 +121,8 @@ def describe_move(table: Sequence[TableItem], move: KasinoPlay) -> Message:
     """The move as a menu offers it (capitalised there): "place Q♠", "take 3♦+A♥+A♠ with 5♥", "resign from the game"."""
     if isinstance(move, Resign):
         return Message("kasino.move-resign")
+    if isinstance(move, Rejoin):
+        return rejoin_phrase()
     phrase = move_phrase(table, move)
     return Message("shared.move-notation", {"notation": str(move)}) if phrase is None else phrase
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Card
-from engine.events import AutoPlayed, GameOver, Resigned
+from engine.events import AutoPlayed, GameOver, Rejoined, Resigned
 from engine.kasino.describe import (
     build_params,
     build_phrase,
@@ -276,10 +276,11 @@ __all__ = [
     "GameOver",
     "KasinoEvent",
     "KasinoOwnEvent",
+    "Rejoined",
     "Resigned",
     "RoundEnded",
     "RoundStarted",
     "Swept",
 ]
 
-KasinoEvent = KasinoOwnEvent | Resigned | AutoPlayed[CardMove] | GameOver
+KasinoEvent = KasinoOwnEvent | Resigned | Rejoined | AutoPlayed[CardMove] | GameOver

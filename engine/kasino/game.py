@@ -293,6 +293,9 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
         """Place the lowest hand-value card (K11; ties ♠♥♦♣); the seat to move always holds a card."""
         return Place(min(self._hands[seat], key=hand_order))
 
+    def _on_rejoin(self, seat: int) -> None:
+        self._legal_cache = None
+
     def _on_resign(self, seat: int, events: _Events) -> None:
         self._legal_cache = None
         if self._settings.partnerships:  # KV5: a partner who resigns concedes the game for the team

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
 from engine.cards import Card
-from engine.core import RESIGN, Resign, is_resign
+from engine.core import RESIGN, Rejoin, Resign, is_resign
 from engine.errors import InvalidMoveError
 from engine.kasino.table import notation_order
 from engine.message import Message
@@ -154,7 +154,7 @@ class Place(KasinoMove):
 
 StackMove = Build | Raise | Double  # moves that put a hand card onto a table item
 CardMove = Take | StackMove | Place  # moves that play a hand card
-KasinoPlay = CardMove | Resign  # every move of the game (`Resign` is the one both games share)
+KasinoPlay = CardMove | Resign | Rejoin  # every move of the game (`Resign` is the one both games share)
 _ONTO_ITEM: Final = {move.VERB: move for move in (Build, Raise, Double)}
 
 
