@@ -14,10 +14,12 @@ from db._codec import (
     MOVE_COLUMNS,
     game_from_row,
     move_from_row,
+    narration_from_json,
+    text_to_time,
     time_to_text,
 )
 from db.errors import GameNotFoundError
-from db.records import GameRecord, MoveRecord, SeatRecord
+from db.records import GameRecord, MoveRecord, Occupant, SeatChange, SeatRecord
 
 # Columns the keyword-style updates may touch; anything else is a programming error.
 UPDATABLE: Final = {
@@ -68,6 +70,29 @@ async def fetch_moves(conn: aiosqlite.Connection, game_id: int) -> list[MoveReco
     """The game's move log in order."""
     rows = await conn.execute_fetchall(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
     return [move_from_row(row) for row in rows]
+
+
+async def fetch_seat_changes(conn: aiosqlite.Connection, game_id: int) -> list[SeatChange]:
+    """The game's seat changes in order (migration 0013)."""
+    rows = await conn.execute_fetchall(
+        """SELECT number, seat, after_move, from_user_id, from_name, from_strength, to_user_id, to_name, to_strength,
+                  host_id, narration, created_at
+           FROM seat_changes WHERE game_id = ? ORDER BY number""",
+        (game_id,),
+    )
+    return [
+        SeatChange(
+            number=row[0],
+            seat=row[1],
+            after_move=row[2],
+            before=Occupant(row[3], row[4], row[5]),
+            after=Occupant(row[6], row[7], row[8]),
+            host_id=row[9],
+            narration=narration_from_json(row[10]),
+            created_at=text_to_time(row[11]),
+        )
+        for row in rows
+    ]
 
 
 async def rewrite_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]) -> None:

@@ -96,6 +96,43 @@ class SeatRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Occupant:
+    """Who holds a seat: a member (`user_id`) or a computer player (`strength`), under the name the table shows."""
+
+    user_id: int | None
+    name: str
+    strength: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether a computer player holds the seat."""
+        return self.user_id is None
+
+    @classmethod
+    def of(cls, seat: SeatRecord) -> Occupant:
+        """Who holds `seat` now."""
+        return cls(seat.user_id, seat.name, seat.strength)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A seat that changed hands during a game (issue 28), as stored: the `number`-th change of the game.
+
+    `after_move` is the game's move count once the change was made (its `rejoin` move included, when the seat had
+    been vacated): history and replays show the change right after that move. `narration` is what the table told.
+    """
+
+    number: int
+    seat: int
+    after_move: int
+    before: Occupant
+    after: Occupant
+    host_id: int
+    narration: tuple[Message, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A lobby or game as stored. `seats` are in seat order (in the lobby: join order); times are aware UTC.
 

@@ -1,17 +1,29 @@
 """Recording a finished game: one result row per rated player and the rating update, inside the caller's transaction.
 
 Members are rated by their Discord id; computer players by strength, under the ids of `COMPUTER_USER_IDS`.
+
+A seat that changed hands during the game (issue 28, `seat_changes`) is credited by `credit_seats`:
+- its place and score go to the player holding it at the end, only if that player made most of its moves (more than
+  half of the seat's logged moves, counting neither `resign` nor `rejoin`); a member so credited is rated like anyone;
+- a computer player that held the seat for part of the game only (it took a vacated seat, or gave its seat to a
+  member) has no result and is never rated for it;
+- a member who left the seat (resigned or was removed) before someone else took it places below every seat, the
+  later leaver above the earlier, with no points, and is rated so: leaving costs what resigning costs;
+- otherwise the seat's place counts for nobody.
+A seat that never changed hands is credited as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import aiosqlite
 
+from db._queries import fetch_moves, fetch_seat_changes
 from db.ratings import DEFAULT_SKILL, Skill, rate
-from db.records import COMPUTER_USER_IDS, GameRecord, SeatRecord, computer_name
+from db.records import COMPUTER_USER_IDS, GameRecord, MoveRecord, SeatChange, SeatRecord, computer_name
 from engine.base import Outcome
 from engine.registry import game_kind
 
@@ -27,31 +39,97 @@ DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_game
 """
 
 
+_NOT_PLAYS: Final = frozenset({"resign", "rejoin"})  # logged moves that are no play of the seat's
+
+
 @dataclass(frozen=True, slots=True)
 class _Entrant:
-    """One rated player of a finished game: a member, or a computer player standing for its strength."""
+    """One rated player of a finished game: a member, or a computer player standing for its strength.
+
+    `left` is set for a member who left a seat that someone else then took: the order they left in (1 the first).
+    """
 
     seat: SeatRecord
     user_id: int
     name: str
+    left: int | None = None
 
 
-def entrants(game: GameRecord) -> list[_Entrant]:
-    """Who a finished game rates: every member, and one computer seat per strength.
+@dataclass(frozen=True, slots=True)
+class Stint:
+    """One holder's time in a seat: who (a member's id, or None for a computer), and how many of its moves they made."""
+
+    user_id: int | None
+    name: str
+    moves: int
+
+
+def stints(seat: int, changes: Sequence[SeatChange], moves: Sequence[MoveRecord]) -> list[Stint]:
+    """The holders of `seat` in order, each with the seat's moves made while they held it (empty: it never changed)."""
+    mine = [change for change in changes if change.seat == seat]
+    if not mine:
+        return []
+    last = max((move.seq for move in moves), default=0)
+    bounds = [0, *(change.after_move for change in mine), last]
+    holders = [mine[0].before, *(change.after for change in mine)]
+    found = []
+    for holder, start, end in zip(holders, bounds[:-1], bounds[1:], strict=True):
+        played = sum(
+            1 for move in moves if move.seat == seat and start < move.seq <= end and move.move not in _NOT_PLAYS
+        )
+        found.append(Stint(holder.user_id, holder.name, played))
+    return found
+
+
+def credited(stint: Sequence[Stint]) -> bool:
+    """Whether the seat's last holder made most of its moves (more than half), and so is credited with its place."""
+    total = sum(part.moves for part in stint)
+    return bool(stint) and 2 * stint[-1].moves > total
+
+
+def entrants(game: GameRecord, changes: Sequence[SeatChange] = (), moves: Sequence[MoveRecord] = ()) -> list[_Entrant]:
+    """Who a finished game rates: every member, one computer seat per strength, and seats that changed hands.
 
     Every computer of one strength in a server is the same rated player ("Computer (hard)"), and one player cannot
     take two places in one match; so when a game seats a strength twice, its first seat in seat order (drawn from
-    the game's seed) stands for it and the others play unrated.
+    the game's seed) stands for it and the others play unrated. A seat that changed hands (`changes`, with the move
+    log `moves`) is credited as the module says.
     """
     chosen: list[_Entrant] = []
     strengths: set[str] = set()
+    leavers = [
+        (change.before.user_id, change.seat, change.before.name)
+        for change in changes
+        if change.before.user_id is not None
+    ]
     for seat in game.seats:
+        history = stints(seat.seat, changes, moves)
+        if history:
+            if seat.user_id is not None and credited(history):
+                chosen.append(_Entrant(seat, seat.user_id, seat.name))
+            continue  # a computer that held the seat for part of the game only is never rated for it
         if seat.user_id is not None:
             chosen.append(_Entrant(seat, seat.user_id, seat.name))
         elif seat.strength is not None and seat.strength not in strengths:
             strengths.add(seat.strength)
             chosen.append(_Entrant(seat, COMPUTER_USER_IDS[seat.strength], computer_name(seat.strength)))
+    taken = {entrant.user_id for entrant in chosen}
+    for order, (user_id, seat_number, name) in enumerate(leavers, start=1):
+        if user_id not in taken:  # a member holds one seat of a game at most (the service refuses a second)
+            taken.add(user_id)
+            chosen.append(_Entrant(game.seats[seat_number], user_id, name, left=order))
     return chosen
+
+
+def _place(player: _Entrant, outcome: Outcome, seats: int, leavers: int) -> int:
+    """The entrant's place: the seat's, or for a member who left a seat, below every seat (later leavers higher)."""
+    if player.left is None:
+        return outcome.places[player.seat.seat]
+    return seats + 1 + leavers - player.left
+
+
+def _score(player: _Entrant, outcome: Outcome) -> int:
+    return outcome.scores[player.seat.seat] if player.left is None else 0
 
 
 async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: Outcome, finished_at: str) -> None:
@@ -70,12 +148,14 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
     """
     if len(outcome.places) != len(game.seats) or len(outcome.scores) != len(game.seats):
         raise ValueError(f"the outcome covers {len(outcome.places)} seats but game #{game.id} has {len(game.seats)}")
-    players = entrants(game)
+    changes = await fetch_seat_changes(conn, game.id)
+    players = entrants(game, changes, await fetch_moves(conn, game.id) if changes else ())
+    leavers = sum(player.left is not None for player in players)
     user_ids = [player.user_id for player in players]
     before = await _current_skills(conn, game, user_ids)
     skills = [before.get(user_id, DEFAULT_SKILL) for user_id in user_ids]
     rated = len(players) >= 2
-    places = [outcome.places[player.seat.seat] for player in players]
+    places = [_place(player, outcome, len(game.seats), leavers) for player in players]
     teams = _teams_of(players, outcome)
     after = rate(skills, places, teams) if rated else tuple(skills)
     under_house_rules = _under_house_rules(game)
@@ -89,8 +169,8 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
                 game.kind,
                 player.seat.seat,
                 player.name,
-                outcome.places[player.seat.seat],
-                outcome.scores[player.seat.seat],
+                place,
+                _score(player, outcome),
                 rated,
                 old.mu,
                 old.sigma,
@@ -99,7 +179,7 @@ async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: 
                 finished_at,
                 under_house_rules,
             )
-            for player, old, new in zip(players, skills, after, strict=True)
+            for player, place, old, new in zip(players, places, skills, after, strict=True)
         ],
     )
     if rated:
@@ -131,7 +211,11 @@ def _teams_of(players: Sequence[_Entrant], outcome: Outcome) -> list[tuple[str, 
         return None
     team_of = {seat: index for index, team in enumerate(teams) for seat in team}
     return [
-        ("team", team_of[player.seat.seat]) if player.seat.seat in team_of else ("seat", player.seat.seat)
+        ("left", player.user_id)
+        if player.left is not None
+        else ("team", team_of[player.seat.seat])
+        if player.seat.seat in team_of
+        else ("seat", player.seat.seat)
         for player in players
     ]
 

@@ -62,7 +62,16 @@ from db._codec import (
 )
 from db._group_commit import GroupCommit
 from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error, from_sqlite_error
-from db._queries import fetch_game, fetch_games, fetch_moves, marks, rewrite_seats, touch, update_given
+from db._queries import (
+    fetch_game,
+    fetch_games,
+    fetch_moves,
+    fetch_seat_changes,
+    marks,
+    rewrite_seats,
+    touch,
+    update_given,
+)
 from db.errors import (
     AlreadySeatedError,
     DatabaseCorruptError,
@@ -89,7 +98,9 @@ from db.records import (
     MessageIds,
     MoveRecord,
     NewLobby,
+    Occupant,
     PlayerStats,
+    SeatChange,
     SeatChanges,
     SeatReach,
     SeatRecord,
@@ -656,6 +667,103 @@ class Store:
             await record_results(conn, game, outcome, stamp)
             return game
 
+    async def change_seat(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        to: Occupant,
+        *,
+        host_id: int,
+        state: dict[str, Any],
+        now: datetime,
+        narration: Sequence[Message],
+        move: str | None = None,
+        deadline: datetime | None = None,
+        warned: bool = False,
+        warn_at: datetime | None = None,
+    ) -> GameRecord:
+        """Give a running game's seat to `to` (issue 28), in one transaction; version + 1.
+
+        The seat's row then names its new player, with nothing of the one before kept for reaching them (their DM
+        channel, panel message and digest are cleared, so no panel of the seat ever goes to them again), and its
+        automatic-turn streak restarts. `move` (the engine's `rejoin`, when the seat had been vacated) is logged like
+        any move; `state` is the snapshot after it. `deadline`, `warned` and `warn_at` are the turn timer's after the
+        change (the turn's own, unless the seat to move changed hands). The change is kept in `seat_changes` (see
+        `seat_changes`) and `narration` is what the table tells, as for a move.
+
+        Raises:
+            GameNotFoundError, GameNotRunningError, StaleVersionError, NotSeatedError.
+            AlreadySeatedError: the member `to` already holds another seat of this game.
+        """
+        stamp = time_to_text(now)
+        async with self.transaction() as conn:
+            game = await fetch_game(conn, game_id)
+            if game.status != "running":
+                raise GameNotRunningError(game.status)
+            if game.version != expected_version:
+                raise StaleVersionError()
+            if not 0 <= seat < len(game.seats):
+                raise NotSeatedError(seat=seat)
+            if to.user_id is not None and game.seat_of(to.user_id) not in (None, seat):
+                raise AlreadySeatedError()
+            before = Occupant.of(game.seats[seat])
+            logged = (
+                ", move_count = move_count + 1, last_seat = ?, last_move = ?, last_auto = 0" if move is not None else ""
+            )
+            await conn.execute(
+                f"""UPDATE games SET state = ?, version = version + 1, deadline = ?, warned = ?, timer_at = ?,
+                                     updated_at = ?, narration = ?{logged}
+                    WHERE id = ?""",
+                (
+                    to_json(state),
+                    optional_time_to_text(deadline),
+                    warned,
+                    _timer_at(deadline, warned, warn_at),
+                    stamp,
+                    narration_to_json(narration),
+                    *((seat, move) if move is not None else ()),
+                    game_id,
+                ),
+            )
+            await conn.execute(
+                """UPDATE seats SET user_id = ?, name = ?, is_computer = ?, strength = ?, dm_ok = 1, auto_streak = 0,
+                                    hand_message_id = NULL, dm_channel_id = NULL, panel = NULL
+                   WHERE game_id = ? AND seat = ?""",
+                (to.user_id, to.name, to.is_computer, to.strength, game_id, seat),
+            )
+            rows = await conn.execute_fetchall(
+                "SELECT move_count, (SELECT COUNT(*) FROM seat_changes WHERE game_id = ?) FROM games WHERE id = ?",
+                (game_id, game_id),
+            )
+            after_move, changes = next(iter(rows))
+            await conn.execute(
+                """INSERT INTO seat_changes (game_id, number, seat, after_move, from_user_id, from_name, from_strength,
+                                             to_user_id, to_name, to_strength, host_id, narration, created_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    game_id,
+                    changes + 1,
+                    seat,
+                    after_move,
+                    before.user_id,
+                    before.name,
+                    before.strength,
+                    to.user_id,
+                    to.name,
+                    to.strength,
+                    host_id,
+                    narration_to_json(narration),
+                    stamp,
+                ),
+            )
+            return await fetch_game(conn, game_id)
+
+    async def seat_changes(self, game_id: int) -> list[SeatChange]:
+        """The seats that changed hands during the game, in order (empty for none, or an unknown game)."""
+        async with self._reading() as conn:
+            return await fetch_seat_changes(conn, game_id)
+
     async def game_moves(self, game_id: int) -> list[MoveRecord]:
         """The move log in order (empty for an unknown game or one that has not started)."""
         async with self._reading() as conn:
@@ -1043,7 +1151,6 @@ class Store:
                 (guild_id, language),
             )
 
-
     async def house_rules_preset(self, guild_id: int, kind: str) -> dict[str, Any]:
         """The server's usual house rules for `kind` (settings by key), empty when none are saved."""
         async with self._reading() as conn:
@@ -1061,9 +1168,7 @@ class Store:
         """Keep `settings` as the server's usual house rules for `kind`; an empty one removes the preset."""
         async with self.transaction() as conn:
             if not settings:
-                await conn.execute(
-                    "DELETE FROM house_rule_presets WHERE guild_id = ? AND kind = ?", (guild_id, kind)
-                )
+                await conn.execute("DELETE FROM house_rule_presets WHERE guild_id = ? AND kind = ?", (guild_id, kind))
                 return
             await conn.execute(
                 """INSERT INTO house_rule_presets (guild_id, kind, settings, updated_at) VALUES (?, ?, ?, ?)
@@ -1079,6 +1184,7 @@ class Store:
                 "DELETE FROM house_rule_presets WHERE guild_id = ? AND kind = ?", (guild_id, kind)
             )
             return bool(cursor.rowcount)
+
 
 async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

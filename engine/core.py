@@ -221,7 +221,7 @@ class BaseGame(ABC, Generic[MoveT, EventT, PublicT, ViewT, SettingsT]):
 
     @classmethod
     def rejoin_move(cls) -> Rejoin:
-        """The move that brings a resigned seat back into play (notation `rejoin`); only a resigned seat may apply it."""
+        """The move that brings a resigned seat back into play (notation `rejoin`); a resigned seat only."""
         return REJOIN
 
     def resigned_seats(self) -> tuple[int, ...]:

@@ -24,7 +24,9 @@ from db.records import (
     MessageIds,
     MoveRecord,
     NewLobby,
+    Occupant,
     PlayerStats,
+    SeatChange,
     SeatReach,
     StartUpCheck,
 )
@@ -117,6 +119,29 @@ class GameRepository(Protocol):
 
     async def game_moves(self, game_id: int) -> list[MoveRecord]:
         """The move log in order."""
+        ...
+
+    async def change_seat(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        to: Occupant,
+        *,
+        host_id: int,
+        state: dict[str, Any],
+        now: datetime,
+        narration: Sequence[Message],
+        move: str | None = ...,
+        deadline: datetime | None = ...,
+        warned: bool = ...,
+        warn_at: datetime | None = ...,
+    ) -> GameRecord:
+        """Give a running game's seat to `to`, logging `move` (a `rejoin`) if given, and keep the change."""
+        ...
+
+    async def seat_changes(self, game_id: int) -> list[SeatChange]:
+        """The seats that changed hands during the game, in order."""
         ...
 
     async def get_game(self, game_id: int) -> GameRecord | None:

@@ -636,6 +636,18 @@ class TableService:
             return record, held.game
         return record, self.game_of(record)
 
+    async def running_engine(self, game_id: int, version: int | None = None) -> tuple[GameRecord, AnyGame]:
+        """For an action that changes the running game (hold its `lock`): the record and its engine, to change.
+
+        Raises:
+            RefusedError: no such game, not running (frozen, over, a lobby), or no longer at `version`.
+        """
+        return await self._running_engine(game_id, version)
+
+    def turn_deadline(self, record: GameRecord, game: AnyGame) -> datetime | None:
+        """When the turn now to play runs out (None: no timer, a computer's turn, or the game is over)."""
+        return self._deadline(record, game)
+
     async def _load_for(self, game_id: int, user_id: int, version: int | None) -> tuple[GameRecord, AnyGame, int]:
         record, game = await self._running_engine(game_id, version)
         seat = record.seat_of(user_id)
