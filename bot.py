@@ -67,6 +67,7 @@ def extensions() -> tuple[str, ...]:
         "cogs.leaderboard",
         "cogs.timers",
         "cogs.computers",
+        "cogs.seats",
     )
 
 DEFAULT_DATABASE_PATH = "data/bot.db"

@@ -41,6 +41,14 @@ class LobbyItem(Protocol):
         ...
 
 
+class TableItem(Protocol):
+    """What another cog adds to every running table's controls (Take a seat), or None where it adds nothing."""
+
+    def __call__(self, record: GameRecord, game: AnyGame, locale: str, /) -> discord.ui.Item[Any] | None:
+        """The item for this running table, labelled in `locale` (the server's: the table is public)."""
+        ...
+
+
 class Presents(Protocol):
     """The presenter (`cogs._presenter.Presenter`): draws what Discord shows of a game from the stored game."""
 
@@ -49,6 +57,7 @@ class Presents(Protocol):
     hand_pictures: dict[str, HandPictures]
     finished_items: list[FinishedItem]
     lobby_items: list[LobbyItem]
+    table_items: list[TableItem]
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""

@@ -29,7 +29,7 @@ from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
 if TYPE_CHECKING:
-    from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures, LobbyItem
+    from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures, LobbyItem, TableItem
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,7 @@ class Presenter:
         # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
         self.finished_items: list[FinishedItem] = []
         self.lobby_items: list[LobbyItem] = []  # what other cogs add to each lobby's controls (house rules)
+        self.table_items: list[TableItem] = []  # what other cogs add to each running table's controls (Take a seat)
         self._pictures: Recent[tuple[int, int, str], bytes] = Recent(PICTURES_KEPT)
         # (game id, move number) → the seat that moved, the move in words, and whether it ended a round (it had
         # one-off posts); what is missing is told again by a replay.
@@ -91,6 +92,12 @@ class Presenter:
         told = tuple(narration or ()) or said(record, record.narration or (Message("shared.game-on"),), locale)
         table = self.uis[record.kind].render_table(record, game, told, locale)
         view = None if record.status == "finished" else table.view
+        if record.status == "running":
+            for add in self.table_items:
+                item = add(record, game, locale)
+                if item is not None:
+                    view = view or discord.ui.View(timeout=None)
+                    view.add_item(item)
         house_rules = house_rules_line(record.kind, record.settings, locale)
         rules = f"\n{house_rules}" if house_rules else ""  # the house rules in force, every kind alike (issue 26)
         content = legible(table.content + rules + deadline_line(record, locale))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from ai.base import Strength
 from db.records import GameRecord, Occupant, computer_name
 from engine.base import AnyGame
-from engine.message import Joined, Message, Seat
+from engine.message import Joined, Message
 from service.computers import offered_strengths
 from service.errors import RefusedError
 from service.tables import MoveResult, TableService
@@ -87,7 +87,7 @@ class SeatChanges:
                 strengths = Joined(offered, "join.comma", "join.or")
                 raise RefusedError(Message("refused.no-such-computer", {"strengths": strengths}))
             if not vacated(game, seat):
-                raise RefusedError(Message("refused.seat-not-vacated", {"player": Seat(seat)}))
+                raise RefusedError(Message("refused.seat-not-vacated", {"number": seat + 1}))
             chosen = Strength(strength).value
             to = Occupant(None, _free_computer_name(record, chosen), chosen)
             return await self._change(record, game, seat, to, host_id)
@@ -178,7 +178,7 @@ class SeatChanges:
         if user_id in left:
             raise RefusedError(Message("refused.left-this-game"))
         if not takeable(record, game, seat):
-            raise RefusedError(Message("refused.seat-still-played", {"player": Seat(seat)}))
+            raise RefusedError(Message("refused.seat-still-played", {"number": seat + 1}))
 
     @staticmethod
     def _check_seat(record: GameRecord, seat: int) -> None:
