@@ -27,6 +27,7 @@ from cogs._names import computer_words, seat_name
 from cogs._text import clip
 from db.records import GameRecord
 from engine.base import AnyGame
+from engine.registry import GAME_KINDS
 from i18n import SOURCE_LOCALE, say
 from service.computers import offered_strengths
 from service.errors import RefusedError
@@ -129,7 +130,7 @@ class SeatsCog(commands.Cog):
     async def strength_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The strengths the game's kind offers, named in the caller's language."""
         locale = private_locale(interaction)
-        kinds = {record.kind for record in await self._games_here(interaction)} or {"kasino"}
+        kinds = {record.kind for record in await self._games_here(interaction)} or {k.name for k in GAME_KINDS}
         strengths = dict.fromkeys(strength for kind in sorted(kinds) for strength in offered_strengths(kind))
         named = ((strength, say(locale, f"computers.strength.{strength}")) for strength in strengths)
         typed = current.strip().lower()
