@@ -182,6 +182,7 @@ class GamesCog(commands.Cog):
             if kind.notation is not None:
                 typing = say(locale, "rules.typing-a-move")
                 embed.add_field(name=typing, value=render_message(kind.notation, locale), inline=False)
+            embed.add_field(name=say(locale, "rules.seat-changes-title"), value=say(locale, "rules.seat-changes"))
             if record is not None and kind.house_rules:
                 sentences = house_rules_sentences(kind.name, record.settings, locale)
                 told = "\n".join(f"• {sentence}" for sentence in sentences) or say(locale, "rules.no-house-rules")
