@@ -360,7 +360,7 @@ async def game_to_tell(bot: GameBot, interaction: discord.Interaction, game_id: 
 @app_commands.command(name="history")
 @app_commands.describe(game="Which game (pick from the list; in a game's thread: that game)")
 async def history_command(interaction: discord.Interaction, game: int | None = None) -> None:
-    """A game of this server move by move, running or finished, with a replay of its table (only you see it)."""
+    """A game of this server move by move, with a replay of its table (only you see it)."""
     async with refusals_answered(interaction):
         await acknowledge(interaction, ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -373,7 +373,7 @@ async def history_command(interaction: discord.Interaction, game: int | None = N
 @app_commands.command(name="export")
 @app_commands.describe(game="Which game (pick from the list; in a game's thread: that game)")
 async def export_command(interaction: discord.Interaction, game: int | None = None) -> None:
-    """A game of this server as a text file (tags and moves, PGN-like); a finished game's can be replayed."""
+    """A game of this server as a text file (tags and moves, like PGN)."""
     async with refusals_answered(interaction):
         await acknowledge(interaction, ephemeral=True, thinking=True)
         bot = bot_of(interaction)
