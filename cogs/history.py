@@ -91,10 +91,8 @@ async def told_history(bot: GameBot, game_id: int, guild_id: int | None, moves: 
     kept = None if moves is None else _histories.get((game_id, moves))
     if kept is not None and kept.history.record.guild_id == guild_id:
         return kept
-    history = await load_history(bot.service.games, game_id, moves=moves)
+    history = await load_history(bot.service.games, game_id, guild_id=guild_id, moves=moves)
     record = history.record
-    if record.guild_id != guild_id:
-        raise RefusedError(say(SOURCE_LOCALE, "lookup.no-such-game", number=game_id))
     notices = bot.presenter.uis[record.kind].notices
     ends = [step.number for step in history.steps[1:] if notices(record, step.events, SOURCE_LOCALE)]
     starts = (0, *(end + 1 for end in ends if end < history.moves))
@@ -163,13 +161,14 @@ def history_page(
             moves=history.moves,
         )
     )
-    note = "history.finished-note" if history.finished else "history.running-note"
+    note = {"finished": "history.finished-note", "running": "history.running-note"}.get(record.status)
     view = discord.ui.View(timeout=None)
     moves = history.moves
     view.add_item(HistoryPageButton(record.id, moves, page - 1, "prev", disabled=page <= 0))
     view.add_item(HistoryPageButton(record.id, moves, page + 1, "next", disabled=page >= len(pages) - 1))
     view.add_item(ReplayButton(record.id, moves, shown[0][0], "open", label=say(locale, "history.replay")))
-    return {"content": say(locale, note, title=game_title(record)), "embed": embed, "view": view, "attachments": []}
+    content = say(locale, note or "history.stopped-note", title=game_title(record))  # stopped: cancelled or frozen
+    return {"content": content, "embed": embed, "view": view, "attachments": []}
 
 
 # -- the replay ------------------------------------------------------------------------------------------------------
@@ -390,9 +389,9 @@ async def export_command(interaction: discord.Interaction, game: int | None = No
         name = f"{record.kind}-{record.id}.txt"
         described = say(locale, "export.file-description", title=game_title(record))
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description=described)
-        told_as = "export.done-finished" if history.finished else "export.done-running"
+        told_as = {"finished": "export.done-finished", "running": "export.done-running"}.get(record.status)
         moves = counted(history.moves, "move", locale)
-        done = say(locale, told_as, title=game_title(record), moves=moves)
+        done = say(locale, told_as or "export.done-stopped", title=game_title(record), moves=moves)
         await interaction.followup.send(done, file=file, ephemeral=True)
 
 

@@ -83,15 +83,18 @@ def replay_history(record: GameRecord, moves: Sequence[MoveRecord]) -> GameHisto
     return GameHistory(record, tuple(steps))
 
 
-async def load_history(games: GameRepository, game_id: int, *, moves: int | None = None) -> GameHistory:
-    """The history of game `game_id`, through its first `moves` moves (None: all of them, as stored now).
+async def load_history(
+    games: GameRepository, game_id: int, *, guild_id: int | None, moves: int | None = None
+) -> GameHistory:
+    """The history of game `game_id` of server `guild_id`, through its first `moves` moves (None: all, as stored now).
 
     Raises:
-        RefusedError: no such game, or it never started.
+        RefusedError: no such game in that server (a game of another server is not told apart from none), or it
+            never started.
     """
     record = await games.get_game(game_id)
-    if record is None:
-        raise RefusedError(Message("refused.no-such-game"))
+    if record is None or record.guild_id != guild_id:
+        raise RefusedError(Message("lookup.no-such-game", {"number": game_id}))
     logged = await games.game_moves(game_id)
     if moves is not None:
         logged = [move for move in logged if move.seq <= moves]

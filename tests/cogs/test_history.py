@@ -219,3 +219,16 @@ async def test_a_norwegian_reader_gets_the_history_in_norwegian(simcord_env, cha
     replay = await click(carol, opened, "Avspilling")
     assert replay.response.content.startswith(f"Avspilling av {title}: trekk 0 av 0 · runde 1")
     assert labels(replay.response)[-1] == "Historikk"
+
+
+async def test_a_lobby_or_another_servers_game_has_no_history(simcord_env, channel, members):
+    alice, bob = members[:2]
+    opened = await alice.slash(channel, "kasino new", seats=2)
+    lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+    refused = await bob.slash(channel, "game history", game=lobby_id)
+    assert refused.ephemeral and not refused.response.embeds
+    other = simcord_env.create_guild("Elsewhere")
+    stranger = other.add_member(simcord_env.create_user("stranger"))
+    refused = await stranger.slash(other.create_text_channel("games"), "game export", game=lobby_id)
+    assert refused.ephemeral and refused.response.content == f"There is no game #{lobby_id} in this server."
+    assert not refused.response.attachments
