@@ -13,6 +13,10 @@ prints, for each case, `kasino 2p: 2.31 counted requests per move (8.12 in all)`
 are real play: half the players with DMs closed, members with computers, and a player whose every turn times out
 (the automatic-turn limit at its maximum, the warnings included; a move counts whether a member or the timer made
 it). The same games count the store's synchronous commits per move (`bench.bench_db` prints them).
+
+A last line, `history and replay pages: 0 counted requests per page (2.00 in all)`, pages through a finished Kasino
+game's `/game history` and replay (issue 28): every page is an interaction response or an edit through its token,
+so none should count.
 """
 
 from __future__ import annotations
@@ -28,12 +32,22 @@ from pathlib import Path
 
 import simcord
 
+import cogs._timing
 from bot import create_bot
 from cogs._timing import TIMER_PRESETS
 from cogs.lobby import AFK_LIMIT_MAX
-from tests.cogs.helpers import custom_ids, game_thread, is_enabled, member_for, open_and_start, table_message
+from tests.cogs.helpers import (
+    components,
+    custom_ids,
+    game_thread,
+    is_enabled,
+    member_for,
+    open_and_start,
+    table_message,
+)
 from tests.cogs.test_computers import solo_lobby
 from tests.cogs.test_garbage_flow import play_turn_by_buttons
+from tests.cogs.test_history import click, enabled, finished_kasino
 from tests.cogs.test_kasino_flow import play_turn
 
 FREE_PREFIXES = ("/interactions/", "/webhooks/")
@@ -168,6 +182,43 @@ async def _click_table(env, channel, player, game_id, rng) -> None:  # noqa: ANN
     await player.click(table, custom_id=rng.choice([cid for cid in custom_ids(table) if is_enabled(table, cid)]))
 
 
+HISTORY_TITLE = "history and replay pages"
+
+
+async def history_pages(folder: Path) -> tuple[int, int, int]:
+    """A member pages through a finished Kasino game (member against a computer, to 21): its whole history, its
+    replay move by move for 40 moves, each round from the menu, and back; returns (pages, counted, all requests)."""
+    bot = create_bot(folder / "history.db", new_seed=lambda: 7, shard_count=1)
+    pause, cogs._timing.COMPUTER_PAUSE_SECONDS = cogs._timing.COMPUTER_PAUSE_SECONDS, 0.0  # the pages are measured
+    try:
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Cards")
+            channel = guild.create_text_channel("games")
+            alice, reader = (guild.add_member(env.create_user(name)) for name in NAMES[:2])
+            record = await finished_kasino(env, channel, alice, target=21)
+            start = len(env.http_requests)
+            page = await reader.slash(channel, "game history", game=record.id)
+            pages = 1
+            while enabled(page, "▶"):
+                page, pages = await click(reader, page, "▶"), pages + 1
+            page, pages = await click(reader, page, "Replay"), pages + 1
+            for _ in range(40):
+                if not enabled(page, "▶"):
+                    break
+                page, pages = await click(reader, page, "▶"), pages + 1
+            rounds = next(c for c in components(page.response) if c.get("custom_id", "").endswith(":round"))
+            for option in rounds["options"]:
+                page = await reader.select(page.response, [option["value"]], custom_id=rounds["custom_id"])
+                pages += 1
+            await click(reader, page, "History")
+            pages += 1
+            requests = env.http_requests[start:]
+            return pages, sum(1 for entry in requests if counted(entry.path)), len(requests)
+    finally:
+        cogs._timing.COMPUTER_PAUSE_SECONDS = pause
+        await bot.close()
+
+
 def _route(path: str) -> str:
     return "/".join("{id}" if part.isdigit() else part for part in path.split("/"))
 
@@ -198,6 +249,10 @@ async def main() -> None:
             if args.routes:
                 for route, count in played.routes.most_common():
                     print(f"    {count / played.moves:5.2f}  {route}")
+        if args.only in HISTORY_TITLE:
+            pages, counted_requests, requests = await history_pages(Path(folder))
+            per_page = f"{counted_requests / pages:g} counted requests per page ({requests / pages:.2f} in all)"
+            print(f"{HISTORY_TITLE}: {per_page}", flush=True)
 
 
 if __name__ == "__main__":

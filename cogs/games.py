@@ -20,6 +20,7 @@ from cogs._lookup import GAME_CHOICES, bot_of, find_game, game_title, guild_id_o
 from cogs._names import seat_name
 from cogs._text import clip
 from cogs._words import name_of
+from cogs.history import HISTORY_COMMANDS, HISTORY_ITEMS
 from cogs.lobby import public_lobby_message
 from db.records import GameRecord, GameStatus
 from engine.message import Joined, Message
@@ -51,6 +52,8 @@ class GamesCog(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        for command in HISTORY_COMMANDS:  # `/game history` and `/game export` (cogs.history, issue 28)
+            self.game.add_command(command)
 
     @game.command(name="cancel")
     @app_commands.describe(game="Which game (pick from the list; only needed where there are several)")
@@ -373,5 +376,5 @@ class CancelPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CANCEL
 
 async def setup(bot: GameBot) -> None:
     """Add the cog, and the private-hand buttons every kind with private hands shares."""
-    bot.add_dynamic_items(*HAND_ITEMS, CancelPick)
+    bot.add_dynamic_items(*HAND_ITEMS, CancelPick, *HISTORY_ITEMS)
     await bot.add_cog(GamesCog(bot))

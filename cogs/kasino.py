@@ -22,7 +22,7 @@ from cogs._language import private_locale
 from cogs._lookup import engine_as, my_running_game
 from cogs._table import TableMessage
 from cogs._text import AUTOCOMPLETE_LIMIT, QUOTE_LIMIT, clip, legible
-from cogs._words import move_words, name_of, phrase_words, seat_names
+from cogs._words import move_words, name_of, phrase_words, said, seat_names
 from cogs.lobby import new_lobby_command
 from db.records import GameRecord
 from engine.base import AnyGame, Event
@@ -30,7 +30,7 @@ from engine.cards import Card
 from engine.kasino import KasinoGame
 from engine.kasino.events import RoundEnded
 from engine.kasino.kind import KIND
-from engine.message import Message
+from engine.message import Message, Seat, cards
 from i18n import SOURCE_LOCALE, card_words, english_ranks, local_ranks, rank_words, say
 from i18n.cards import RANK_IDS
 from service.errors import RefusedError
@@ -72,6 +72,18 @@ class KasinoUI:
             for event in events
             if isinstance(event, RoundEnded)
         ]
+
+    def reveals(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
+        """A scored round's capture piles, card by card (K16 reveals them then), for a finished game's history."""
+        told = [
+            Message("kasino.history.captured", {"player": Seat(seat), "cards": cards(pile)})
+            if pile
+            else Message("kasino.history.captured-nothing", {"player": Seat(seat)})
+            for event in events
+            if isinstance(event, RoundEnded)
+            for seat, pile in enumerate(event.captured)
+        ]
+        return list(said(record, told, locale))
 
 
 @app_commands.guild_only()

@@ -1,0 +1,101 @@
+"""A game's history, replayed from its move log (B1): every move's events and narration, and the game after it.
+
+Nothing here is stored beyond what the table already keeps: the seed, the settings and the move log rebuild the game
+move by move, so the history of a game, running or finished, is told from the same facts as its table was. What a
+history shows of a running game is the public view and the public narration at each move (the engines' events hold
+face-up cards only); whatever a finished game may reveal besides is the presenter's to add (`cogs.history`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from db.records import GameRecord, MoveRecord
+from engine.base import AnyGame, Event
+from engine.message import Message, Seat
+from engine.registry import game_class
+from service.errors import RefusedError
+from service.ports import GameRepository
+from service.tables import narrate, seating_line
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The game after one step: step 0 is the deal, step `n` the `n`-th logged move (`seq`).
+
+    `narration` is the step as the table told it: the seating for the deal; for a move, its events' messages, after
+    a line saying the bot played it where it was an automatic move (time ran out, skipped, or removed).
+    """
+
+    number: int
+    seat: int | None
+    move: str | None
+    auto: bool
+    at: datetime | None
+    events: tuple[Event, ...]
+    narration: tuple[Message, ...]
+    game: AnyGame  # the game after this step (a copy of its own): its public view is what the table showed
+
+
+@dataclass(frozen=True, slots=True)
+class GameHistory:
+    """A started game replayed from its log, up to its `len(steps) - 1`-th move."""
+
+    record: GameRecord
+    steps: tuple[Step, ...]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over and recorded: only then may a history reveal more than a spectator saw."""
+        return self.record.status == "finished"
+
+    @property
+    def moves(self) -> int:
+        """How many logged moves the history holds."""
+        return len(self.steps) - 1
+
+    def step(self, number: int) -> Step:
+        """The step `number`, clamped to the steps there are (a page's button may point past a shorter history)."""
+        return self.steps[max(0, min(number, len(self.steps) - 1))]
+
+
+def replay_history(record: GameRecord, moves: Sequence[MoveRecord]) -> GameHistory:
+    """Replay the game from its seed and settings through `moves`, keeping every step.
+
+    Raises:
+        RefusedError: the game never started (a lobby: there is nothing to tell).
+        GameError: a logged move is refused in the replayed position (a log that does not fit its game).
+    """
+    if record.state is None or record.status == "lobby":
+        raise RefusedError(Message("refused.not-started"))
+    cls = game_class(record.kind)
+    game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
+    steps = [Step(0, None, None, False, record.created_at, (), (seating_line(record),), game.copy())]
+    for logged in moves:
+        events = tuple(game.play(logged.seat, logged.move))
+        lead = (Message("shared.bot-played-short", {"player": Seat(logged.seat)}),) if logged.auto else ()
+        narration = narrate(events, lead)
+        steps.append(
+            Step(logged.seq, logged.seat, logged.move, logged.auto, logged.created_at, events, narration, game.copy())
+        )
+    return GameHistory(record, tuple(steps))
+
+
+async def load_history(
+    games: GameRepository, game_id: int, *, guild_id: int | None, moves: int | None = None
+) -> GameHistory:
+    """The history of game `game_id` of server `guild_id`, through its first `moves` moves (None: all, as stored now).
+
+    Raises:
+        RefusedError: no such game in that server (a game of another server is not told apart from none), or it
+            never started.
+    """
+    record = await games.get_game(game_id)
+    if record is None or record.guild_id != guild_id:
+        raise RefusedError(Message("lookup.no-such-game", {"number": game_id}))
+    logged = await games.game_moves(game_id)
+    if moves is not None:
+        logged = [move for move in logged if move.seq <= moves]
+    return replay_history(record, logged)
