@@ -43,7 +43,7 @@ from i18n import SOURCE_LOCALE, counted, join_names, say
 from render import has_table_picture, render_table
 from service.errors import RefusedError
 from service.export import export_text
-from service.history import GameHistory, load_history
+from service.history import GameHistory, Step, load_history
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -110,7 +110,7 @@ def _entries(bot: GameBot, told: Told, locale: str) -> list[tuple[int, str]]:
     reveals = ui if history.finished and isinstance(ui, RoundReveals) else None
     entries = []
     for step in history.steps:
-        lines = [f"`{step.number}` " + " ".join(said(record, step.narration, locale))]
+        lines = [f"`{step.number}` " + " ".join(said(_as_then(record, step), step.narration, locale))]
         if step.number:
             lines += ui.notices(record, step.events, locale)
             if reveals is not None:
@@ -174,6 +174,11 @@ def history_page(
 # -- the replay ------------------------------------------------------------------------------------------------------
 
 
+def _as_then(record: GameRecord, step: Step) -> GameRecord:
+    """The record with its seats as they were held at `step` (a seat may have changed hands since)."""
+    return replace(record, seats=step.seats) if step.seats else record
+
+
 async def replay_page(bot: GameBot, told: Told, step_number: int, locale: str) -> dict[str, Any]:
     """The table after step `step_number` (0: the deal), as keyword arguments for a message.
 
@@ -185,12 +190,12 @@ async def replay_page(bot: GameBot, told: Told, step_number: int, locale: str) -
     game = step.game
     over = game.is_over()
     status: GameStatus = "finished" if over else "running"
-    as_then = replace(record, status=status, deadline=None, narration=step.narration)
-    table = bot.presenter.render(as_then, game, said(record, step.narration, locale), locale)
+    as_then = replace(_as_then(record, step), status=status, deadline=None, narration=step.narration)
+    table = bot.presenter.render(as_then, game, said(as_then, step.narration, locale), locale)
     embed = legible_embed(table.embed)
     files: list[discord.File] = []
     if has_table_picture(game_kind(record.kind)) and await bot.service.server_settings.pictures_on(record.guild_id):
-        rendered = await drawn(render_table, game.public_view(), seat_names(record, locale), locale)
+        rendered = await drawn(render_table, game.public_view(), seat_names(as_then, locale), locale)
         alt = say(locale, "history.picture-alt", title=game_title(record), step=step.number)
         files.append(discord.File(io.BytesIO(rendered.png), filename=PICTURE_NAME, description=alt))
         embed.set_image(url=f"attachment://{PICTURE_NAME}")

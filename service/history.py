@@ -9,10 +9,10 @@ face-up cards only); whatever a finished game may reveal besides is the presente
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from db.records import GameRecord, MoveRecord
+from db.records import GameRecord, MoveRecord, Occupant, SeatChange, SeatRecord
 from engine.base import AnyGame, Event
 from engine.message import Message, Seat
 from engine.registry import game_class
@@ -37,6 +37,7 @@ class Step:
     events: tuple[Event, ...]
     narration: tuple[Message, ...]
     game: AnyGame  # the game after this step (a copy of its own): its public view is what the table showed
+    seats: tuple[SeatRecord, ...] = ()  # who held each seat then (seats change hands: issue 28)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +62,26 @@ class GameHistory:
         return self.steps[max(0, min(number, len(self.steps) - 1))]
 
 
-def replay_history(record: GameRecord, moves: Sequence[MoveRecord]) -> GameHistory:
+def _held(seat: SeatRecord, by: Occupant) -> SeatRecord:
+    return replace(seat, user_id=by.user_id, name=by.name, is_computer=by.is_computer, strength=by.strength)
+
+
+def _holders(record: GameRecord, changes: Sequence[SeatChange], step: int) -> tuple[SeatRecord, ...]:
+    """The seats as held after step `step`: a change made once the game had `after_move` moves shows from then on."""
+    seats = list(record.seats)
+    for change in sorted(changes, key=lambda change: change.number, reverse=True):
+        if change.after_move > step:
+            seats[change.seat] = _held(seats[change.seat], change.before)
+    return tuple(seats)
+
+
+def replay_history(
+    record: GameRecord, moves: Sequence[MoveRecord], changes: Sequence[SeatChange] = ()
+) -> GameHistory:
     """Replay the game from its seed and settings through `moves`, keeping every step.
+
+    Seat `changes` (issue 28) name each step's players as they were then, and a change without a move of its own (a
+    member taking a computer's seat) is told after the move it followed.
 
     Raises:
         RefusedError: the game never started (a lobby: there is nothing to tell).
@@ -72,14 +91,16 @@ def replay_history(record: GameRecord, moves: Sequence[MoveRecord]) -> GameHisto
         raise RefusedError(Message("refused.not-started"))
     cls = game_class(record.kind)
     game = cls.new(len(record.seats), record.seed, cls.settings_from_dict(record.settings))
-    steps = [Step(0, None, None, False, record.created_at, (), (seating_line(record),), game.copy())]
+    told_apart = {change.after_move: change.narration for change in changes if change.before.is_computer}
+    first = _holders(record, changes, 0)
+    steps = [Step(0, None, None, False, record.created_at, (), (seating_line(record),), game.copy(), first)]
     for logged in moves:
         events = tuple(game.play(logged.seat, logged.move))
         lead = (Message("shared.bot-played-short", {"player": Seat(logged.seat)}),) if logged.auto else ()
-        narration = narrate(events, lead)
-        steps.append(
-            Step(logged.seq, logged.seat, logged.move, logged.auto, logged.created_at, events, narration, game.copy())
-        )
+        narration = narrate(events, lead) + told_apart.get(logged.seq, ())
+        held = _holders(record, changes, logged.seq)
+        at = logged.created_at
+        steps.append(Step(logged.seq, logged.seat, logged.move, logged.auto, at, events, narration, game.copy(), held))
     return GameHistory(record, tuple(steps))
 
 
@@ -98,4 +119,4 @@ async def load_history(
     logged = await games.game_moves(game_id)
     if moves is not None:
         logged = [move for move in logged if move.seq <= moves]
-    return replay_history(record, logged)
+    return replay_history(record, logged, await games.seat_changes(game_id))

@@ -2,8 +2,12 @@
 approval and plays it to the end (its panel theirs alone), the host gives a vacated seat to a hard computer, and the
 refusals."""
 
+from dataclasses import replace
+
+from cogs._words import said
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
+from service.history import load_history
 from tests.cogs.helpers import custom_ids, game_thread, open_and_start, private_text, table_message
 
 
@@ -101,6 +105,14 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     places = {user_id: place for user_id, place, _ in rows}
     assert places[bob.id] == 4  # the leaver places below every seat
     assert dave.id in places  # dave played every move of the seat after bob left it, which is most of them
+    # The history names each move's player as they were then: bob's moves are bob's, dave's are dave's.
+    history = await load_history(simcord_env.bot.store, game_id, guild_id=record.guild_id)
+    change = changes[0]
+    before = [step for step in history.steps if step.seat == seat and 0 < step.number < change.after_move]
+    after = [step for step in history.steps if step.seat == seat and step.number > change.after_move]
+    assert before and after
+    assert all(step.seats[seat].name == "bob" for step in before) and all(s.seats[seat].name == "dave" for s in after)
+    assert "bob" in " ".join(said(replace(record, seats=before[0].seats), before[0].narration))
 
 
 async def test_the_host_gives_a_vacated_seat_to_a_hard_computer_which_then_plays_it(simcord_env, channel, members):
