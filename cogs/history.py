@@ -38,8 +38,10 @@ from cogs._text import CONTENT_LIMIT, clip, legible, legible_embed
 from cogs._words import said, seat_names
 from db.records import GameRecord, GameStatus
 from engine.base import Event
+from engine.message import Param
 from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, counted, join_names, say
+from i18n.catalog import load
 from render import has_table_picture, render_table
 from service.errors import RefusedError
 from service.export import export_text
@@ -174,6 +176,15 @@ def history_page(
 # -- the replay ------------------------------------------------------------------------------------------------------
 
 
+def kind_says(locale: str, kind: str, message_id: str, /, **params: Param) -> str:
+    """`message_id` in the kind's own words where its catalog has them (`<kind>.<id>`), else the shared words.
+
+    Garbage plays hands, not rounds, so its history says so.
+    """
+    own = f"{kind}.{message_id}"
+    return say(locale, own if own in load(SOURCE_LOCALE).entries else message_id, **params)
+
+
 def _as_then(record: GameRecord, step: Step) -> GameRecord:
     """The record with its seats as they were held at `step` (a seat may have changed hands since)."""
     return replace(record, seats=step.seats) if step.seats else record
@@ -199,8 +210,9 @@ async def replay_page(bot: GameBot, told: Told, step_number: int, locale: str) -
         alt = say(locale, "history.picture-alt", title=game_title(record), step=step.number)
         files.append(discord.File(io.BytesIO(rendered.png), filename=PICTURE_NAME, description=alt))
         embed.set_image(url=f"attachment://{PICTURE_NAME}")
-    headline = say(
+    headline = kind_says(
         locale,
+        record.kind,
         "history.replay-headline",
         title=game_title(record),
         step=step.number,
@@ -299,21 +311,24 @@ class RoundPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REPLAY_
     @classmethod
     def offering(cls, told: Told, step: int, locale: str) -> RoundPick:
         """The menu of the history's rounds (at most 25, around the round of `step`), in `locale`."""
+        record = told.history.record
         starts = told.round_starts
         current = told.round_of(step)
         first = max(0, min(current - 1 - CHOICES_LIMIT // 2, len(starts) - CHOICES_LIMIT))
         options = [
             discord.SelectOption(
-                label=clip(say(locale, "history.round-option", round=index + 1, step=start), CHOICE_NAME_LIMIT),
+                label=clip(
+                    kind_says(locale, record.kind, "history.round-option", round=index + 1, step=start),
+                    CHOICE_NAME_LIMIT,
+                ),
                 value=str(start),
                 default=index + 1 == current,
             )
             for index, start in list(enumerate(starts))[first : first + CHOICES_LIMIT]
         ]
-        record = told.history.record
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"replay:{record.id}:{told.history.moves}:round",
-            placeholder=say(locale, "history.jump-to-round"),
+            placeholder=kind_says(locale, record.kind, "history.jump-to-round"),
             options=options,
         )
         return cls(record.id, told.history.moves, select)

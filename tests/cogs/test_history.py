@@ -169,7 +169,7 @@ async def test_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(
         assert leaked == set(), f"move {step} shows hidden cards {leaked}"
     # The same check as the tables': nothing face down now is anywhere carol can see, her own pages included.
     visible = texts_visible_to(carol, channel.guild)
-    assert f"Replay of Garbage #{game_id}" in visible
+    assert f"Replay of Garbage #{game_id}" in visible and " · hand 1" in visible  # Garbage plays hands, not rounds
     assert {code for code in await hidden_cards(simcord_env, game_id) if code.split("#")[0] in visible} == set()
     assert counted_since(simcord_env, start) == []
     assert f"History of Garbage #{game_id}" not in texts_visible_to(bob, channel.guild)
