@@ -117,6 +117,9 @@ def export_text(history: GameHistory, comments: Mapping[int, Sequence[str]] | No
         ("Finished", _time(record.finished_at) if finished else "?"),
         ("Moves", str(history.moves)),
     ]
+    changes = _seat_changes(history)
+    if changes:
+        tags.append(("SeatChanges", changes))
     outcome = final.outcome() if finished else None
     if outcome is not None:
         standings = sorted(range(len(record.seats)), key=lambda seat: (outcome.places[seat], seat))
@@ -139,6 +142,16 @@ def export_text(history: GameHistory, comments: Mapping[int, Sequence[str]] | No
     if not finished:
         lines.append(_comment(f"The game is {record.status} after {history.moves} moves: no seed, no replay yet."))
     return "\n".join(lines) + "\n"
+
+
+def _seat_changes(history: GameHistory) -> str:
+    """The seats that changed hands (issue 28): "after 12: seat 2 bob > dave", in order; empty when none did."""
+    said = []
+    for before, after in zip(history.steps, history.steps[1:], strict=False):
+        for seat, (was, now) in enumerate(zip(before.seats, after.seats, strict=True)):
+            if was.name != now.name:
+                said.append(f"after {before.number}: seat {seat + 1} {was.name} > {now.name}")
+    return "; ".join(said)
 
 
 def _house_rules(kind: str, settings: Mapping[str, Any]) -> str:

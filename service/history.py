@@ -67,10 +67,14 @@ def _held(seat: SeatRecord, by: Occupant) -> SeatRecord:
 
 
 def _holders(record: GameRecord, changes: Sequence[SeatChange], step: int) -> tuple[SeatRecord, ...]:
-    """The seats as held after step `step`: a change made once the game had `after_move` moves shows from then on."""
+    """The seats as held after step `step`.
+
+    A vacated seat's change shows from its `rejoin` move on (that move, `after_move`, is the new player's); a computer's
+    seat taken over shows from the move after `after_move` (the computer made that one).
+    """
     seats = list(record.seats)
     for change in sorted(changes, key=lambda change: change.number, reverse=True):
-        if change.after_move > step:
+        if change.after_move + (1 if change.before.is_computer else 0) > step:
             seats[change.seat] = _held(seats[change.seat], change.before)
     return tuple(seats)
 

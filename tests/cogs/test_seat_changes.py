@@ -7,6 +7,7 @@ from dataclasses import replace
 from cogs._words import said
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
+from service.export import export_text
 from service.history import load_history
 from tests.cogs.helpers import custom_ids, game_thread, open_and_start, private_text, table_message
 
@@ -113,6 +114,8 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     assert before and after
     assert all(step.seats[seat].name == "bob" for step in before) and all(s.seats[seat].name == "dave" for s in after)
     assert "bob" in " ".join(said(replace(record, seats=before[0].seats), before[0].narration))
+    # The export names the change: bob left, and dave's rejoin was the next move.
+    assert f'[SeatChanges "after {change.after_move - 1}: seat {seat + 1} bob > dave"]' in export_text(history)
 
 
 async def test_the_host_gives_a_vacated_seat_to_a_hard_computer_which_then_plays_it(simcord_env, channel, members):
