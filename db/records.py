@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal, TypedDict
@@ -69,6 +70,18 @@ COMPUTER_USER_IDS: Final = {"easy": -1, "medium": -2, "hard": -3, "expert": -4}
 def computer_name(strength: str) -> str:
     """How a computer player of `strength` is called on tables and boards: "Computer (hard)"."""
     return f"Computer ({strength})"
+
+
+def free_computer_name(seats: Iterable[SeatRecord], strength: str) -> str:
+    """The name of a new computer of `strength` among `seats`: "Computer (hard)", or "Computer (hard) 2" … if taken."""
+    taken = {seat.name for seat in seats}
+    base = computer_name(strength)
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"
 
 
 def is_computer_id(user_id: int) -> bool:

@@ -105,7 +105,7 @@ from db.records import (
     SeatReach,
     SeatRecord,
     StartUpCheck,
-    computer_name,
+    free_computer_name,
 )
 from db.results import record_results
 from engine import registry
@@ -397,7 +397,7 @@ class Store:
             await conn.execute(
                 """INSERT INTO seats (game_id, seat, user_id, name, is_computer, dm_ok, strength)
                    VALUES (?, ?, NULL, ?, 1, 0, ?)""",
-                (game_id, len(game.seats), _free_computer_name(game, strength), strength),
+                (game_id, len(game.seats), free_computer_name(game.seats, strength), strength),
             )
             await touch(conn, game_id, now)
             return await fetch_game(conn, game_id)
@@ -1277,14 +1277,3 @@ def _starting_seats(game: GameRecord, seat_user_ids: Sequence[int | None]) -> li
         for number, user_id in enumerate(seat_user_ids)
     ]
 
-
-def _free_computer_name(game: GameRecord, strength: str) -> str:
-    """The name by strength ("Computer (hard)"), numbered from 2 when a seat of the game already has it."""
-    taken = {seat.name for seat in game.seats}
-    base = computer_name(strength)
-    if base not in taken:
-        return base
-    number = 2
-    while f"{base} {number}" in taken:
-        number += 1
-    return f"{base} {number}"

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ai.base import Strength
-from db.records import GameRecord, Occupant, computer_name
+from db.records import GameRecord, Occupant, free_computer_name
 from engine.base import AnyGame
 from engine.message import Joined, Message
 from service.computers import offered_strengths
@@ -89,7 +89,7 @@ class SeatChanges:
             if not vacated(game, seat):
                 raise RefusedError(Message("refused.seat-not-vacated", {"number": seat + 1}))
             chosen = Strength(strength).value
-            to = Occupant(None, _free_computer_name(record, chosen), chosen)
+            to = Occupant(None, free_computer_name(record.seats, chosen), chosen)
             return await self._change(record, game, seat, to, host_id)
 
     async def ask(self, game_id: int, user_id: int, seat: int) -> SeatRequest:
@@ -195,14 +195,3 @@ class SeatChanges:
         seat = record.seat_of(user_id)
         return record.seats[seat].name if seat is not None else Message("shared.the-host")
 
-
-def _free_computer_name(record: GameRecord, strength: str) -> str:
-    """The name of a new computer of `strength`: "Computer (hard)", or "Computer (hard) 2" … if taken."""
-    base = computer_name(strength)
-    names = {seat.name for seat in record.seats}
-    if base not in names:
-        return base
-    number = 2
-    while f"{base} {number}" in names:
-        number += 1
-    return f"{base} {number}"
