@@ -3,6 +3,7 @@ house rules that new lobbies start from. Played with the toy kind (tests/toy_gam
 showdown (on/off, three seats only), TV3 aces low (on/off, also an option of `/toy new`)."""
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -96,12 +97,12 @@ async def test_start_checks_the_house_rules_again_against_the_players_seated(tab
 
 
 async def test_a_kind_without_house_rules_refuses_them(tables):
-    record = await lobby(tables, seats=2, kind="kasino")
-    if registry.game_kind("kasino").house_rules:
-        pytest.skip("Kasino has house rules now")
-    with pytest.raises(RefusedError) as refused:
-        await tables.set_house_rule(record.id, HOST, "sweeps", "off")
-    assert refused_with(refused) == Message("refused.no-house-rules", {"game": "Kasino"})
+    plain = replace(toy_game.KIND, name="plain", code="q", house_rules=(), house_rules_fit=None)  # the toy, no variants
+    with registry.registered(plain):
+        record = await lobby(tables, seats=2, kind="plain")
+        with pytest.raises(RefusedError) as refused:
+            await tables.set_house_rule(record.id, HOST, "rounds", 1)
+    assert refused_with(refused) == Message("refused.no-house-rules", {"game": plain.title})
 
 
 async def test_a_new_lobby_starts_from_the_servers_usual_house_rules_under_what_the_host_chose(tables):
