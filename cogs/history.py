@@ -405,7 +405,8 @@ async def export_command(interaction: discord.Interaction, game: int | None = No
             step.number: [text.replace("**", "") for text in notices(record, step.events, locale)]
             for step in history.steps[1:]
         }
-        text = export_text(history, comments)
+        closing = [] if history.finished else [say(locale, "export.not-replayable-yet", moves=history.moves)]
+        text = export_text(history, comments, closing)
         name = f"{record.kind}-{record.id}.txt"
         described = say(locale, "export.file-description", title=game_title(record))
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description=described)

@@ -92,8 +92,12 @@ def _time(moment: datetime | None) -> str:
     return "?" if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def export_text(history: GameHistory, comments: Mapping[int, Sequence[str]] | None = None) -> str:
-    """The export of `history`'s game: tags, then one line per move, each `comments[seq]` after its move.
+def export_text(
+    history: GameHistory, comments: Mapping[int, Sequence[str]] | None = None, closing: Sequence[str] = ()
+) -> str:
+    """The export of `history`'s game: tags, one line per move with `comments[seq]` after it, then `closing`.
+
+    Comments are the presenter's words, in the exporter's language.
 
     A finished game gets its seed and result; any other gets neither (its moves are public already, its seed would
     tell every hidden card).
@@ -139,8 +143,7 @@ def export_text(history: GameHistory, comments: Mapping[int, Sequence[str]] | No
         assert step.seat is not None and step.move is not None  # every step after the deal is a logged move
         lines.append(f"{step.number}. {step.seat + 1}: {step.move}" + (" {auto}" if step.auto else ""))
         lines.extend(_comment(text) for text in told.get(step.number, ()))
-    if not finished:
-        lines.append(_comment(f"The game is {record.status} after {history.moves} moves: no seed, no replay yet."))
+    lines.extend(_comment(text) for text in closing)
     return "\n".join(lines) + "\n"
 
 

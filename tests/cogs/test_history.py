@@ -74,7 +74,7 @@ def description(result):
     return result.response.embeds[0].description
 
 
-async def test_history_and_replay_of_a_finished_kasino_game(simcord_env, channel, members):
+async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, channel, members):
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=21)
     moves = await simcord_env.bot.store.game_moves(record.id)
@@ -136,7 +136,7 @@ async def test_history_and_replay_of_a_finished_kasino_game(simcord_env, channel
     assert f"History of Kasino #{record.id}" not in texts_visible_to(alice, channel.guild)
 
 
-async def test_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(simcord_env, channel, members):
+async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(simcord_env, channel, members):
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
     rng = random.Random(11)
@@ -175,7 +175,7 @@ async def test_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(
     assert f"History of Garbage #{game_id}" not in texts_visible_to(bob, channel.guild)
 
 
-async def test_a_finished_games_export_reads_back_and_replays_to_the_stored_state(simcord_env, channel, members):
+async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_state(simcord_env, channel, members):
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=1)
     exported = await carol.slash(channel, "game export", game=record.id)
