@@ -150,3 +150,25 @@ async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_
     assert await offered("100") == []  # beyond 99: Discord's range refuses it anyway
     opened = await host.slash(channel, "kasino new", seats=2, target=30)
     assert "Playing to 30 points." in opened.response.content
+
+
+async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_did_not_change(
+    simcord_env, channel, members
+):
+    # Fault: Discord refuses the public lobby message's edit once (503) right after building off is saved.
+    host = members[0]
+    opened = await host.slash(channel, "kasino new", seats=2)
+    game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+    record = await simcord_env.bot.store.get_game(game_id)
+    panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{channel.id}/messages/{record.lobby_message_id}",
+        status=503, message="Service Unavailable", times=1,
+    )  # fmt: skip
+    turned = await host.click(panel.response, custom_id=control(panel.response, ":hr:4:off"))
+    assert turned.acknowledged and private_text(turned) == ""  # no apology, no refusal: the change stands
+    assert "Building: off" in panel.response.content  # the host's panel (edited through the interaction) says so
+    assert (await simcord_env.bot.store.get_game(game_id)).settings["building"] is False
+    assert "Building" not in opened.response.content  # the public lobby missed this redraw only
+    await host.select(panel.response, ["1"], custom_id=control(panel.response, ":hr:3"))  # the next change redraws it
+    assert "Building: off" in opened.response.content
