@@ -121,6 +121,8 @@ async def scenes(env: simcord.Env) -> None:
     while (await env.bot.store.get_game(kasino_id)).status == "running":  # to 1 point: the first round ends it
         await play_turn(env, channel, [alice, bob, carol], kasino_id, rng, "dm")
     await capture(env, thread, [alice], "kasino-round-end", 1100)
+    await alice.slash(thread, "game history", game=kasino_id)
+    await capture(env, thread, [alice], "game-history", 1100)
 
     _, garbage_id = await open_and_start(channel, bob, [carol], "garbage new", seats=2, size=5)
     garbage_thread = game_thread(channel, garbage_id)
