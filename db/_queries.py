@@ -6,8 +6,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-import aiosqlite
-
 from db._codec import (
     GAME_COLUMNS,
     GAME_COLUMNS_UNLESS_VERSION,
@@ -20,6 +18,7 @@ from db._codec import (
 )
 from db.errors import GameNotFoundError
 from db.records import GameRecord, MoveRecord, Occupant, SeatChange, SeatRecord
+from db.sql import Connection
 
 # Columns the keyword-style updates may touch; anything else is a programming error.
 UPDATABLE: Final = {
@@ -42,7 +41,7 @@ def marks(values: Sequence[object]) -> str:
 
 
 async def fetch_game(
-    conn: aiosqlite.Connection, game_id: int, *, tolerate_bad_state: bool = False, unless_version: int | None = None
+    conn: Connection, game_id: int, *, tolerate_bad_state: bool = False, unless_version: int | None = None
 ) -> GameRecord:
     """The game with its seats; without its snapshot (`state` None) if it is at `unless_version`.
 
@@ -60,19 +59,19 @@ async def fetch_game(
     return game_from_row(next(iter(rows)), tolerate_bad_state=tolerate_bad_state)
 
 
-async def fetch_games(conn: aiosqlite.Connection, where: str, args: Sequence[Any]) -> list[GameRecord]:
+async def fetch_games(conn: Connection, where: str, args: Sequence[Any]) -> list[GameRecord]:
     """Games matching `where` (a fixed SQL condition with `?` marks for `args`), oldest first, with their seats."""
     rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", args)
     return [game_from_row(row) for row in rows]
 
 
-async def fetch_moves(conn: aiosqlite.Connection, game_id: int) -> list[MoveRecord]:
+async def fetch_moves(conn: Connection, game_id: int) -> list[MoveRecord]:
     """The game's move log in order."""
     rows = await conn.execute_fetchall(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
     return [move_from_row(row) for row in rows]
 
 
-async def fetch_seat_changes(conn: aiosqlite.Connection, game_id: int) -> list[SeatChange]:
+async def fetch_seat_changes(conn: Connection, game_id: int) -> list[SeatChange]:
     """The game's seat changes in order (migration 0013)."""
     rows = await conn.execute_fetchall(
         """SELECT number, seat, after_move, from_user_id, from_name, from_strength, to_user_id, to_name, to_strength,
@@ -95,7 +94,7 @@ async def fetch_seat_changes(conn: aiosqlite.Connection, game_id: int) -> list[S
     ]
 
 
-async def rewrite_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]) -> None:
+async def rewrite_seats(conn: Connection, game_id: int, seats: Sequence[SeatRecord]) -> None:
     """Replace the game's seats by `seats`, numbered 0.. in the given order (only before any move is logged)."""
     await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
     await conn.executemany(
@@ -119,7 +118,7 @@ async def rewrite_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequenc
     )
 
 
-async def touch(conn: aiosqlite.Connection, game_id: int, now: datetime) -> None:
+async def touch(conn: Connection, game_id: int, now: datetime) -> None:
     """Bump the game's version and stamp `updated_at` (the lobby changed)."""
     await conn.execute(
         "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (time_to_text(now), game_id)
@@ -127,7 +126,7 @@ async def touch(conn: aiosqlite.Connection, game_id: int, now: datetime) -> None
 
 
 async def update_given(
-    conn: aiosqlite.Connection, table: str, changes: Mapping[str, object], where: str, args: Sequence[Any]
+    conn: Connection, table: str, changes: Mapping[str, object], where: str, args: Sequence[Any]
 ) -> bool:
     """Set the columns in `changes` on the rows matching `where`; False when no row matched.
 

@@ -30,9 +30,7 @@ class Skill:
 DEFAULT_SKILL = Skill(_MODEL.mu, _MODEL.sigma)
 
 
-def rate(
-    skills: Sequence[Skill], places: Sequence[int], teams: Sequence[Hashable] | None = None
-) -> tuple[Skill, ...]:
+def rate(skills: Sequence[Skill], places: Sequence[int], teams: Sequence[Hashable] | None = None) -> tuple[Skill, ...]:
     """New skills after one game; `places[i]` is player i's place (1 = best, ties share a place).
 
     With `teams`, player i plays in team `teams[i]` (partnerships): the model rates the teams against each other, each

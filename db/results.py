@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-import aiosqlite
-
 from db._queries import fetch_moves, fetch_seat_changes
 from db.ratings import DEFAULT_SKILL, Skill, rate
 from db.records import COMPUTER_USER_IDS, GameRecord, MoveRecord, SeatChange, SeatRecord, computer_name
+from db.sql import Connection
 from engine.base import Outcome
 from engine.registry import game_kind
 
@@ -132,7 +131,7 @@ def _score(player: _Entrant, outcome: Outcome) -> int:
     return outcome.scores[player.seat.seat] if player.left is None else 0
 
 
-async def record_results(conn: aiosqlite.Connection, game: GameRecord, outcome: Outcome, finished_at: str) -> None:
+async def record_results(conn: Connection, game: GameRecord, outcome: Outcome, finished_at: str) -> None:
     """Write a result row for every entrant (see `entrants`) and update their ratings; call inside a transaction.
 
     Members are rated against the computer players as against anyone: beating "Computer (hard)" is worth what its
@@ -220,7 +219,7 @@ def _teams_of(players: Sequence[_Entrant], outcome: Outcome) -> list[tuple[str, 
     ]
 
 
-async def _current_skills(conn: aiosqlite.Connection, game: GameRecord, user_ids: Sequence[int]) -> dict[int, Skill]:
+async def _current_skills(conn: Connection, game: GameRecord, user_ids: Sequence[int]) -> dict[int, Skill]:
     if not user_ids:
         return {}
     placeholders = ", ".join("?" * len(user_ids))  # one "?" per id; the ids travel as parameters

@@ -5,19 +5,18 @@ from __future__ import annotations
 import math
 from typing import Final
 
-import aiosqlite
-
 from db.records import KindStats, LeaderboardPage, LeaderboardRow, LeaderboardSort, PlayerStats, Tally
+from db.sql import Connection
 from engine import registry
 
 # Per-player figures in one server and kind; `rating` is NULL for a player without a rated game.
 # Parameters: guild, kind, guild, kind.
 _BOARD: Final = """
 WITH tallies AS (
-    SELECT user_id, COUNT(*) AS games, SUM(place = 1) AS wins, SUM(score) AS points
+    SELECT user_id, COUNT(*) AS games, SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins, SUM(score) AS points
     FROM results WHERE guild_id = ? AND kind = ? GROUP BY user_id
 ), board AS (
-    SELECT t.user_id, t.games, t.wins, t.points, CAST(t.wins AS REAL) / t.games AS win_rate,
+    SELECT t.user_id, t.games, t.wins, t.points, CAST(t.wins AS DOUBLE PRECISION) / t.games AS win_rate,
            r.mu - 3 * r.sigma AS rating
     FROM tallies AS t
     LEFT JOIN ratings AS r ON r.guild_id = ? AND r.kind = ? AND r.user_id = t.user_id
@@ -34,11 +33,13 @@ _LATEST_NAME: Final = (
     "(SELECT n.name FROM results AS n WHERE n.guild_id = ? AND n.user_id = ranked.user_id "
     "ORDER BY n.finished_at DESC, n.game_id DESC LIMIT 1)"
 )
-_TALLY: Final = "SELECT kind, COUNT(*), SUM(place = 1), SUM(score), SUM(house_rules) FROM results"
+_TALLY: Final = (
+    "SELECT kind, COUNT(*), SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), SUM(score), SUM(house_rules) FROM results"
+)
 
 
 async def leaderboard(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     kind: str,
     sort: LeaderboardSort,
@@ -92,7 +93,7 @@ async def leaderboard(
     )
 
 
-async def player_stats(conn: aiosqlite.Connection, user_id: int, guild_id: int) -> PlayerStats:
+async def player_stats(conn: Connection, user_id: int, guild_id: int) -> PlayerStats:
     """A player's games, wins, points, rating and rank per kind in one server, and their totals across servers."""
     server = {
         kind: Tally(*figures)
@@ -116,11 +117,11 @@ async def player_stats(conn: aiosqlite.Connection, user_id: int, guild_id: int) 
         kind: (rating, rank)
         for kind, rating, rank in await conn.execute_fetchall(
             """SELECT me.kind, me.mu - 3 * me.sigma,
-                      1 + SUM((other.mu - 3 * other.sigma) > (me.mu - 3 * me.sigma))
+                      1 + SUM(CASE WHEN other.mu - 3 * other.sigma > me.mu - 3 * me.sigma THEN 1 ELSE 0 END)
                FROM ratings AS me
                JOIN ratings AS other ON other.guild_id = me.guild_id AND other.kind = me.kind AND other.user_id >= 0
                WHERE me.guild_id = ? AND me.user_id = ?
-               GROUP BY me.kind""",
+               GROUP BY me.kind, me.mu, me.sigma""",
             (guild_id, user_id),
         )
     }
