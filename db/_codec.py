@@ -25,20 +25,25 @@ _SEAT_COLUMN_NAMES: Final = (
 )  # fmt: skip
 # A game's seats as one JSON array, so that one statement (a SELECT, or an UPDATE's RETURNING) yields a whole game:
 # every aiosqlite call is a round trip to its thread, and a move should cost as few as possible.
-_SEATS_JSON: Final = (
+SEATS_JSON: Final = (
     f"(SELECT json_group_array(json_array({', '.join(_SEAT_COLUMN_NAMES)})) FROM seats WHERE seats.game_id = games.id)"
 )
-GAME_COLUMNS: Final = ", ".join((*_GAME_COLUMN_NAMES, _SEATS_JSON))
+# PostgreSQL's way of saying SEATS_JSON (`db.postgres.connection` puts it in its place).
+SEATS_JSON_POSTGRES: Final = (
+    f"(SELECT COALESCE(json_agg(json_build_array({', '.join(_SEAT_COLUMN_NAMES)}) ORDER BY seat), '[]')::text "
+    "FROM seats WHERE seats.game_id = games.id)"
+)
+GAME_COLUMNS: Final = ", ".join((*_GAME_COLUMN_NAMES, SEATS_JSON))
 # The same without the snapshot, for when the caller already holds it (saves decoding it again).
 GAME_COLUMNS_NO_STATE: Final = ", ".join(
-    (*("NULL AS state" if name == "state" else name for name in _GAME_COLUMN_NAMES), _SEATS_JSON)
+    (*("NULL AS state" if name == "state" else name for name in _GAME_COLUMN_NAMES), SEATS_JSON)
 )
 # The same with the snapshot only when the game is not at the version given as the first parameter (the caller holds
 # the game at that version already).
 GAME_COLUMNS_UNLESS_VERSION: Final = ", ".join(
     (
         *("CASE WHEN version = ? THEN NULL ELSE state END" if name == "state" else name for name in _GAME_COLUMN_NAMES),
-        _SEATS_JSON,
+        SEATS_JSON,
     )
 )
 SEAT_COLUMNS: Final = ", ".join(_SEAT_COLUMN_NAMES)

@@ -904,14 +904,15 @@ class SqlStore:
             )
 
     async def release_all_deliveries(self) -> int:
-        """Void every delivery lease; returns how many there were.
+        """Void every delivery lease of this process's games; returns how many there were.
 
-        Only for start-up: this process holds the database's file lock, so a lease still on record belongs to a
-        process that died while delivering.
+        Only for start-up: a lease still on record belongs to a process that died while delivering (on SQLite this
+        process holds the file's lock; on PostgreSQL these are the games of its own shards).
         """
         async with self._bookkeeping() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET delivery_owner = NULL, delivery_until = NULL WHERE delivery_owner IS NOT NULL"
+                "UPDATE games SET delivery_owner = NULL, delivery_until = NULL "
+                f"WHERE delivery_owner IS NOT NULL AND {self.own_games}"
             )
             return cursor.rowcount
 

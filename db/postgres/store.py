@@ -1,0 +1,190 @@
+"""Game storage in PostgreSQL, for a bot that runs as several processes or outgrows one machine.
+
+The same ports and statements as SQLite (`db._sql_store.SqlStore`), on an asyncpg pool. The promises are the same:
+- an acknowledged move is committed: `synchronous_commit` stays on for every write that changes a game, so COMMIT
+  returns once the WAL is flushed (PostgreSQL flushes the commits that wait together at once); notes on what Discord
+  shows commit with `synchronous_commit = off`, whose loss to a crash of the server costs a redraw at most;
+- every write that depends on what it read names the version it read, and first locks the game's row
+  (`SELECT ... FOR UPDATE`), so that a process's read, check and write are never interleaved with another's;
+- a finishing move locks its server's board for that game kind (an advisory lock for the transaction), so that two
+  games finishing together never both read the same ratings;
+- the schema is migrated by numbered files, each in its own transaction (`db.postgres.migrate`).
+
+Several processes share the database: a delivery lease is claimed with `FOR UPDATE SKIP LOCKED`, and a lease or
+lock of a process that dies ends with its lease's time or its transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any, Final
+
+import asyncpg
+
+from db._codec import time_to_text
+from db._queries import fetch_game, marks
+from db._sql_store import ALL_GAMES, UNFINISHED, SqlStore, T
+from db.errors import DatabaseUnusableError, StorageUnavailableError
+from db.postgres.connection import PgConnection
+from db.postgres.migrate import migrate
+from db.records import GameRecord
+from db.sql import Connection
+from engine import registry
+from engine.registry import game_class
+
+log = logging.getLogger(__name__)
+
+POOL_SIZE: Final = 10
+# Advisory lock keys of the two-integer form: (1, n) are the store's own, apart from the coordinator's game locks.
+_BOARD_LOCK_SPACE: Final = 2
+# Errors of the server or the connection, not of the statement: said to players as "nothing was saved".
+_UNAVAILABLE: Final = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.ReadOnlySQLTransactionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
+
+
+async def open_pool(url: str, *, min_size: int = 1, max_size: int = POOL_SIZE) -> asyncpg.Pool:
+    """A pool of connections to the database at `url`.
+
+    Raises:
+        DatabaseUnusableError: the server cannot be reached or refuses the connection (one line, no password).
+    """
+    try:
+        pool: asyncpg.Pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise DatabaseUnusableError(
+            f"PostgreSQL at DATABASE_URL cannot be used ({reason}); check that the server runs and the URL's host, "
+            "database, user and password."
+        ) from None
+    return pool
+
+
+class PostgresStore(SqlStore):
+    """The bot's storage on PostgreSQL; `await PostgresStore.open(url)`, and `await store.close()` at the end."""
+
+    def __init__(self, pool: asyncpg.Pool, own_games: str = ALL_GAMES) -> None:
+        super().__init__(own_games)
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, own_games: str = ALL_GAMES, pool_size: int = POOL_SIZE) -> PostgresStore:
+        """Connect to `url` and migrate its schema; `own_games` (an SQL condition) picks this process's games.
+
+        Raises:
+            DatabaseUnusableError: the server cannot be reached, or refuses.
+            SchemaTooNewError: a newer version of the bot migrated the database.
+        """
+        pool = await open_pool(url, max_size=pool_size)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, own_games)
+
+    async def flush(self) -> None:
+        """Nothing waits to be saved: every write is committed before it returns."""
+
+    async def close(self) -> None:
+        """Close the pool once the connections in use are back."""
+        await self.pool.close()
+
+    # -- the hooks of SqlStore ----------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """One durable write transaction on a pooled connection."""
+        with _storage_errors():
+            async with self.pool.acquire() as raw, raw.transaction():
+                yield PgConnection(raw)
+
+    @asynccontextmanager
+    async def _bookkeeping(self) -> AsyncIterator[Connection]:
+        with _storage_errors():
+            async with self.pool.acquire() as raw, raw.transaction():
+                await raw.execute("SET LOCAL synchronous_commit = off")
+                yield PgConnection(raw)
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Connection]:
+        # Outside a transaction each statement sees every commit before it.
+        async with self.pool.acquire() as raw:
+            yield PgConnection(raw)
+
+    async def _run_single(self, write: Callable[[Connection], Awaitable[T]]) -> T:
+        async with self.transaction() as conn:
+            return await write(conn)
+
+    @asynccontextmanager
+    async def _recovering(self) -> AsyncIterator[Connection]:
+        async with self.pool.acquire() as raw:
+            yield PgConnection(raw)
+
+    @asynccontextmanager
+    async def _begin_on(self, conn: Connection) -> AsyncIterator[Connection]:
+        assert isinstance(conn, PgConnection)
+        with _storage_errors():
+            async with conn.raw.transaction():
+                yield conn
+
+    async def _lock_game(self, conn: Connection, game_id: int) -> None:
+        await conn.execute("SELECT 1 FROM games WHERE id = ? FOR UPDATE", (game_id,))
+
+    async def _lock_board(self, conn: Connection, game: GameRecord) -> None:
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock(?, hashtext(?))", (_BOARD_LOCK_SPACE, f"{game.guild_id}:{game.kind}")
+        )
+
+    async def _start_up_rows(self, conn: Connection) -> Iterable[Sequence[Any]]:
+        # json_valid (the schema's function, as SQLite's) guards the cast: a damaged snapshot reads as NULL.
+        keys = [(kind, game_class(kind).MOVE_COUNT_KEY) for kind in registry.KINDS]
+        snapshot_moves = "CASE kind " + " ".join("WHEN ? THEN ?" for _ in keys) + " END"
+        return await conn.execute_fetchall(
+            f"""SELECT id, status, kind, move_count,
+                       CASE WHEN json_valid(state) THEN state::jsonb ->> 'kind' END,
+                       CASE WHEN json_valid(state) THEN (state::jsonb ->> ({snapshot_moves}))::integer END,
+                       (SELECT max(seq) FROM moves WHERE moves.game_id = games.id)
+                FROM games WHERE status IN ({marks(UNFINISHED)}) AND {self.own_games} ORDER BY id""",
+            (*(value for pair in keys for value in pair), *UNFINISHED),
+        )
+
+    # -- where several processes meet --------------------------------------------------------------------------------
+
+    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
+        """Lease the game's delivery to `owner` until `until`; None if another owner holds it, or is claiming it now.
+
+        `FOR UPDATE SKIP LOCKED`: a process that finds the row locked by another's claim moves on at once.
+        """
+        async with self._bookkeeping() as conn:
+            claimed = await conn.execute(
+                """UPDATE games SET delivery_owner = ?, delivery_until = ?
+                   WHERE id = (SELECT id FROM games
+                               WHERE id = ? AND (delivery_owner IS NULL OR delivery_owner = ? OR delivery_until < ?)
+                               FOR UPDATE SKIP LOCKED)""",
+                (owner, time_to_text(until), game_id, owner, time_to_text(now)),
+            )
+            if not claimed.rowcount:
+                return None
+            return await fetch_game(conn, game_id, tolerate_bad_state=True)
+
+
+@contextlib.contextmanager
+def _storage_errors() -> Iterator[None]:
+    """A write the server could not take becomes a refusal players can read; the log says why."""
+    try:
+        yield
+    except _UNAVAILABLE as error:
+        log.warning("a write was refused: PostgreSQL is unavailable (%s)", " ".join(str(error).split()))
+        raise StorageUnavailableError() from error
