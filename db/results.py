@@ -34,7 +34,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 _UPSERT_RATING = """
 INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, rated_games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
 ON CONFLICT (guild_id, kind, user_id)
-DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1, updated_at = excluded.updated_at
+DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rated_games = ratings.rated_games + 1,
+              updated_at = excluded.updated_at
 """
 
 

@@ -63,7 +63,7 @@ async def leaderboard(
     if page < 0 or per_page < 1:
         raise ValueError(f"page must be >= 0 and per_page >= 1, not {page} and {per_page}")
     qualifies, rank_order, order = _SORTS[sort]
-    qualifies += " AND (? OR user_id >= 0)"  # computers (negative ids) only when asked for
+    qualifies += " AND (? = 1 OR user_id >= 0)"  # computers (negative ids) only when asked for (a 0/1 flag)
     least_games = max(min_games, 1) if sort == "win_rate" else 1
     board_args = (guild_id, kind, guild_id, kind)
     # The SQL fragments come from the fixed table above; every value travels as a parameter.

@@ -8,8 +8,33 @@ from pathlib import Path
 
 import pytest
 
+from db.postgres.store import PostgresStore
+from db.store import Store
 from tests.discord_limits import violations
 from tests.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures for every test under tests/
+
+# The storage backends a test of the store's ports, or of the service on them, runs against (fixture `any_store`).
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc):
+    """A test that uses `backend` runs once per backend, unless marked `sqlite_only` (it opens the file itself)."""
+    if "backend" in metafunc.fixturenames:
+        only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        metafunc.parametrize("backend", ("sqlite",) if only_sqlite else BACKENDS)
+
+
+@pytest.fixture
+async def any_store(backend, tmp_path, request):
+    """An open store on `backend`: a new SQLite file, or a new PostgreSQL database; closed afterwards."""
+    if backend == "sqlite":
+        opened = await Store.open(tmp_path / "data" / "bot.db")
+    else:
+        opened = await PostgresStore.open(request.getfixturevalue("postgres_url"))
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 @pytest.fixture(autouse=True)

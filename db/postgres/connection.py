@@ -11,15 +11,17 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from db._codec import SEATS_JSON, SEATS_JSON_POSTGRES
 
-# A connection of its own, or one lent by a pool.
-RawConnection = asyncpg.Connection | PoolConnectionProxy[asyncpg.Record]
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+# A connection of its own, or one lent by a pool (generic only in the type stubs).
+RawConnection: TypeAlias = "asyncpg.Connection | PoolConnectionProxy[asyncpg.Record]"
 # A string literal (left as it is) or a parameter mark: `?` or `?N`.
 _LITERAL_OR_MARK: Final = re.compile(r"'(?:[^']|'')*'|\?(\d*)")
 

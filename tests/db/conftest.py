@@ -1,14 +1,11 @@
-"""Fixtures for the storage tests: a real SQLite file per test, always closed afterwards."""
+"""Fixtures for the storage tests: a store per backend (`any_store`), always closed afterwards.
+
+Tests that open an SQLite file themselves, or look inside it, are marked `sqlite_only`.
+"""
 
 import pytest
 
-from db.store import Store
-
 
 @pytest.fixture
-async def store(tmp_path):
-    opened = await Store.open(tmp_path / "data" / "bot.db")
-    try:
-        yield opened
-    finally:
-        await opened.close()
+async def store(any_store):
+    return any_store

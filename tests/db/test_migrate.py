@@ -113,6 +113,7 @@ def test_load_migrations_rejects_gaps_missing_reasons_and_bad_names(tmp_path, na
         load_migrations(tmp_path)
 
 
+@pytest.mark.sqlite_only  # SQLite's own pragmas and connections
 async def test_open_sets_wal_full_sync_and_foreign_keys(store):
     async with store.transaction() as conn:
         pragmas = {

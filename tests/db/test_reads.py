@@ -35,6 +35,7 @@ async def test_a_saved_move_is_seen_by_the_next_read(store):
     assert [move.move for move in await store.game_moves(game.id)] == ["m"]
 
 
+@pytest.mark.sqlite_only  # SQLite's own pragmas and connections
 async def test_the_reading_connection_cannot_write(store):
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         await store._reader.execute("DELETE FROM games")

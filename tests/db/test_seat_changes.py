@@ -37,9 +37,7 @@ async def _change(store, record, seat, to, *, rejoin=True):
 
 
 async def _finish(store, record, places, scores):
-    return await store.save_move(
-        record.id, record.version, 0, "x", STATE, later(99), outcome=Outcome(places, scores)
-    )
+    return await store.save_move(record.id, record.version, 0, "x", STATE, later(99), outcome=Outcome(places, scores))
 
 
 async def _results(store):

@@ -136,6 +136,7 @@ def captured_sql(store):
     return seen
 
 
+@pytest.mark.sqlite_only  # SQLite's own pragmas and connections
 async def test_the_due_timer_query_is_a_range_scan_of_the_timer_index(store):
     for number in range(20):
         await timed(store, (10 + 2 * number, 11 + 2 * number), deadline=later(60 + number), warn_at=later(number))

@@ -6,7 +6,6 @@ from datetime import timedelta
 import pytest
 
 from ai.players import player_for
-from db.store import Store
 from engine.kasino import KasinoGame
 from engine.message import Joined, Message
 from service.computers import ComputerPlayers, decide, decision_seed, public_history
@@ -19,13 +18,9 @@ HOST, GUEST = 11, 22
 
 
 @pytest.fixture
-async def tables(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def tables(any_store):
     seeds = itertools.count(5)
-    try:
-        yield TableService(store, clock=lambda: NOW, new_seed=lambda: next(seeds))
-    finally:
-        await store.close()
+    return TableService(any_store, clock=lambda: NOW, new_seed=lambda: next(seeds))
 
 
 @pytest.fixture

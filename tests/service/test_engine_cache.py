@@ -17,12 +17,8 @@ USERS = (10, 11, 12)
 
 
 @pytest.fixture
-async def store(tmp_path):
-    opened = await Store.open(tmp_path / "bot.db")
-    try:
-        yield opened
-    finally:
-        await opened.close()
+async def store(any_store):
+    return any_store
 
 
 @pytest.fixture
@@ -88,6 +84,7 @@ async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_s
     assert TableService.game_of(await service.get(record.id)) == result.game
 
 
+@pytest.mark.sqlite_only  # another SQLite client on the same file
 async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, restores, tmp_path):
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)

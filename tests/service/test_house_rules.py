@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import pytest
 
-from db.store import Store
 from engine import registry
 from engine.message import Message
 from service.errors import RefusedError
@@ -19,14 +18,10 @@ HOST, GUEST, THIRD = 11, 22, 33
 
 
 @pytest.fixture
-async def tables(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def tables(any_store):
     seeds = itertools.count(5)
-    try:
-        with registry.registered(toy_game.KIND):
-            yield TableService(store, clock=lambda: NOW, new_seed=lambda: next(seeds))
-    finally:
-        await store.close()
+    with registry.registered(toy_game.KIND):
+        yield TableService(any_store, clock=lambda: NOW, new_seed=lambda: next(seeds))
 
 
 async def lobby(tables, seats=3, settings=None, guild=GUILD, kind="toy"):

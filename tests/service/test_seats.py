@@ -6,7 +6,6 @@ import pytest
 
 from db.records import MoveRecord, Occupant, SeatChange
 from db.results import Stint, credited, stints
-from db.store import Store
 from service.computers import ComputerPlayers, decide
 from service.errors import RefusedError
 from service.seats import SeatChanges
@@ -17,13 +16,9 @@ HOST, GUEST, LATE, OTHER = 11, 22, 33, 44
 
 
 @pytest.fixture
-async def tables(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
+async def tables(any_store):
     seeds = itertools.count(5)
-    try:
-        yield TableService(store, clock=lambda: NOW, new_seed=lambda: next(seeds))
-    finally:
-        await store.close()
+    return TableService(any_store, clock=lambda: NOW, new_seed=lambda: next(seeds))
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import pytest
 
 from cogs._timing import TIMER_PRESETS
 from cogs._timing import warning_lead as shown_lead
-from db.store import Store
 from service.tables import LobbyOptions, TableService
 from service.timers import warning_lead, warning_time
 from tests.db.helpers import NOW
@@ -33,12 +32,8 @@ class Clock:
 
 
 @pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "bot.db")
-    try:
-        yield TableService(store, clock=Clock(), new_seed=lambda: 5)
-    finally:
-        await store.close()
+async def service(any_store):
+    return TableService(any_store, clock=Clock(), new_seed=lambda: 5)
 
 
 async def started(service, turn_seconds):
