@@ -1,0 +1,179 @@
+"""Issue 27: several bot processes on one PostgreSQL. Each "process" here is a store and a coordinator of its own,
+on pools of their own, as a process would have them; bench/bench_cluster.py kills real ones.
+"""
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from db._sql_store import shard_condition
+from db.errors import DatabaseUnusableError, SchemaTooNewError, StaleVersionError
+from db.postgres.locks import AdvisoryLocks
+from db.postgres.migrate import MIGRATIONS_DIR
+from db.postgres.store import PostgresStore
+from db.ratings import DEFAULT_SKILL
+from engine.registry import game_class
+from tests.db.helpers import NOW, TeamOutcome, later, running_game
+
+SHARD_BIT = 1 << 22  # Discord: a server's shard is (guild_id >> 22) % shard_count
+
+
+@pytest.fixture
+async def two(postgres_url):
+    """Two processes' stores on one database."""
+    first = await PostgresStore.open(postgres_url)
+    second = await PostgresStore.open(postgres_url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+@pytest.fixture
+async def locks(postgres_url):
+    """Two processes' coordinators on one database."""
+    first = await AdvisoryLocks.open(postgres_url)
+    second = await AdvisoryLocks.open(postgres_url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def acquired_within(locks, game_id, seconds):
+    """Whether `locks` gets the game's lock within `seconds` (released again at once)."""
+
+    async def take():
+        async with locks.lock(game_id):
+            return True
+
+    try:
+        return await asyncio.wait_for(take(), seconds)
+    except TimeoutError:
+        return False
+
+
+async def test_two_processes_never_act_on_one_game_at_once(locks):
+    first, second = locks
+    async with first.lock(7):
+        assert not await acquired_within(second, 7, 0.3)  # the other process waits...
+        assert await acquired_within(second, 8, 2)  # ...for this game only
+    assert await acquired_within(second, 7, 2)
+
+
+async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url):
+    first, second = locks
+    async with first.lock(7):
+        admin = await asyncpg.connect(postgres_url)
+        try:
+            holder = await admin.fetchval(
+                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 7 AND granted"
+            )
+            await admin.execute("SELECT pg_terminate_backend($1)", holder)  # as when its process dies
+        finally:
+            await admin.close()
+        assert await acquired_within(second, 7, 5)
+    # The first process's action ends normally: releasing a lock the server already dropped is no error.
+
+
+async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two):
+    first, second = two
+    game = game_class("kasino").new(2, 3)
+    record = await running_game(first, (1, 2), state=game.to_dict(), seed=3)
+    seat = game.to_move
+    move = game.legal_moves(seat)[0]
+    game.apply(seat, move)
+    theirs = await second.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
+    assert (await first.get_game(record.id)).version == theirs.version
+    assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]
+    with pytest.raises(StaleVersionError):  # the first process still holds the old version
+        await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(2))
+    assert len(await second.game_moves(record.id)) == 1
+
+
+async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(two, postgres_url):
+    first, second = two
+    record = await running_game(first, (1, 2))
+    assert await first.claim_delivery(record.id, "a", later(120), NOW) is not None
+    assert await second.claim_delivery(record.id, "b", later(120), later(1)) is None
+    assert await second.claim_delivery(record.id, "b", later(300), later(121)) is not None  # a's lease lapsed
+    # A claim in progress elsewhere holds the row: SKIP LOCKED moves on at once instead of waiting for it.
+    other = await asyncpg.connect(postgres_url)
+    try:
+        async with other.transaction():
+            await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", record.id)
+            claim = first.claim_delivery(record.id, "c", later(999), later(998))
+            assert await asyncio.wait_for(claim, 2) is None
+    finally:
+        await other.close()
+
+
+async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url):
+    owners = [await PostgresStore.open(postgres_url, own_games=shard_condition([shard], 2)) for shard in (0, 1)]
+    try:
+        games = {}
+        for shard in (0, 1):
+            guild = 5 * 2 * SHARD_BIT + shard * SHARD_BIT  # (guild >> 22) % 2 == shard
+            record = await running_game(owners[0], (1, 2, None), guild=guild)
+            await owners[0].set_deadline(record.id, NOW, False, expected_version=record.version)
+            games[shard] = record.id
+        for shard, store in enumerate(owners):
+            mine = [games[shard]]
+            assert (await store.start_up_check()).running == tuple(mine)
+            assert await store.unchecked_games() == []  # its own were checked at start-up
+            assert [timer.id for timer in await store.due_timers(later(1))] == mine
+            assert [game.id for game in await store.running_games_with_computers()] == mine
+            assert await store.unshown_game_ids(0, 10) == mine
+        # Any process can still act on any game (a DM's interaction arrives on shard 0's process).
+        assert (await owners[0].get_game(games[1])).status == "running"
+    finally:
+        for store in owners:
+            await store.close()
+
+
+async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ratings(two):
+    first, second = two
+    records = [await running_game(store, (1, 2)) for store in two]
+
+    async def finish(store, record):
+        outcome = TeamOutcome((1, 2), (9, 8))
+        return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(9), outcome=outcome)
+
+    await asyncio.gather(finish(first, records[0]), finish(second, records[1]))
+    stats = (await first.player_stats(1, records[0].guild_id)).for_kind("kasino")
+    assert stats.server.games == 2
+    async with first.transaction() as conn:
+        rows = list(
+            await conn.execute_fetchall("SELECT mu_before, mu_after FROM results WHERE user_id = 1 ORDER BY mu_before")
+        )
+    # One finish read the ratings the other wrote: the second game starts from the first one's result.
+    (fresh_before, first_after), (second_before, _) = sorted(rows, key=lambda row: row[0] != DEFAULT_SKILL.mu)
+    assert fresh_before == DEFAULT_SKILL.mu
+    assert second_before == first_after
+
+
+async def test_processes_starting_together_migrate_once(postgres_url):
+    stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(3)))
+    try:
+        async with stores[0].transaction() as conn:
+            rows = list(await conn.execute_fetchall("SELECT version FROM schema_migrations ORDER BY version"))
+        assert [row[0] for row in rows] == list(range(1, len(list(MIGRATIONS_DIR.glob("*.sql"))) + 1))
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url):
+    store = await PostgresStore.open(postgres_url)
+    async with store.transaction() as conn:
+        await conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, '0999_future.sql')")
+    await store.close()
+    with pytest.raises(SchemaTooNewError, match="999"):
+        await PostgresStore.open(postgres_url)
+
+
+async def test_an_unreachable_server_is_one_line_without_the_password():
+    with pytest.raises(DatabaseUnusableError) as refused:
+        await PostgresStore.open("postgresql://bot:s3cret@/games?host=/nonexistent-folder")
+    message = str(refused.value)
+    assert "DATABASE_URL" in message and "\n" not in message
+    assert "s3cret" not in message
