@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.discord_limits import violations
+from tests.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures for every test under tests/
 
 
 @pytest.fixture(autouse=True)
