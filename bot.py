@@ -16,11 +16,12 @@ import os
 import random
 import signal
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 import aiohttp
 import discord
@@ -29,7 +30,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from cogs._backoff import retry_delay
 from cogs._buckets import forget_idle_buckets
-from cogs._budget import RequestBudget
+from cogs._budget import GLOBAL_LIMIT, RequestBudget
 from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
@@ -71,6 +72,8 @@ def extensions() -> tuple[str, ...]:
     )
 
 DEFAULT_DATABASE_PATH = "data/bot.db"
+DATABASE_URL_SCHEMES: Final = ("postgresql://", "postgres://")
+API_PATH: Final = "/api/v10"  # discord.py's REST version; a proxy's address gets it appended (see `use_api_base`)
 
 EXIT_STOPPED: Final = 0
 EXIT_LOGIN_REFUSED: Final = 1
@@ -102,11 +105,15 @@ class ConfigError(Exception):
 class Settings:
     """Everything the bot reads from its environment (`.env.example` documents each one)."""
 
-    token: str
+    token: str = field(repr=False)
     database_path: Path
     dev_guild_id: int | None
     log_level: str
     shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them
+    database_url: str | None = field(default=None, repr=False)  # may hold a password: never logged
+    requests_per_second: int = GLOBAL_LIMIT  # this process's share of the token's 50
+    discord_api_base: str | None = None  # a rate-limiting proxy's address, without /api/v10
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -127,14 +134,89 @@ class Settings:
         shards = env.get("SHARD_COUNT", "").strip()
         if shards and (not shards.isdigit() or not 1 <= int(shards) <= 10_000):
             raise ConfigError(f"SHARD_COUNT must be a whole number from 1 (or empty: Discord decides), not {shards!r}.")
+        shard_count = int(shards) if shards else None
         path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
         return cls(
             token=token,
             database_path=path,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
-            shard_count=int(shards) if shards else None,
+            shard_count=shard_count,
+            shard_ids=_shard_ids(env.get("SHARD_IDS", "").strip(), shard_count),
+            database_url=_database_url(env.get("DATABASE_URL", "").strip()),
+            requests_per_second=_requests_per_second(env.get("REQUESTS_PER_SECOND", "").strip()),
+            discord_api_base=_api_base(env.get("DISCORD_API_BASE", "").strip()),
         )
+
+
+def _whole(text: str) -> bool:
+    """Digits 0-9 only ("²".isdigit() is true, yet int() refuses it)."""
+    return text.isascii() and text.isdigit()
+
+
+def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:
+    """SHARD_IDS: ids and ranges separated by commas ("0,1", "0-3", "4-7,9"), each below SHARD_COUNT."""
+    if not text:
+        return None
+    if shard_count is None:
+        raise ConfigError("SHARD_IDS needs SHARD_COUNT, the number of shards of all the bot's processes together.")
+    ids: set[int] = set()
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        first, last = first.strip(), (last.strip() if dash else first.strip())
+        if not (_whole(first) and _whole(last) and int(first) <= int(last)):
+            raise ConfigError(f"SHARD_IDS must be shard ids or ranges separated by commas (0,1 or 0-3), not {text!r}.")
+        ids.update(range(int(first), int(last) + 1))
+    if max(ids) >= shard_count:
+        raise ConfigError(
+            f"SHARD_IDS must be below SHARD_COUNT ({shard_count}): shards are numbered 0 to {shard_count - 1}."
+        )
+    return tuple(sorted(ids))
+
+
+def _database_url(text: str) -> str | None:
+    """DATABASE_URL: a PostgreSQL address, or empty (SQLite). Never echoed: it may hold a password."""
+    if not text:
+        return None
+    if not text.startswith(DATABASE_URL_SCHEMES):
+        raise ConfigError(
+            "DATABASE_URL must start with postgresql:// or postgres:// (or be empty: SQLite at DATABASE_PATH)."
+        )
+    return text
+
+
+def _requests_per_second(text: str) -> int:
+    """REQUESTS_PER_SECOND: this process's cap, 1 to Discord's 50 (the default)."""
+    if not text:
+        return GLOBAL_LIMIT
+    if not _whole(text) or not 1 <= int(text) <= GLOBAL_LIMIT:
+        raise ConfigError(
+            f"REQUESTS_PER_SECOND must be a whole number from 1 to {GLOBAL_LIMIT} "
+            f"(Discord allows {GLOBAL_LIMIT} a second per token), not {text!r}."
+        )
+    return int(text)
+
+
+def _api_base(text: str) -> str | None:
+    """DISCORD_API_BASE: a proxy's http(s) address (with or without /api/v10); kept without it, no trailing slash."""
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in {"http", "https"} or not parts.hostname or parts.query or parts.fragment:
+        # Not echoed: a proxy's address may carry credentials.
+        raise ConfigError("DISCORD_API_BASE must be an http:// or https:// address, such as http://nirn-proxy:8080.")
+    base = text.rstrip("/")
+    return base.removesuffix(API_PATH)
+
+
+def use_api_base(base: str | None) -> None:
+    """Send every REST request through `base` (a proxy such as nirn-proxy) instead of discord.com; None: direct.
+
+    discord.py builds each request's URL from `Route.BASE` when the route is made, so this is set before login.
+    """
+    if base is not None:
+        discord.http.Route.BASE = base + API_PATH
+        log.info("Discord requests go through %s.", urlsplit(base).hostname)
 
 
 class CardBot(GameBot):
@@ -157,10 +239,14 @@ class CardBot(GameBot):
         new_seed: Callable[[], int] | None = None,
         store: Store | None = None,
         shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
+        requests_per_second: int = GLOBAL_LIMIT,
     ) -> None:
         # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        # None (or left out): every shard of shard_count runs here; discord.py's options take no None.
+        shards: dict[str, Any] = {} if shard_ids is None else {"shard_ids": list(shard_ids)}
         # Slash commands and components only: no privileged intents.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -169,6 +255,7 @@ class CardBot(GameBot):
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=shard_count,
+            **shards,
         )
         # discord.py creates this queue in connect(), yet close() writes to it: without it, closing a bot that never
         # connected (a failed login, a SimCord test) raises AttributeError. connect() replaces it with its own.
@@ -184,8 +271,9 @@ class CardBot(GameBot):
         self._checking: asyncio.Task[None] | None = None
         self._catching_up: asyncio.Task[None] | None = None
         self.caught_up: CatchUp | None = None  # what the start-up catch-up did, once it is done
-        # The requests counted against Discord's global limit (its clock is replaceable before start-up).
-        self.budget = RequestBudget()
+        # The requests counted against Discord's global limit (its clock is replaceable before start-up), held to this
+        # process's share of it.
+        self.budget = RequestBudget(limit=requests_per_second)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
@@ -369,7 +457,12 @@ async def _connect(settings: Settings, store: Store) -> int:
     next_delay = retry_delays()
     while not stopping.is_set():
         bot = create_bot(
-            settings.database_path, settings.dev_guild_id, store=store, shard_count=settings.shard_count
+            settings.database_path,
+            settings.dev_guild_id,
+            store=store,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+            requests_per_second=settings.requests_per_second,
         )
         try:
             async with bot:
@@ -410,6 +503,7 @@ def main() -> int:
         print(f"Cannot start: {error}", file=sys.stderr)  # noqa: T201 - logging is not set up yet
         return EXIT_BAD_SETTING
     _setup_logging(settings.log_level)
+    use_api_base(settings.discord_api_base)
     return asyncio.run(_run(settings))
 
 

@@ -5,7 +5,8 @@ a page of ids at a time (keyset paging), and each game's record is loaded only w
 flat however many are owed. Settling spends requests against Discord's global limit (about 50 a second per token),
 and play needs them too: the catch-up starts another game only while the requests of the last second (play's and
 its own, counted by `cogs._budget`), plus what the settles under way are still expected to make, stay under
-`TARGET`. A few settles run at once, so that Discord's round trips do not slow it below the budget.
+`TARGET` (or the same share of this process's own cap, REQUESTS_PER_SECOND, when several processes split the
+token's 50). A few settles run at once, so that Discord's round trips do not slow it below the budget.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cogs._budget import ERRAND, Errand, RequestBudget
+from cogs._budget import ERRAND, GLOBAL_LIMIT, Errand, RequestBudget
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -28,6 +29,11 @@ TARGET: Final = 40  # requests a second, play and catch-up together: the rest of
 PAGE: Final = 200  # game ids read at a time
 MOST_AT_ONCE: Final = 8  # settles under way at once
 FIRST_COST: Final = 4.0  # requests a settle is expected to make until some have been measured
+
+
+def target_for(limit: int) -> int:
+    """The catch-up's target under a process's cap of `limit` a second: the share of it TARGET is of Discord's 50."""
+    return max(1, TARGET * limit // GLOBAL_LIMIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +114,14 @@ async def catch_up_on_start(bot: GameBot) -> CatchUp:
     if released := await bot.service.projection.release_all_deliveries():
         log.info("released %d delivery leases left by the previous run", released)
     pages = bot.service.projection.unshown_game_ids
-    done = await catch_up(pages, bot.delivery.settle, bot.budget, target=TARGET, page=PAGE)
+    target = target_for(bot.budget.limit)
+    done = await catch_up(pages, bot.delivery.settle, bot.budget, target=target, page=PAGE)
     if done.settled:
         log.info(
             "brought %d games up to date on Discord in %.0f s (%d requests, within %d a second with play)",
             done.settled,
             done.seconds,
             done.requests,
-            TARGET,
+            target,
         )
     return done

@@ -64,7 +64,17 @@ def test_settings_refuse_bad_values_with_a_reason(env, message):
 def test_env_example_lists_every_setting():
     example = (BOT.parent / ".env.example").read_text(encoding="utf-8")
     names = {line.split("=")[0] for line in example.splitlines() if line and not line.startswith("#")}
-    assert names == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT"}
+    assert names == {
+        "DISCORD_TOKEN",
+        "DATABASE_PATH",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+        "DATABASE_URL",
+        "REQUESTS_PER_SECOND",
+        "DISCORD_API_BASE",
+    }
     source = BOT.read_text(encoding="utf-8")
     assert all(f'"{name}"' in source for name in names)
 
