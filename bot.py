@@ -38,6 +38,7 @@ from cogs._host import GameBot
 from cogs._language import Languages
 from cogs._presenter import Presenter
 from cogs._translator import CommandTranslator
+from db.backends import Storage, open_storage
 from db.errors import (
     DatabaseCorruptError,
     DatabaseLockedError,
@@ -47,8 +48,9 @@ from db.errors import (
     StoreError,
 )
 from db.records import StartUpCheck
-from db.store import Store
+from db.sql_store import SqlStore
 from engine import registry
+from service.ports import Coordinator
 from service.tables import TableService
 
 log = logging.getLogger("bot")
@@ -225,7 +227,7 @@ class CardBot(GameBot):
     Sharded from the start (Discord requires shards past 2,500 servers); with one shard it behaves as a plain bot.
     """
 
-    store: Store
+    store: SqlStore
     service: TableService
     presenter: Presenter
     delivery: Delivery
@@ -237,7 +239,9 @@ class CardBot(GameBot):
         *,
         clock: Callable[[], datetime] = discord.utils.utcnow,
         new_seed: Callable[[], int] | None = None,
-        store: Store | None = None,
+        store: SqlStore | None = None,
+        coordinator: Coordinator | None = None,
+        database_url: str | None = None,
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
         requests_per_second: int = GLOBAL_LIMIT,
@@ -265,6 +269,9 @@ class CardBot(GameBot):
         self.clock = clock
         self.new_seed = new_seed
         self._given_store = store
+        self._coordinator = coordinator  # None: one process on the database, its own locks suffice
+        self.database_url = database_url  # PostgreSQL's, when not handed a store; never logged
+        self._storage: Storage | None = None  # what this bot opened itself, and closes
         self._recovered = StartUpCheck((), (), ())
         self._was_ready = False
         self._disconnected: set[int] = set()
@@ -279,8 +286,17 @@ class CardBot(GameBot):
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
         self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
         forget_idle_buckets(self.http)  # one rate-limit bucket per channel, kept only while it knows something
-        self.store = self._given_store or await Store.open(self.database_path)
-        self.service = TableService(self.store, clock=self.clock, new_seed=self.new_seed)
+        if self._given_store is None:
+            shard_ids = self.shard_ids if self.shard_count is not None else None  # all of them: every game is ours
+            self._storage = await open_storage(
+                self.database_path, self.database_url, shard_ids=shard_ids, shard_count=self.shard_count
+            )
+            self.store, self._coordinator = self._storage.store, self._storage.locks
+        else:
+            self.store = self._given_store
+        self.service = TableService(
+            self.store, clock=self.clock, new_seed=self.new_seed, coordinator=self._coordinator
+        )
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
         self.add_listener(self.delivery.note_interaction, "on_interaction")
@@ -314,7 +330,7 @@ class CardBot(GameBot):
             self.user,
             len(self.guilds),
             len(running),
-            self.database_path,
+            self.store.describe(),
         )
         for record in recovered.frozen:
             await self.presenter.show_frozen(record)
@@ -370,9 +386,8 @@ class CardBot(GameBot):
             if task is not None:
                 task.cancel()
         await super().close()
-        store = getattr(self, "store", None)
-        if store is not None and store is not self._given_store:
-            await store.close()
+        if self._storage is not None:
+            await self._storage.close()
 
 
 # The bot, unstarted: `main` starts it; tests and benches drive it through SimCord.
@@ -429,19 +444,24 @@ def _unreachable_reason(error: BaseException) -> str:
 
 
 async def _run(settings: Settings) -> int:
-    try:  # open the database before connecting, so a bad file is reported without a Discord round trip
-        store = await Store.open(settings.database_path)
+    try:  # open the database before connecting, so a bad database is reported without a Discord round trip
+        storage = await open_storage(
+            settings.database_path,
+            settings.database_url,
+            shard_ids=settings.shard_ids,
+            shard_count=settings.shard_count,
+        )
     except StoreError as error:
         log.error("Cannot use the database: %s", error)
         return database_exit_status(error)
     gc.freeze()  # the modules and the store live as long as the bot: the garbage collector need not walk them again
     try:
-        return await _connect(settings, store)
+        return await _connect(settings, storage)
     finally:
-        await store.close()
+        await storage.close()
 
 
-async def _connect(settings: Settings, store: Store) -> int:
+async def _connect(settings: Settings, storage: Storage) -> int:
     """Log in and run; while Discord cannot be reached, try again with growing waits until stopped."""
     stopping = asyncio.Event()
     bot: CardBot | None = None
@@ -459,7 +479,8 @@ async def _connect(settings: Settings, store: Store) -> int:
         bot = create_bot(
             settings.database_path,
             settings.dev_guild_id,
-            store=store,
+            store=storage.store,
+            coordinator=storage.locks,
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             requests_per_second=settings.requests_per_second,

@@ -1,6 +1,6 @@
 """Game storage in SQLite, the default backend: lobbies, running games, their move logs, results and ratings.
 
-The statements themselves are shared with PostgreSQL (`db._sql_store.SqlStore`); this module holds what is SQLite's
+The statements themselves are shared with PostgreSQL (`db.sql_store.SqlStore`); this module holds what is SQLite's
 own: its connections, transactions, group commit, durability settings, the file lock and the start-up query.
 
 One `Store` owns one aiosqlite connection for writing, opened in autocommit mode (`isolation_level=None`) so that
@@ -51,7 +51,6 @@ import aiosqlite
 from db._group_commit import GroupCommit
 from db._opening import DatabaseLock, corrupt_pages, folder_error, from_os_error, from_sqlite_error
 from db._queries import marks
-from db._sql_store import ALL_GAMES, CANCELLABLE, UNFINISHED, SqlStore, T
 from db.errors import (
     DatabaseCorruptError,
     SchemaTooNewError,
@@ -60,6 +59,7 @@ from db.errors import (
 )
 from db.migrate import migrate
 from db.sql import Connection
+from db.sql_store import ALL_GAMES, CANCELLABLE, UNFINISHED, SqlStore, T
 from engine import registry
 from engine.registry import game_class
 
@@ -150,6 +150,10 @@ class Store(SqlStore):
                 raise from_os_error(path, error) from None
             raise
         return cls(conn, path, lock, reader)
+
+    def describe(self) -> str:
+        """The database file's path."""
+        return str(self.path)
 
     async def flush(self) -> None:
         """Wait until every move queued so far is saved or refused (a caller that stopped waiting does not stop it)."""

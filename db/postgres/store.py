@@ -1,6 +1,6 @@
 """Game storage in PostgreSQL, for a bot that runs as several processes or outgrows one machine.
 
-The same ports and statements as SQLite (`db._sql_store.SqlStore`), on an asyncpg pool. The promises are the same:
+The same ports and statements as SQLite (`db.sql_store.SqlStore`), on an asyncpg pool. The promises are the same:
 - an acknowledged move is committed: `synchronous_commit` stays on for every write that changes a game, so COMMIT
   returns once the WAL is flushed (PostgreSQL flushes the commits that wait together at once); notes on what Discord
   shows commit with `synchronous_commit = off`, whose loss to a crash of the server costs a redraw at most;
@@ -27,12 +27,12 @@ import asyncpg
 
 from db._codec import time_to_text
 from db._queries import fetch_game, marks
-from db._sql_store import ALL_GAMES, UNFINISHED, SqlStore, T
 from db.errors import DatabaseUnusableError, StorageUnavailableError
 from db.postgres.connection import PgConnection
 from db.postgres.migrate import migrate
 from db.records import GameRecord
 from db.sql import Connection
+from db.sql_store import ALL_GAMES, UNFINISHED, SqlStore, T
 from engine import registry
 from engine.registry import game_class
 
@@ -103,6 +103,10 @@ class PostgresStore(SqlStore):
             await pool.close()
             raise
         return cls(pool, own_games)
+
+    def describe(self) -> str:
+        """PostgreSQL, from DATABASE_URL (whose password, if any, stays out of the log)."""
+        return "PostgreSQL (DATABASE_URL)"
 
     async def flush(self) -> None:
         """Nothing waits to be saved: every write is committed before it returns."""

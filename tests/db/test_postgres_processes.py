@@ -7,12 +7,12 @@ import asyncio
 import asyncpg
 import pytest
 
-from db._sql_store import shard_condition
 from db.errors import DatabaseUnusableError, SchemaTooNewError, StaleVersionError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.migrate import MIGRATIONS_DIR
 from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
+from db.sql_store import shard_condition
 from engine.registry import game_class
 from tests.db.helpers import NOW, TeamOutcome, later, running_game
 

@@ -119,6 +119,18 @@ class SqlStore:
 
     # -- what a backend provides ------------------------------------------------------------------------------------
 
+    def describe(self) -> str:
+        """Where the games are kept, for the log (never a password)."""
+        raise NotImplementedError
+
+    async def flush(self) -> None:
+        """Wait until every write queued so far is saved or refused."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Close the connections once the writes in progress are done."""
+        raise NotImplementedError
+
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """One durable write transaction: committed (and on disk) when the block ends, rolled back if it raises."""
         raise NotImplementedError
