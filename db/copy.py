@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import aiosqlite
 import asyncpg
@@ -335,16 +335,15 @@ def mask_url(url: str) -> str:
     """`url` with its password (in the user part or a `password=` option) replaced by `***`."""
     parts = urlsplit(url)
     netloc = parts.netloc
-    if "@" in netloc:
+    if parts.password is not None:
         user, _, host = netloc.rpartition("@")
-        if ":" in user:
-            user = user.split(":", 1)[0] + ":***"
-        netloc = f"{user}@{host}"
+        netloc = f"{user.split(':', 1)[0]}:***@{host}"
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         query = urlencode([(key, "***" if key == "password" else value) for key, value in pairs], safe="/*")
-    return urlunsplit(parts._replace(netloc=netloc, query=query))
+    # Joined by hand: urlunsplit drops the `//` of an empty host (`postgresql:///db` is a local socket).
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
 
 
 def _source_path(given: str) -> Path | None:
