@@ -12,7 +12,7 @@ Moving a server's data from SQLite to PostgreSQL:
    nothing); the copy is then read back and checked: the row count of every table, the games of each status with
    their move counts, and every running game's snapshot against the replay of its move log.
 3. When it prints `verified: ...` and exits with 0, set `DATABASE_URL` to the same URL (and keep the SQLite file as
-   a backup: the copy does not change its data).
+   a backup: the copy changes nothing in it beyond the schema migrations the bot itself would make).
 4. Start the bot.
 
 Exit status: 0 copied and verified; 1 copied, but the check found a difference (printed): the target keeps the copy,
@@ -175,8 +175,7 @@ async def _copy_tables(source: Store, target: PostgresStore) -> dict[str, int]:
                 # Rows inserted with their ids leave the identity's sequence behind: the next lobby would collide.
                 await raw.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), max(id)) FROM games")
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
-            reason = " ".join(str(error).split()) or type(error).__name__
-            raise CopyError(f"the copy failed and was rolled back, nothing was written ({reason})") from None
+            raise CopyError(f"the copy failed and was rolled back, nothing was written ({_reason(error)})") from None
     return copied
 
 
@@ -237,9 +236,21 @@ async def _copy_table(reader: aiosqlite.Connection, raw: RawConnection, table: s
     # are INTEGER columns on both sides.
     async with reader.execute(f"SELECT {', '.join(columns)} FROM {table}") as cursor:
         while records := [tuple(row) for row in await cursor.fetchmany(BATCH_ROWS)]:
-            await raw.copy_records_to_table(table, records=records, columns=list(columns))
+            try:
+                await raw.copy_records_to_table(table, records=records, columns=list(columns))
+            except (asyncpg.PostgresError, ValueError, TypeError, OverflowError) as error:
+                # Refused by the server (a constraint) or by asyncpg's encoder (a value its column cannot hold: an
+                # SQLite INTEGER is 64 bits, a PostgreSQL INTEGER 32). Raised inside the transaction: rolled back.
+                raise CopyError(
+                    f"copying table {table} failed and was rolled back, nothing was written ({_reason(error)})"
+                ) from None
             total += len(records)
     return total
+
+
+def _reason(error: BaseException) -> str:
+    """The error on one line, for a message."""
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 # -- verification ------------------------------------------------------------------------------------------------------
@@ -294,7 +305,7 @@ async def _replay_problem(conn: PgConnection, game_id: int) -> str | None:
     # A replay is CPU work: off the event loop, as the store does it.
     check: SnapshotCheck | Exception = await asyncio.to_thread(_replayed_check, game, [tuple(row) for row in rows])
     if isinstance(check, Exception):
-        return f"its move log cannot be replayed ({type(check).__name__}: {' '.join(str(check).split())})"
+        return f"its move log cannot be replayed ({type(check).__name__}: {_reason(check)})"
     return check.problem
 
 

@@ -297,3 +297,15 @@ def test_mask_url_hides_the_password_wherever_it_is():
     )
     assert mask_url("postgresql:///cards") == "postgresql:///cards"
     assert mask_url("postgresql:///cards?password=pw") == "postgresql:///cards?password=***"
+
+
+async def test_a_copy_that_fails_midway_is_rolled_back_as_a_whole(source, postgres_url):
+    path, games = source
+    # SQLite's INTEGER holds 64 bits, PostgreSQL's 32: the seats fail after the games went over.
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE seats SET auto_streak = ? WHERE game_id = ?", (1 << 40, games["lobby"][0]))
+    conn.close()
+    failed = r"copying table seats failed and was rolled back, nothing was written \(value out of int32 range\)"
+    with pytest.raises(CopyError, match=failed):
+        await copy_database(path, postgres_url)
+    assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0)
