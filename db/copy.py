@@ -63,6 +63,9 @@ _SHOWN_DIFFERENCES: Final = 10  # per kind of difference; the rest are counted
 USAGE: Final = "usage: python -m db.copy SOURCE TARGET (SOURCE: the bot's SQLite file; TARGET: a postgresql:// URL)"
 _POSTGRES_SCHEMES: Final = ("postgresql", "postgres")
 _SQLITE_PREFIX: Final = "sqlite:///"
+_SAME_IN_SOURCE: Final = (
+    " (the same in the source, before the copy: the bot repairs such a snapshot from the log when it checks the game)"
+)
 _PER_GAME: Final = """SELECT id, status, move_count, (SELECT count(*) FROM moves WHERE moves.game_id = games.id)
                       FROM games ORDER BY id"""
 
@@ -272,12 +275,22 @@ async def verify(source: Store, target: PostgresStore) -> Verification:
         target_games = _per_game(await conn.execute_fetchall(_PER_GAME))
         running = [game_id for game_id, (status, _, _) in target_games.items() if status == "running"]
         replayed = 0
+        failed: dict[int, str] = {}
         for game_id in running:
             problem = await _replay_problem(conn, game_id)
             if problem is None:
                 replayed += 1
             else:
-                differences.append(f"game #{game_id}: {problem}")
+                failed[game_id] = problem
+    if failed:
+        # A snapshot that disagreed with its log before the copy was copied faithfully: say so, the admin decides.
+        async with source.transaction() as reader:
+            in_source = {
+                game_id: await _replay_problem(reader, game_id) for game_id in failed if game_id in source_games
+            }
+        for game_id, problem in failed.items():
+            said = f"game #{game_id}: {problem}"
+            differences.append(f"{said}{_SAME_IN_SOURCE}" if in_source.get(game_id) == problem else said)
     differences[:0] = _count_differences(source_counts, target_counts) + _game_differences(source_games, target_games)
     by_status: dict[str, int] = {}
     for status, _, _ in target_games.values():
@@ -298,8 +311,8 @@ def _per_game(rows: Iterable[Any]) -> dict[int, tuple[str, int, int]]:
     return {int(row[0]): (str(row[1]), int(row[2]), int(row[3])) for row in rows}
 
 
-async def _replay_problem(conn: PgConnection, game_id: int) -> str | None:
-    """Why the game's snapshot in the target is not the replay of its log there; None when it is."""
+async def _replay_problem(conn: Connection, game_id: int) -> str | None:
+    """Why the game's snapshot is not the replay of its log (both read on `conn`); None when it is."""
     game = await fetch_game(conn, game_id, tolerate_bad_state=True)
     rows = await conn.execute_fetchall(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
     # A replay is CPU work: off the event loop, as the store does it.

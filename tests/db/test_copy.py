@@ -106,6 +106,18 @@ async def test_every_table_is_copied_and_verified(source, postgres_url):
     )
 
 
+async def test_an_empty_database_copies_to_an_empty_one(tmp_path, postgres_url):
+    path = tmp_path / "bot.db"
+    await (await Store.open(path)).close()
+    report = await copy_database(path, postgres_url)
+    assert report.ok and dict(report.copied) == dict.fromkeys(TABLES, 0)
+    target = await PostgresStore.open(postgres_url)
+    try:
+        assert (await new_lobby(target)).id == 1
+    finally:
+        await target.close()
+
+
 async def test_the_target_store_reads_what_the_source_store_read(source, postgres_url):
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
@@ -224,6 +236,7 @@ async def test_verify_reports_a_tampered_snapshot_and_a_lost_move(source, postgr
     assert f"game #{shortened}: source running, 10 moves (10 logged); target running, 10 moves (9 logged)" in said
     assert f"game #{tampered}: the snapshot differs from the replay of the move log" in said
     assert f"game #{shortened}: the snapshot differs from the replay of the move log" in said
+    assert "the same in the source" not in said  # the copy, not the source, differs
 
 
 # -- the command ------------------------------------------------------------------------------------------------------
@@ -268,6 +281,7 @@ def test_main_exits_1_when_the_copy_does_not_verify(tmp_path, postgres_url, caps
     out, _ = capsys.readouterr()
     assert "verification FAILED (1 differences):" in out
     assert f"game #{games['running'][0]}: the snapshot cannot be read" in out
+    assert "(the same in the source, before the copy: the bot repairs" in out
     assert "drop that database" in out
     assert asyncio.run(counts_of(postgres_url))["games"] == 7  # the target keeps the copy
 
