@@ -36,12 +36,12 @@ import asyncpg
 
 from db._codec import MOVE_COLUMNS
 from db._queries import fetch_game
-from db._sql_store import _replayed_check  # the start-up check's own verdict on a snapshot
 from db.errors import DatabaseLockedError, StoreError
 from db.postgres.connection import PgConnection, RawConnection
 from db.postgres.store import PostgresStore
 from db.recovery import SnapshotCheck
 from db.sql import Connection
+from db.sql_store import _replayed_check  # the start-up check's own verdict on a snapshot
 from db.store import Store
 
 __all__ = ["TABLES", "CopyError", "CopyReport", "Verification", "copy_database", "main", "mask_url", "verify"]
