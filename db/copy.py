@@ -41,7 +41,7 @@ from db.postgres.connection import PgConnection, RawConnection
 from db.postgres.store import PostgresStore
 from db.recovery import SnapshotCheck
 from db.sql import Connection
-from db.sql_store import _replayed_check  # the start-up check's own verdict on a snapshot
+from db.sql_store import replayed_check  # the start-up check's own verdict on a snapshot
 from db.store import Store
 
 __all__ = ["TABLES", "CopyError", "CopyReport", "Verification", "copy_database", "main", "mask_url", "verify"]
@@ -63,9 +63,6 @@ _SHOWN_DIFFERENCES: Final = 10  # per kind of difference; the rest are counted
 USAGE: Final = "usage: python -m db.copy SOURCE TARGET (SOURCE: the bot's SQLite file; TARGET: a postgresql:// URL)"
 _POSTGRES_SCHEMES: Final = ("postgresql", "postgres")
 _SQLITE_PREFIX: Final = "sqlite:///"
-_SAME_IN_SOURCE: Final = (
-    " (the same in the source, before the copy: the bot repairs such a snapshot from the log when it checks the game)"
-)
 _PER_GAME: Final = """SELECT id, status, move_count, (SELECT count(*) FROM moves WHERE moves.game_id = games.id)
                       FROM games ORDER BY id"""
 
@@ -145,6 +142,10 @@ async def copy_database(source: Path, target_url: str) -> CopyReport:
         raise CopyError(f"{source} does not exist or is not a file; give the path of the bot's database file")
     source_store = await Store.open(source)
     try:
+        # What the bot does with each running game before it is next played: check its snapshot against its whole
+        # log, repairing the snapshot from the log (or freezing a game whose log cannot be replayed). The copy then
+        # holds what the bot would play on, and a snapshot damaged before the copy is no reason to refuse it.
+        await source_store.load_unfinished()
         target_store = await PostgresStore.open(target_url, pool_size=2)
         try:
             copied = await _copy_tables(source_store, target_store)
@@ -282,15 +283,7 @@ async def verify(source: Store, target: PostgresStore) -> Verification:
                 replayed += 1
             else:
                 failed[game_id] = problem
-    if failed:
-        # A snapshot that disagreed with its log before the copy was copied faithfully: say so, the admin decides.
-        async with source.transaction() as reader:
-            in_source = {
-                game_id: await _replay_problem(reader, game_id) for game_id in failed if game_id in source_games
-            }
-        for game_id, problem in failed.items():
-            said = f"game #{game_id}: {problem}"
-            differences.append(f"{said}{_SAME_IN_SOURCE}" if in_source.get(game_id) == problem else said)
+    differences.extend(f"game #{game_id}: {problem}" for game_id, problem in failed.items())
     differences[:0] = _count_differences(source_counts, target_counts) + _game_differences(source_games, target_games)
     by_status: dict[str, int] = {}
     for status, _, _ in target_games.values():
@@ -316,7 +309,7 @@ async def _replay_problem(conn: Connection, game_id: int) -> str | None:
     game = await fetch_game(conn, game_id, tolerate_bad_state=True)
     rows = await conn.execute_fetchall(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
     # A replay is CPU work: off the event loop, as the store does it.
-    check: SnapshotCheck | Exception = await asyncio.to_thread(_replayed_check, game, [tuple(row) for row in rows])
+    check: SnapshotCheck | Exception = await asyncio.to_thread(replayed_check, game, [tuple(row) for row in rows])
     if isinstance(check, Exception):
         return f"its move log cannot be replayed ({type(check).__name__}: {_reason(check)})"
     return check.problem

@@ -819,7 +819,7 @@ class SqlStore:
             # Reading the log's rows and replaying it is pure computation (up to a tenth of a second for a long log):
             # a worker thread does it, so the event loop goes on meanwhile. The connections stay with this task, which
             # holds the lock: the thread gets only the rows.
-            check = await asyncio.to_thread(_replayed_check, game, rows)
+            check = await asyncio.to_thread(replayed_check, game, rows)
             if isinstance(check, Exception):  # any failure to replay the log means the game cannot go on
                 frozen = await self._freeze(conn, game, check)
                 if frozen is not None:
@@ -1065,7 +1065,7 @@ class SqlStore:
             return bool(cursor.rowcount)
 
 
-def _replayed_check(game: GameRecord, rows: Sequence[Sequence[Any]]) -> recovery.SnapshotCheck | Exception:
+def replayed_check(game: GameRecord, rows: Sequence[Sequence[Any]]) -> recovery.SnapshotCheck | Exception:
     """The verdict on a game's snapshot against the replay of its log (rows of `MOVE_COLUMNS`), or the replay's error.
 
     Runs in a worker thread: it touches no connection.
