@@ -14,12 +14,18 @@ to draw the table. Prints
 
 then the service saturated (64 moves in flight at all times, on the N=1000 database) against a bare aiosqlite
 INSERT + COMMIT of the same payload (the move text and its snapshot) on the same settings, in alternating rounds.
+
+With `DATABASE_URL` set to a PostgreSQL server (whose user may create databases), the same runs on PostgreSQL, as
+a bot of several processes has it: each database is built as an SQLite file, copied with `db.copy` into a fresh
+database on that server (dropped afterwards), and played through `PostgresStore` with the coordinator across
+processes (`AdvisoryLocks`); the bare side is an asyncpg INSERT in its own transaction. Its lines start `postgres `.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -30,13 +36,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
+
 from bench.bench_db import BareSide
 from bench.running_games import NOW, build_database, positions
+from db.copy import copy_database
+from db.postgres.locks import AdvisoryLocks
+from db.postgres.store import PostgresStore
 from db.records import GameRecord
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.base import AnyGame
 from engine.registry import game_class
 from service.tables import TableService
+from tests.postgres import fresh_database
 
 SIZES = (100, 1000, 5000, 10_000)
 MEAN_SECONDS_BETWEEN_MOVES = 5.0
@@ -131,7 +144,7 @@ class Driver:
         return done / (time.perf_counter() - started)
 
 
-async def first_turns(store: Store, count: int, rng: random.Random) -> dict[int, Turn]:
+async def first_turns(store: SqlStore, count: int, rng: random.Random) -> dict[int, Turn]:
     """Each game's first move, from the snapshots the database was built from (not part of any measurement)."""
     turns = {}
     for game_id, position in enumerate(positions(count), start=1):
@@ -144,35 +157,61 @@ async def first_turns(store: Store, count: int, rng: random.Random) -> dict[int,
     return turns
 
 
-async def open_service(path: Path, count: int) -> tuple[Store, Driver]:
-    store = await Store.open(path)
-    service = TableService(store, clock=lambda: NOW)
+@dataclass(slots=True)
+class Opened:
+    """The store a run plays on, and the coordinator it needs (None: SQLite, one process)."""
+
+    store: SqlStore
+    locks: AdvisoryLocks | None = None
+
+    async def close(self) -> None:
+        await self.store.close()
+        if self.locks is not None:
+            await self.locks.close()
+
+
+async def open_backend(path: Path, server: str | None) -> tuple[Opened, contextlib.ExitStack]:
+    """The built SQLite file itself, or (with a PostgreSQL server) a fresh database on it holding a copy of it."""
+    cleanup = contextlib.ExitStack()
+    if server is None:
+        return Opened(await Store.open(path)), cleanup
+    url = cleanup.enter_context(fresh_database(server))
+    report = await copy_database(path, url)
+    assert report.verification.ok, report.verification.differences
+    return Opened(await PostgresStore.open(url), await AdvisoryLocks.open(url)), cleanup
+
+
+async def open_service(path: Path, count: int, server: str | None) -> tuple[Opened, contextlib.ExitStack, Driver]:
+    opened, cleanup = await open_backend(path, server)
+    store = opened.store
+    service = TableService(store, clock=lambda: NOW, coordinator=opened.locks)
     await service.recover()
     await service.check_games()  # what the bot does in the background after start-up: done before measuring
     turns = await first_turns(store, count, random.Random(count))
     positions.cache_clear()  # the driver keeps only the next move per game, as a bot keeps nothing per game
     gc.collect()
     gc.freeze()  # as the bot does after start-up
-    return store, Driver(service, turns, seed=count)
+    return opened, cleanup, Driver(service, turns, seed=count)
 
 
-async def open_load(folder: Path, count: int, seconds: float) -> None:
+async def open_load(folder: Path, count: int, seconds: float, server: str | None) -> None:
     path = folder / f"load-{count}.db"
     await build_database(path, count, timed=count)
-    store, driver = await open_service(path, count)
-    try:
-        rate = count / MEAN_SECONDS_BETWEEN_MOVES
-        cpu = time.process_time()
-        await driver.open_load(rate, seconds)
-        cpu = time.process_time() - cpu
-    finally:
-        await store.close()
+    opened, cleanup, driver = await open_service(path, count, server)
+    with cleanup:
+        try:
+            rate = count / MEAN_SECONDS_BETWEEN_MOVES
+            cpu = time.process_time()
+            await driver.open_load(rate, seconds)
+            cpu = time.process_time() - cpu
+        finally:
+            await opened.close()
     path.unlink()
     latencies = sorted(driver.latencies)
     p50 = latencies[len(latencies) // 2] * 1000
     p99 = latencies[int(len(latencies) * 0.99)] * 1000
     print(
-        f"N={count}: {rate:.0f} moves/s offered, p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+        f"{_prefix(server)}N={count}: {rate:.0f} moves/s offered, p50 {p50:.1f} ms, p99 {p99:.1f} ms"
         f"  ({len(latencies)} moves, {cpu / len(latencies) * 1e6:.0f} µs CPU per move, {driver.failures} refused)",
         flush=True,
     )
@@ -191,39 +230,77 @@ class Bare(BareSide):
         return done / (time.perf_counter() - started)
 
 
-async def saturated(folder: Path, seconds: float) -> None:
+class BarePostgres:
+    """INSERT of the same payload in its own transaction (so one commit each), on a plain asyncpg connection."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    @classmethod
+    async def open(cls, url: str) -> BarePostgres:
+        conn = await asyncpg.connect(url)
+        await conn.execute("CREATE TABLE bare_moves (id BIGSERIAL PRIMARY KEY, seat INTEGER, move TEXT, state TEXT)")
+        return cls(conn)
+
+    async def rate(self, payloads: list[tuple[int, str, str]], seconds: float) -> float:
+        done = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            await self.conn.execute(
+                "INSERT INTO bare_moves (seat, move, state) VALUES ($1, $2, $3)", *payloads[done % 256]
+            )
+            done += 1
+        return done / (time.perf_counter() - started)
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+async def saturated(folder: Path, seconds: float, server: str | None) -> None:
     count = 1000
     path = folder / "saturated.db"
     await build_database(path, count, timed=count)
     payloads = [(0, position.moves[-1][1] if position.moves else "", position.state) for position in positions(256)]
-    store, driver = await open_service(path, count)
-    bare = await Bare.open(folder / "bare.db")
-    service_rates, bare_rates = [], []
-    try:
-        for number in range(ROUNDS):
-            if number % 2:
-                bare_rates.append(await bare.rate(payloads, seconds))
-                service_rates.append(await driver.saturate(seconds))
-            else:
-                service_rates.append(await driver.saturate(seconds))
-                bare_rates.append(await bare.rate(payloads, seconds))
-    finally:
-        await store.close()
-        await bare.conn.close()
+    opened, cleanup, driver = await open_service(path, count, server)
+    with cleanup:
+        bare: Bare | BarePostgres
+        if server is None:
+            bare = await Bare.open(folder / "bare.db")
+        else:
+            bare = await BarePostgres.open(cleanup.enter_context(fresh_database(server)))
+        service_rates, bare_rates = [], []
+        try:
+            for number in range(ROUNDS):
+                if number % 2:
+                    bare_rates.append(await bare.rate(payloads, seconds))
+                    service_rates.append(await driver.saturate(seconds))
+                else:
+                    service_rates.append(await driver.saturate(seconds))
+                    bare_rates.append(await bare.rate(payloads, seconds))
+        finally:
+            await opened.close()
+            await bare.close()
     ratios = [mine / theirs for mine, theirs in zip(service_rates, bare_rates, strict=True)]
+    bare_name = "bare INSERT+COMMIT" if server is None else "bare asyncpg INSERT (own transaction)"
     print(
-        f"saturated ({IN_FLIGHT} in flight, {count} games): service {statistics.median(service_rates):.0f} moves/s,"
-        f" bare INSERT+COMMIT {statistics.median(bare_rates):.0f} /s, ratio {statistics.median(ratios):.2f}"
+        f"{_prefix(server)}saturated ({IN_FLIGHT} in flight, {count} games):"
+        f" service {statistics.median(service_rates):.0f} moves/s,"
+        f" {bare_name} {statistics.median(bare_rates):.0f} /s, ratio {statistics.median(ratios):.2f}"
         f" (median of {ROUNDS} alternating rounds)"
     )
 
 
-async def main(sizes: list[int], seconds: float) -> None:
-    print(f"load average before: {os.getloadavg()[0]:.2f}; {seconds:.0f} s of open load per size", flush=True)
+def _prefix(server: str | None) -> str:
+    return "" if server is None else "postgres "
+
+
+async def main(sizes: list[int], seconds: float, server: str | None) -> None:
+    where = "SQLite" if server is None else "PostgreSQL (DATABASE_URL)"
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {seconds:.0f} s of open load per size; {where}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         for count in sizes:
-            await open_load(Path(folder), count, seconds)
-        await saturated(Path(folder), seconds=3)
+            await open_load(Path(folder), count, seconds, server)
+        await saturated(Path(folder), 3, server)
 
 
 if __name__ == "__main__":
@@ -231,4 +308,5 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", default=",".join(str(size) for size in SIZES))
     parser.add_argument("--seconds", type=float, default=15)
     arguments = parser.parse_args()
-    asyncio.run(main([int(size) for size in arguments.sizes.split(",")], arguments.seconds))
+    server = os.environ.get("DATABASE_URL", "").strip() or None
+    asyncio.run(main([int(size) for size in arguments.sizes.split(",")], arguments.seconds, server))

@@ -51,15 +51,14 @@ class AdvisoryLocks:
         if local is None:
             local = self._local[game_id] = asyncio.Lock()
         async with local, self.pool.acquire() as conn:
-            transaction = conn.transaction()
-            await transaction.start()
+            # BEGIN and the lock in one round trip (the simple protocol runs both; the id is an int, never text).
+            await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(game_id)})")
             try:
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", game_id)
                 yield local
             finally:
                 # Nothing was written on this connection: ending the transaction only releases the lock. Should
                 # the connection be gone, the server released it already, and the action's outcome stands.
                 try:
-                    await transaction.rollback()
+                    await conn.execute("ROLLBACK")
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                     log.warning("game #%d: the lock's connection failed on release (%s)", game_id, error)

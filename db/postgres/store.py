@@ -138,8 +138,11 @@ class PostgresStore(SqlStore):
             yield PgConnection(raw)
 
     async def _run_single(self, write: Callable[[Connection], Awaitable[T]]) -> T:
-        async with self.transaction() as conn:
-            return await write(conn)
+        # One statement (its trigger included) is atomic on its own and commits, synchronously, as it returns: no
+        # BEGIN and COMMIT round trips around it.
+        with _storage_errors():
+            async with self.pool.acquire() as raw:
+                return await write(PgConnection(raw))
 
     @asynccontextmanager
     async def _recovering(self) -> AsyncIterator[Connection]:

@@ -66,7 +66,8 @@ async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(lo
         admin = await asyncpg.connect(postgres_url)
         try:
             holder = await admin.fetchval(
-                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 7 AND granted"
+                "SELECT pid FROM pg_locks JOIN pg_database ON pg_database.oid = pg_locks.database "
+                "WHERE locktype = 'advisory' AND objid = 7 AND granted AND datname = current_database()"
             )
             await admin.execute("SELECT pg_terminate_backend($1)", holder)  # as when its process dies
         finally:
