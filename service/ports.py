@@ -1,11 +1,11 @@
 """What the table service needs from storage, port by role, and from whatever serialises the actions on a game.
 
 `GameRepository` (games and moves), `DeliveryProjection` (what Discord shows), `Boards` and `ServerSettings`;
-`GameStore` is all four, as one backend provides them: `db.store.Store` (SQLite) satisfies it. Another backend
-would implement these methods with the same promises:
-every write that names an `expected_version` refuses with `StaleVersionError` when the game moved on, a move and
-its snapshot are saved together or not at all, and errors a player can cause are `db.errors` refusals carrying
-their facts (said as messages by `service.errors.refusal_message`).
+`GameStore` is all four, as one backend provides them: `db.store.Store` (SQLite) and
+`db.postgres.store.PostgresStore` satisfy it, with the same promises: every write that names an `expected_version`
+refuses with `StaleVersionError` when the game moved on, a move and its snapshot are saved together or not at all,
+and errors a player can cause are `db.errors` refusals carrying their facts (said as messages by
+`service.errors.refusal_message`).
 """
 
 from __future__ import annotations
@@ -273,11 +273,15 @@ class ServerSettings(Protocol):
 
 
 class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, Protocol):
-    """Every port at once: what one backend (SQLite's `db.store.Store`) provides."""
+    """Every port at once: what one backend (`db.store.Store`, `db.postgres.store.PostgresStore`) provides."""
 
 
 class Coordinator(Protocol):
-    """One action at a time per game: `service.coordinator.LocalLocks` in one process; a shared database its own."""
+    """One action at a time per game.
+
+    `service.coordinator.LocalLocks` in one process; `db.postgres.locks.AdvisoryLocks` across the processes of one
+    PostgreSQL database.
+    """
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[object]:
         """Held while one action reads, checks and saves the game; another action on it waits."""
