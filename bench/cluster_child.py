@@ -6,9 +6,13 @@ It opens the database as a bot process of shard SHARD_ID of SHARD_COUNT would (`
 its shard's servers', `AdvisoryLocks` as the coordinator, `TableService` on both) and runs its start-up check. Then
 IN_FLIGHT workers play moves through `TableService.play` on random running games of the WHOLE database, not only its
 shard's: a bot process acts on any game (DMs arrive on shard 0's process; a server may move to another shard), and
-the game locks and version checks must keep that safe. Each move is decided on the version the process last saw
-and sent with it, as a button click is: when another process moved first the service refuses it as out of date
-(or the game as finished), which is expected; the process then reloads that game.
+the game locks and version checks must keep that safe. Each move is decided on the game as it is when picked (one
+read, without the snapshot while the game is at the version this process left it at) and sent with that version, as
+a button click is: when another process moved in between, the service refuses it as out of date (or the game as
+finished), which is expected, not an error.
+
+Before its first move it checks every running game of every shard against its log (`checked_game`): what a process
+does at its first action on a game anyway, done up front so that the parent's throughput runs measure steady play.
 
 Prints `<game id> <seq> <user id> <move>` and flushes after each acknowledged move (`play` returned), so a line cut
 short by a kill was never acknowledged. A refusal other than those expected goes to stderr as `unexpected: ...`.
@@ -70,6 +74,7 @@ class Player:
         self.known: dict[int, tuple[GameRecord, AnyGame]] = {}
         self.running: list[int] = []
         self.busy: set[int] = set()  # games this process has a move in flight on (other processes' are not known)
+        self.acked = self.refused = self.loads = 0
 
     async def refresh(self) -> None:
         """The running games of every shard (read outside any lock: it is only a list to pick from)."""
@@ -107,14 +112,18 @@ class Player:
                 self.busy.discard(game_id)
 
     async def move(self, game_id: int) -> None:
-        """One move on the game as this process last saw it; refused because another process moved first: forget it."""
+        """One move on the game as it is now, sent with the version it was decided on (as a click on the table)."""
         seen = self.known.get(game_id)
-        if seen is None:
-            record, game = await self.service.load(game_id)
-            if record.status != "running":
-                return
-        else:
-            record, game = seen
+        # One read either way: without the snapshot while the game is at the version this process left it at.
+        record = await self.store.checked_game(game_id, held_version=None if seen is None else seen[0].version)
+        if record is None or record.status != "running":
+            return
+        if seen is not None and record.state is None:
+            seen = (record, seen[1])
+        else:  # another process moved it since this one last did: a player sees the redrawn table
+            self.loads += 1
+            seen = (record, self.service.game_of(record))
+        record, game = seen
         seat = game.to_move
         if seat is None:
             return
@@ -124,16 +133,33 @@ class Player:
         try:
             result = await self.service.play(game_id, user_id, move, version=record.version)
         except (RefusedError, StaleVersionError, GameNotRunningError) as refusal:
-            self.known.pop(game_id, None)  # reload next time
+            self.known.pop(game_id, None)  # read again next time
+            self.refused += 1
             if isinstance(refusal, RefusedError) and refusal.message.id not in EXPECTED:
                 print(f"unexpected: game #{game_id}: {refusal}", file=sys.stderr, flush=True)
             return
         sys.stdout.write(f"{game_id} {result.record.move_count} {user_id} {result.move}\n")
         sys.stdout.flush()
+        self.acked += 1
         if result.record.status == "running":
             self.known[game_id] = (result.record, result.game)
         else:
             self.known.pop(game_id, None)
+
+    async def check_all(self) -> None:
+        """Check every running game against its log now, not at its first move here (see the module's docstring)."""
+        for game_id in list(self.running):
+            await self.store.checked_game(game_id)
+
+    async def report(self) -> None:
+        """Figures for the parent, on stderr every second: moves acknowledged and refused, reads, CPU seconds."""
+        while True:
+            await asyncio.sleep(1)
+            print(
+                f"stats: acked={self.acked} refused={self.refused} loads={self.loads} cpu={time.process_time():.2f}",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 async def guarded(player: Player) -> None:
@@ -161,7 +187,10 @@ async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: 
     )
     player = Player(service, store, random.Random(seed))
     await player.refresh()
-    await asyncio.gather(player.keep_refreshing(), *(guarded(player) for _ in range(in_flight)))
+    started = time.perf_counter()
+    await player.check_all()
+    print(f"checked {len(player.running)} games in {time.perf_counter() - started:.2f} s", file=sys.stderr, flush=True)
+    await asyncio.gather(player.keep_refreshing(), player.report(), *(guarded(player) for _ in range(in_flight)))
 
 
 if __name__ == "__main__":
