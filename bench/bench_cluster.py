@@ -13,13 +13,16 @@ without Discord, playing random legal moves on random games of every shard at on
 act on the same game: the coordinator (`AdvisoryLocks`) and the version checks must keep that safe. A child prints
 each move once `TableService.play` has returned; a line cut short by a kill was never acknowledged.
 
-1. Throughput without kills: 1, 2, ... `--processes` children (shard counts 1, 2, 3: every server moves shards
-   between the runs), each for `--seconds` once every child has made its first move. The same offered load each
-   time: IN_FLIGHT moves in flight in all, split over the processes (a bot's load is its players', not a number
-   of processes), so the runs differ only in how many processes share it. Moves refused because another process
-   moved first are not counted.
-2. The kill run: `--processes` children; every `--seconds-between-kills` (0.5 to 1.5 times that, at random) one
-   of them, at random, is SIGKILLed by the PID it was started with and started again, until `--kills` kills.
+1. Throughput without kills: 1, 2, ... `--processes` children (shard counts 1, 2, 3: servers move shards between
+   the runs), each count for `--seconds` in all, in two halves run in the order 1, 2, 3, 3, 2, 1 (so that a drift
+   of the shared machine's load weighs on each count alike), timed from when every child has made its first move
+   (each checks every game against its log before that). The same offered load each time: IN_FLIGHT moves in
+   flight in all, split over the processes (a bot's load is its players', not its number of processes), so the
+   runs differ only in how many processes share it. Moves refused because another process moved first do not
+   count. Each run prints how many moves were refused so, and the children's CPU per move.
+2. The kill run: `--processes` children with KILL_IN_FLIGHT moves in flight each; every `--seconds-between-kills`
+   (0.5 to 1.5 times that, at random) one of them, at random, is SIGKILLed by the PID it was started with and
+   started again, until `--kills` kills.
 3. Verification, with every child stopped, of every game of the database against every acknowledgement of every
    phase: `lost` counts acknowledged moves (game, seq, player, move) that are not that entry of the game's log;
    `double-applied` counts acknowledgements of a (game, seq) another acknowledgement also claims, plus games whose
@@ -32,8 +35,9 @@ Prints one summary line (here folded in two),
     processes: 3, kills: N, acknowledged moves: M, lost: 0, double-applied: 0, snapshot≠replay: 0,
     moves/s: X (1 process: Y, 2 processes: Z)
 
-where X is the rate of `--processes` processes without kills, and M counts every phase's moves; then a line on the
-kill run's own rate. Exits 1 if anything was lost, double-applied, inconsistent or frozen, or a child failed.
+where X is the rate of `--processes` processes without kills (step 1), and M counts every phase's moves; then a
+line on the kill run's own rate. Exits 1 if anything was lost, double-applied, inconsistent or frozen, or if a
+child failed.
 """
 
 from __future__ import annotations
@@ -60,7 +64,11 @@ from db.postgres.store import PostgresStore
 from engine.errors import GameError
 from service.tables import LobbyOptions, TableService
 
-IN_FLIGHT = 48  # moves in flight in all, split over the processes of a run
+# Moves in flight in all during a throughput run, split over its processes. Near one process's LOCK_POOL_SIZE (20
+# actions at once): with more, one process runs only 20 while three run them all, and the runs differ in how often
+# two processes act on one game at once (each such clash costs a wait and a refused move), not in processes.
+IN_FLIGHT = 24
+KILL_IN_FLIGHT = 32  # moves in flight in each process of the kill run: more clashes than in use, for the checks
 TOP_UP_SECONDS = 0.5  # how often the parent replaces finished games
 GUILDS = 64  # servers the games are spread over: every shard of any count up to a few gets several
 GUILD_BASE = 10**17 >> 22  # guild ids look like Discord's snowflakes
@@ -232,28 +240,49 @@ class Cluster:
 
     # -- phases -------------------------------------------------------------------------------------------------------
 
-    async def throughput(self, processes: int, seconds: float) -> float:
-        """Moves per second of `processes` children sharing IN_FLIGHT moves in flight, from when each has moved."""
+    async def throughput(self, processes: int, seconds: float) -> tuple[int, float]:
+        """`processes` children sharing IN_FLIGHT moves in flight: (moves, seconds) from when each has moved."""
         await self.start_all(processes, max(1, IN_FLIGHT // processes))
+        children = list(self.children)
         before, started = len(self.acks), time.perf_counter()
         await asyncio.sleep(seconds)
-        rate = (len(self.acks) - before) / (time.perf_counter() - started)
+        moves, elapsed = len(self.acks) - before, time.perf_counter() - started
         await self.stop_all()
-        return rate
+        said = Counter[str]()
+        for child in children:
+            said.update(last_stats(child.errors))
+        acked = max(1, said["acked"])
+        print(
+            f"{processes} process{'es' if processes > 1 else ''}, no kills: {moves / elapsed:.0f} moves/s"
+            f" (refused as another process moved first: {said['refused'] / (acked + said['refused']):.1%},"
+            f" snapshot read again: {said['loads'] / acked:.0%} of moves, children's CPU:"
+            f" {said['cpu'] / acked * 1000:.2f} ms per move, with their start-up)",
+            flush=True,
+        )
+        return moves, elapsed
 
     async def kill_run(self, processes: int, kills: int, between: float) -> tuple[float, float]:
         """Kill a random child `kills` times and start it again; returns (moves/s, seconds) of the whole run."""
-        await self.start_all(processes, max(1, IN_FLIGHT // processes))
+        await self.start_all(processes, KILL_IN_FLIGHT)
         before, started = len(self.acks), time.perf_counter()
         for _ in range(kills):
             await asyncio.sleep(between * self.rng.uniform(0.5, 1.5))
             victim = self.rng.choice(self.children)
             await self.end_child(victim, signal.SIGKILL)
-            await self.start_child(victim.shard_id, processes, max(1, IN_FLIGHT // processes))
+            await self.start_child(victim.shard_id, processes, KILL_IN_FLIGHT)
         seconds = time.perf_counter() - started
         rate = (len(self.acks) - before) / seconds
         await self.stop_all()
         return rate, seconds
+
+
+def last_stats(errors: Path) -> Counter[str]:
+    """A child's last `stats:` line (what it did since it started), as counts; empty if it said none."""
+    lines = [line for line in errors.read_text(errors="replace").splitlines() if line.startswith("stats:")]
+    if not lines:
+        return Counter()
+    pairs = (item.split("=") for item in lines[-1].removeprefix("stats:").split())
+    return Counter({name: float(value) for name, value in pairs})
 
 
 async def verify(store: PostgresStore, acks: list[Ack], outcome: Outcome) -> None:
@@ -323,9 +352,15 @@ async def bench(
             topping = asyncio.create_task(cluster.keep_topped_up())
             try:
                 if seconds > 0:
-                    for count in counts or tuple(range(1, processes + 1)):
-                        outcome.rates[count] = await cluster.throughput(count, seconds)
-                        print(f"{count} process(es), no kills: {outcome.rates[count]:.0f} moves/s", flush=True)
+                    # Each count twice, in the order 1, 2, 3, 3, 2, 1: a drift of the machine's load, or of the
+                    # games' length, weighs on every count alike.
+                    order = counts or tuple(range(1, processes + 1))
+                    done: dict[int, tuple[int, float]] = {}
+                    for count in (*order, *reversed(order)):
+                        moves, elapsed = await cluster.throughput(count, seconds / 2)
+                        before = done.get(count, (0, 0.0))
+                        done[count] = (before[0] + moves, before[1] + elapsed)
+                    outcome.rates = {count: moves / elapsed for count, (moves, elapsed) in done.items()}
                 outcome.kill_rate, outcome.kill_seconds = await cluster.kill_run(processes, kills, between)
                 outcome.kills = kills
             finally:
@@ -384,7 +419,8 @@ def main() -> int:
         )
     print(outcome.summary())
     print(
-        f"kill run: {outcome.kill_rate:.0f} moves/s over {outcome.kill_seconds:.0f} s with {outcome.kills} kills;"
+        f"kill run: {outcome.kill_rate:.0f} moves/s over {outcome.kill_seconds:.0f} s with {outcome.kills} kills"
+        f" ({KILL_IN_FLIGHT} moves in flight in each process);"
         f" {outcome.games_checked} games checked, frozen: {outcome.frozen}",
         flush=True,
     )
