@@ -14,12 +14,13 @@ act on the same game: the coordinator (`AdvisoryLocks`) and the version checks m
 each move once `TableService.play` has returned; a line cut short by a kill was never acknowledged.
 
 1. Throughput without kills: 1, 2, ... `--processes` children (shard counts 1, 2, 3: servers move shards between
-   the runs), each count for `--seconds` in all, in two halves run in the order 1, 2, 3, 3, 2, 1 (so that a drift
-   of the shared machine's load weighs on each count alike), timed from when every child has made its first move
-   (each checks every game against its log before that). The same offered load each time: IN_FLIGHT moves in
-   flight in all, split over the processes (a bot's load is its players', not its number of processes), so the
-   runs differ only in how many processes share it. Moves refused because another process moved first do not
-   count. Each run prints how many moves were refused so, and the children's CPU per move.
+   the runs), each count for `--seconds` in all, in four parts run in the order 1, 2, 3, 3, 2, 1, 1, 2, 3, 3, 2, 1
+   (so that a drift of the shared machine's load weighs on each count alike), each timed from when every child has
+   made its first move (each checks every game against its log before that). The same offered load each time:
+   IN_FLIGHT moves in flight in all, split over the processes (a bot's load is its players', not its number of
+   processes), so the runs differ only in how many processes share it. Moves refused because another process
+   moved first do not count. Each part prints how many moves were refused so, how many found the game moved by
+   another process (its snapshot read again), and the children's CPU per move.
 2. The kill run: `--processes` children with KILL_IN_FLIGHT moves in flight each; every `--seconds-between-kills`
    (0.5 to 1.5 times that, at random) one of them, at random, is SIGKILLed by the PID it was started with and
    started again, until `--kills` kills.
@@ -74,6 +75,7 @@ GUILDS = 64  # servers the games are spread over: every shard of any count up to
 GUILD_BASE = 10**17 >> 22  # guild ids look like Discord's snowflakes
 SETTINGS = {"kasino": {"target": 21}, "garbage": {}}  # games of a few hundred moves, so that some finish
 SLOWER_AT_MOST = 0.2  # the most processes may be slower than one; more is said on stderr
+SEGMENTS = 4  # parts each count's throughput run is made of (even)
 START_TIMEOUT = 60  # seconds a child may take to make its first move
 
 Ack = tuple[int, int, int, str]  # game id, seq, user id, move text
@@ -244,19 +246,22 @@ class Cluster:
         """`processes` children sharing IN_FLIGHT moves in flight: (moves, seconds) from when each has moved."""
         await self.start_all(processes, max(1, IN_FLIGHT // processes))
         children = list(self.children)
+        at_start = [last_stats(child.errors) for child in children]
         before, started = len(self.acks), time.perf_counter()
         await asyncio.sleep(seconds)
         moves, elapsed = len(self.acks) - before, time.perf_counter() - started
-        await self.stop_all()
+        # The children's own figures over the same window (they say them four times a second), start-up left out.
         said = Counter[str]()
-        for child in children:
+        for child, start in zip(children, at_start, strict=True):
             said.update(last_stats(child.errors))
+            said.subtract(start)
+        await self.stop_all()
         acked = max(1, said["acked"])
         print(
             f"{processes} process{'es' if processes > 1 else ''}, no kills: {moves / elapsed:.0f} moves/s"
             f" (refused as another process moved first: {said['refused'] / (acked + said['refused']):.1%},"
             f" snapshot read again: {said['loads'] / acked:.0%} of moves, children's CPU:"
-            f" {said['cpu'] / acked * 1000:.2f} ms per move, with their start-up)",
+            f" {said['cpu'] / acked * 1000:.2f} ms per move)",
             flush=True,
         )
         return moves, elapsed
@@ -352,12 +357,12 @@ async def bench(
             topping = asyncio.create_task(cluster.keep_topped_up())
             try:
                 if seconds > 0:
-                    # Each count twice, in the order 1, 2, 3, 3, 2, 1: a drift of the machine's load, or of the
-                    # games' length, weighs on every count alike.
+                    # Each count in SEGMENTS parts, in the order 1, 2, 3, 3, 2, 1, 1, 2, 3, 3, 2, 1: a drift of the
+                    # shared machine's load, or of the games' length, weighs on every count alike.
                     order = counts or tuple(range(1, processes + 1))
                     done: dict[int, tuple[int, float]] = {}
-                    for count in (*order, *reversed(order)):
-                        moves, elapsed = await cluster.throughput(count, seconds / 2)
+                    for count in (*order, *reversed(order)) * (SEGMENTS // 2):
+                        moves, elapsed = await cluster.throughput(count, seconds / SEGMENTS)
                         before = done.get(count, (0, 0.0))
                         done[count] = (before[0] + moves, before[1] + elapsed)
                     outcome.rates = {count: moves / elapsed for count, (moves, elapsed) in done.items()}
