@@ -328,8 +328,8 @@ async def verify(store: PostgresStore, acks: list[Ack], outcome: Outcome) -> Non
     outcome.lost += sum(len(left) for left in by_game.values())  # acknowledged in a game that is not there
     # The start-up check a bot process runs, over every shard's games (a fresh store: nothing checked yet).
     checker = PostgresStore(store.pool)
-    check = await checker.start_up_check()
-    frozen_now = {record.id for record in check.frozen}
+    start_up = await checker.start_up_check()
+    frozen_now = {record.id for record in start_up.frozen}
     frozen_before = {row["id"] for row in await store.pool.fetch("SELECT id FROM games WHERE status = 'frozen'")}
     outcome.frozen = len(frozen_now | frozen_before)
 
