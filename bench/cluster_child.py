@@ -30,7 +30,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from db._sql_store import shard_condition
+from db.sql_store import shard_condition
 from db.errors import GameNotRunningError, StaleVersionError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
