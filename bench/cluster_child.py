@@ -30,11 +30,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from db.sql_store import shard_condition
 from db.errors import GameNotRunningError, StaleVersionError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
 from db.records import GameRecord
+from db.sql_store import shard_condition
 from engine.base import AnyGame
 from engine.registry import game_class
 from service.errors import RefusedError
