@@ -9,8 +9,10 @@ the run (`tests/postgres.py`). The parent sets up `--games` running games throug
 start; human players only; Kasino to 21 points and Garbage of ten spots, 2 to 4 seats; servers spread over every
 shard by Discord's rule, shard = (guild_id >> 22) % shard count), and keeps that many running: a game that finishes
 is replaced by a new one within half a second. Each child (`bench.cluster_child`) is a bot process of one shard,
-without Discord, playing random legal moves on random games of every shard at once, so that two processes often
-act on the same game: the coordinator (`AdvisoryLocks`) and the version checks must keep that safe. A child prints
+without Discord, playing random legal moves routed as Discord routes interactions: mostly on its own shard's games,
+and one move in five (`cluster_child.CROSS_SHARE`) on a game of any shard (a DM's button arrives at shard 0's
+process; a server may move shards), so that two processes often act on the same game: the coordinator
+(`AdvisoryLocks`) and the version checks must keep that safe. A child prints
 each move once `TableService.play` has returned; a line cut short by a kill was never acknowledged.
 
 1. Throughput without kills: 1, 2, ... `--processes` children (shard counts 1, 2, 3: servers move shards between

@@ -4,11 +4,12 @@ Usage, from the repository root: python -m bench.cluster_child DSN SHARD_ID SHAR
 
 It opens the database as a bot process of shard SHARD_ID of SHARD_COUNT would (`PostgresStore` whose own games are
 its shard's servers', `AdvisoryLocks` as the coordinator, `TableService` on both) and runs its start-up check. Then
-IN_FLIGHT workers play moves through `TableService.play` on random running games of the WHOLE database, not only its
-shard's: a bot process acts on any game (DMs arrive on shard 0's process; a server may move to another shard), and
-the game locks and version checks must keep that safe. Each move is decided on the game as it is when picked (one
-light read, see `Player.current`) and sent with that version, as a button click is: when another process moved in
-between, the service refuses it as out of date (or the game as finished), which is expected, not an error.
+IN_FLIGHT workers play moves through `TableService.play` on random running games, routed as Discord routes
+interactions: mostly games of its own shard's servers (their buttons and commands arrive at this process), and one
+move in `CROSS_SHARE` on a game of any shard (a DM's button arrives at shard 0's process; a server may move to another
+shard), which the game locks and version checks must keep safe. Each move is decided on the game as it is when
+picked (one light read, see `Player.current`) and sent with that version, as a button click is: when another process
+moved in between, the service refuses it as out of date (or the game as finished), which is expected, not an error.
 
 Before its first move it checks every running game of every shard against its log (`checked_game`): what a process
 does at its first action on a game anyway, done up front so that the parent's throughput runs measure steady play.
@@ -42,6 +43,7 @@ from service.tables import TableService
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_FLIGHT = 48  # moves in flight in one process, unless the command line says otherwise
+CROSS_SHARE = 0.2  # of moves on a game of any shard, not only this process's own
 REFRESH_SECONDS = 0.5  # how often the list of running games is read again (the parent starts new ones)
 # Refusals that mean "another process acted first" (out of date, or it finished the game): expected, not errors.
 EXPECTED = frozenset({"refused.out-of-date", "refused.game-finished"})
@@ -70,8 +72,13 @@ async def spawn(
 class Player:
     """Workers playing random legal moves on random running games; what this process last saw of each game."""
 
-    def __init__(self, service: TableService, store: PostgresStore, rng: random.Random) -> None:
+    def __init__(
+        self, service: TableService, store: PostgresStore, rng: random.Random, shard_id: int, shard_count: int
+    ) -> None:
         self.service = service
+        self.shard_id = shard_id
+        self.shard_count = shard_count
+        self.own: list[int] = []  # running games of this process's shard
         self.store = store
         self.rng = rng
         self.known: dict[int, tuple[GameRecord, AnyGame]] = {}
@@ -81,8 +88,9 @@ class Player:
 
     async def refresh(self) -> None:
         """The running games of every shard (read outside any lock: it is only a list to pick from)."""
-        rows = await self.store.pool.fetch("SELECT id FROM games WHERE status = 'running'")
+        rows = await self.store.pool.fetch("SELECT id, guild_id FROM games WHERE status = 'running'")
         self.running = [row["id"] for row in rows]
+        self.own = [row["id"] for row in rows if (row["guild_id"] >> 22) % self.shard_count == self.shard_id]
         alive = set(self.running)
         for game_id in [game_id for game_id in self.known if game_id not in alive]:
             del self.known[game_id]
@@ -93,11 +101,12 @@ class Player:
             await self.refresh()
 
     def pick(self) -> int | None:
-        """A random running game with no move of this process in flight."""
+        """A random running game with no move of this process in flight: its own shard's, or any one's at times."""
         for _ in range(8):
-            if not self.running:
+            games = self.running if self.rng.random() < CROSS_SHARE or not self.own else self.own
+            if not games:
                 return None
-            game_id = self.rng.choice(self.running)
+            game_id = self.rng.choice(games)
             if game_id not in self.busy:
                 return game_id
         return None
@@ -208,7 +217,7 @@ async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: 
         file=sys.stderr,
         flush=True,
     )
-    player = Player(service, store, random.Random(seed))
+    player = Player(service, store, random.Random(seed), shard_id, shard_count)
     await player.refresh()
     started = time.perf_counter()
     await player.check_all()
