@@ -13,6 +13,7 @@ from db.store import Store
 from tests.discord_limits import violations
 from tests.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures for every test under tests/
 
+ON_POSTGRES = pytest.StashKey[set]()
 # The storage backends a test of the store's ports, or of the service on them, runs against (fixture `any_store`).
 BACKENDS = ("sqlite", "postgres")
 
@@ -22,6 +23,34 @@ def pytest_generate_tests(metafunc):
     if "backend" in metafunc.fixturenames:
         only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
         metafunc.parametrize("backend", ("sqlite",) if only_sqlite else BACKENDS)
+
+
+def _on_postgres(item):
+    """Whether the test runs against PostgreSQL (a `[postgres]` backend, or a PostgreSQL fixture of its own)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "postgres":
+        return True
+    return bool({"postgres_server", "postgres_url"} & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config, items):
+    config.stash[ON_POSTGRES] = {item.nodeid for item in items if _on_postgres(item)}
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """One line that says the PostgreSQL tests ran (CI's output shows it), or how many did not."""
+    on_postgres = config.stash.get(ON_POSTGRES, set())
+    if not on_postgres:
+        return
+    outcomes = {
+        outcome: sum(report.nodeid in on_postgres and report.when == "call" for report in reports)
+        if outcome != "skipped"
+        else sum(report.nodeid in on_postgres for report in reports)
+        for outcome, reports in terminalreporter.stats.items()
+        if outcome in ("passed", "failed", "skipped", "error")
+    }
+    said = ", ".join(f"{count} {outcome}" for outcome, count in outcomes.items() if count)
+    terminalreporter.write_line(f"PostgreSQL: {len(on_postgres)} tests on a real server: {said or 'none run'}")
 
 
 @pytest.fixture
