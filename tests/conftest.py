@@ -33,8 +33,8 @@ def _on_postgres(item):
     return bool({"postgres_server", "postgres_url"} & set(getattr(item, "fixturenames", ())))
 
 
-def pytest_collection_modifyitems(config, items):
-    config.stash[ON_POSTGRES] = {item.nodeid for item in items if _on_postgres(item)}
+def pytest_collection_finish(session):
+    session.config.stash[ON_POSTGRES] = {item.nodeid for item in session.items if _on_postgres(item)}
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -46,6 +46,7 @@ _UNAVAILABLE: Final = (
     OSError,
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # a connection the server dropped in the middle of a statement
     asyncpg.InsufficientResourcesError,
     asyncpg.ReadOnlySQLTransactionError,
     asyncpg.CannotConnectNowError,
@@ -134,8 +135,9 @@ class PostgresStore(SqlStore):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
         # Outside a transaction each statement sees every commit before it.
-        async with self.pool.acquire() as raw:
-            yield PgConnection(raw)
+        with _storage_errors():
+            async with self.pool.acquire() as raw:
+                yield PgConnection(raw)
 
     async def _run_single(self, write: Callable[[Connection], Awaitable[T]]) -> T:
         # One statement (its trigger included) is atomic on its own and commits, synchronously, as it returns: no
@@ -199,9 +201,13 @@ class PostgresStore(SqlStore):
 
 @contextlib.contextmanager
 def _storage_errors() -> Iterator[None]:
-    """A write the server could not take becomes a refusal players can read; the log says why."""
+    """A statement the server could not take becomes a refusal players can read; the log says why.
+
+    A connection lost in the middle of a COMMIT leaves unknown whether it landed; a move said unsaved that did land
+    is then refused as out of date when tried again, and the table shows it.
+    """
     try:
         yield
     except _UNAVAILABLE as error:
-        log.warning("a write was refused: PostgreSQL is unavailable (%s)", " ".join(str(error).split()))
+        log.warning("PostgreSQL is unavailable (%s)", " ".join(str(error).split()))
         raise StorageUnavailableError() from error

@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from db.errors import DatabaseUnusableError, SchemaTooNewError, StaleVersionError
+from db.errors import DatabaseUnusableError, SchemaTooNewError, StaleVersionError, StorageUnavailableError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.migrate import MIGRATIONS_DIR
 from db.postgres.store import PostgresStore
@@ -178,3 +178,28 @@ async def test_an_unreachable_server_is_one_line_without_the_password():
     message = str(refused.value)
     assert "DATABASE_URL" in message and "\n" not in message
     assert "s3cret" not in message
+
+
+async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(two, postgres_url):
+    first, _ = two
+    game = game_class("kasino").new(2, 4)
+    record = await running_game(first, (1, 2), state=game.to_dict(), seed=4)
+    seat = game.to_move
+    move = game.legal_moves(seat)[0]
+    game.apply(seat, move)
+    admin = await asyncpg.connect(postgres_url)
+    try:  # the server drops every other connection to this database (a restart, a failover)
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    # The pool may have noticed the loss and connected again already; if not, the write is refused as unsaved.
+    try:
+        saved = await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
+    except StorageUnavailableError:  # players are told nothing was saved, and indeed nothing was
+        assert (await first.get_game(record.id)).version == record.version
+        saved = await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(2))
+    assert saved.version == record.version + 1
+    assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]
