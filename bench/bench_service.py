@@ -40,12 +40,10 @@ import asyncpg
 
 from bench.bench_db import BareSide
 from bench.running_games import NOW, build_database, positions
+from db.backends import Storage, open_storage
 from db.copy import copy_database
-from db.postgres.locks import AdvisoryLocks
-from db.postgres.store import PostgresStore
 from db.records import GameRecord
 from db.sql_store import SqlStore
-from db.store import Store
 from engine.base import AnyGame
 from engine.registry import game_class
 from service.tables import TableService
@@ -157,31 +155,18 @@ async def first_turns(store: SqlStore, count: int, rng: random.Random) -> dict[i
     return turns
 
 
-@dataclass(slots=True)
-class Opened:
-    """The store a run plays on, and the coordinator it needs (None: SQLite, one process)."""
-
-    store: SqlStore
-    locks: AdvisoryLocks | None = None
-
-    async def close(self) -> None:
-        await self.store.close()
-        if self.locks is not None:
-            await self.locks.close()
-
-
-async def open_backend(path: Path, server: str | None) -> tuple[Opened, contextlib.ExitStack]:
+async def open_backend(path: Path, server: str | None) -> tuple[Storage, contextlib.ExitStack]:
     """The built SQLite file itself, or (with a PostgreSQL server) a fresh database on it holding a copy of it."""
     cleanup = contextlib.ExitStack()
-    if server is None:
-        return Opened(await Store.open(path)), cleanup
-    url = cleanup.enter_context(fresh_database(server))
-    report = await copy_database(path, url)
-    assert report.verification.ok, report.verification.differences
-    return Opened(await PostgresStore.open(url), await AdvisoryLocks.open(url)), cleanup
+    url = None
+    if server is not None:
+        url = cleanup.enter_context(fresh_database(server))
+        report = await copy_database(path, url)
+        assert report.verification.ok, report.verification.differences
+    return await open_storage(path, url), cleanup
 
 
-async def open_service(path: Path, count: int, server: str | None) -> tuple[Opened, contextlib.ExitStack, Driver]:
+async def open_service(path: Path, count: int, server: str | None) -> tuple[Storage, contextlib.ExitStack, Driver]:
     opened, cleanup = await open_backend(path, server)
     store = opened.store
     service = TableService(store, clock=lambda: NOW, coordinator=opened.locks)

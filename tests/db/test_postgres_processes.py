@@ -19,24 +19,26 @@ from tests.db.helpers import NOW, TeamOutcome, later, running_game
 SHARD_BIT = 1 << 22  # Discord: a server's shard is (guild_id >> 22) % shard_count
 
 
-@pytest.fixture
-async def two(postgres_url):
-    """Two processes' stores on one database."""
-    first = await PostgresStore.open(postgres_url)
-    second = await PostgresStore.open(postgres_url)
+async def opened_twice(kind, url):
+    """Two processes' own `kind` (a store, or a coordinator) on one database, closed afterwards."""
+    first, second = await kind.open(url), await kind.open(url)
     yield first, second
     await first.close()
     await second.close()
+
+
+@pytest.fixture
+async def two(postgres_url):
+    """Two processes' stores on one database."""
+    async for pair in opened_twice(PostgresStore, postgres_url):
+        yield pair
 
 
 @pytest.fixture
 async def locks(postgres_url):
     """Two processes' coordinators on one database."""
-    first = await AdvisoryLocks.open(postgres_url)
-    second = await AdvisoryLocks.open(postgres_url)
-    yield first, second
-    await first.close()
-    await second.close()
+    async for pair in opened_twice(AdvisoryLocks, postgres_url):
+        yield pair
 
 
 async def acquired_within(locks, game_id, seconds):
