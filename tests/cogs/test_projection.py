@@ -111,8 +111,11 @@ async def test_a_failed_table_edit_says_the_move_counted_and_the_table_catches_u
     assert await moves_logged(simcord_env, game_id) == 1
 
 
-async def test_garbage_is_not_stuck_after_a_failed_table_update(simcord_env, channel, members):
+async def test_garbage_is_not_stuck_after_a_failed_table_update(simcord_env, channel, members, monkeypatch):
     alice, bob = members[:2]
+    # The retry waits a minute, so "before the retry" holds however slowly this machine runs the test (a retry
+    # sleep shorter than the test's own wall time would fire on the real clock in the middle of it).
+    monkeypatch.setattr("cogs._delivery.retry_delay", lambda *_args, **_kwargs: 60.0)
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
     record, game = await stored(simcord_env, game_id)
@@ -132,6 +135,10 @@ async def test_garbage_is_not_stuck_after_a_failed_table_update(simcord_env, cha
     table = table_message(thread, game_id)
     choice = next(cid for cid in custom_ids(table) if is_enabled(table, cid))
     await member_for(members, record, game.to_move).click(table, custom_id=choice)
+    assert await moves_logged(simcord_env, game_id) == 2
+    # The retry, when it comes, finds nothing owed and changes nothing.
+    await simcord_env.advance_time(61)
+    await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
     assert await moves_logged(simcord_env, game_id) == 2
 
 
