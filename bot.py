@@ -50,6 +50,7 @@ from db.errors import (
 from db.records import StartUpCheck
 from db.sql_store import SqlStore
 from engine import registry
+from service import event_loop
 from service.ports import Coordinator
 from service.tables import TableService
 
@@ -525,7 +526,7 @@ def main() -> int:
         return EXIT_BAD_SETTING
     _setup_logging(settings.log_level)
     use_api_base(settings.discord_api_base)
-    return asyncio.run(_run(settings))
+    return event_loop.run(_run(settings))
 
 
 if __name__ == "__main__":

@@ -65,9 +65,10 @@ from db import recovery
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
 from engine.errors import GameError
+from service import event_loop
 from service.tables import LobbyOptions, TableService
 
-# Moves in flight in all during a throughput run, split over its processes. Near one process's LOCK_POOL_SIZE (20
+# Moves in flight in all during a throughput run, split over its processes. Near one process.s ACTIONS (20
 # actions at once): with more, one process runs only 20 while three run them all, and the runs differ in how often
 # two processes act on one game at once (each such clash costs a wait and a refused move), not in processes.
 IN_FLIGHT = 24
@@ -350,7 +351,7 @@ async def bench(
     """The whole benchmark on the empty database at `dsn`; throughput runs for `counts` processes (none: 0 seconds)."""
     outcome = Outcome(processes)
     store = await PostgresStore.open(dsn)
-    locks = await AdvisoryLocks.open(dsn)
+    locks = AdvisoryLocks(store)
     service = TableService(store, clock=lambda: datetime.now(UTC), coordinator=locks)
     with tempfile.TemporaryDirectory(prefix="cluster-") as folder:
         cluster = Cluster(dsn, store, service, games, seed, Path(folder))
@@ -379,7 +380,6 @@ async def bench(
             outcome.problems += cluster.problems
             await verify(store, cluster.acks, outcome)
         finally:
-            await locks.close()
             await store.close()
     return outcome
 
@@ -413,7 +413,7 @@ def main() -> int:
     options = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     with fresh_database() as dsn:
-        outcome = asyncio.run(
+        outcome = event_loop.run(
             bench(
                 dsn,
                 processes=options.processes,

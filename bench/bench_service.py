@@ -46,6 +46,7 @@ from db.records import GameRecord
 from db.sql_store import SqlStore
 from engine.base import AnyGame
 from engine.registry import game_class
+from service import event_loop
 from service.tables import TableService
 from tests.postgres import fresh_database
 
@@ -281,7 +282,11 @@ def _prefix(server: str | None) -> str:
 
 async def main(sizes: list[int], seconds: float, server: str | None) -> None:
     where = "SQLite" if server is None else "PostgreSQL (DATABASE_URL)"
-    print(f"load average before: {os.getloadavg()[0]:.2f}; {seconds:.0f} s of open load per size; {where}", flush=True)
+    print(
+        f"load average before: {os.getloadavg()[0]:.2f}; {seconds:.0f} s of open load per size; {where};"
+        f" {event_loop.loop_name()} (the bot's loop)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as folder:
         for count in sizes:
             await open_load(Path(folder), count, seconds, server)
@@ -294,4 +299,4 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15)
     arguments = parser.parse_args()
     server = os.environ.get("DATABASE_URL", "").strip() or None
-    asyncio.run(main([int(size) for size in arguments.sizes.split(",")], arguments.seconds, server))
+    event_loop.run(main([int(size) for size in arguments.sizes.split(",")], arguments.seconds, server))

@@ -38,6 +38,7 @@ from db.records import GameRecord
 from db.sql_store import shard_condition
 from engine.base import AnyGame
 from engine.registry import game_class
+from service import event_loop
 from service.errors import RefusedError
 from service.tables import TableService
 
@@ -207,7 +208,7 @@ async def guarded(player: Player) -> None:
 
 async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: int) -> None:
     store = await PostgresStore.open(dsn, own_games=shard_condition([shard_id], shard_count))
-    locks = await AdvisoryLocks.open(dsn)
+    locks = AdvisoryLocks(store)
     service = TableService(store, clock=lambda: datetime.now(UTC), coordinator=locks)
     started = time.perf_counter()
     check = await service.recover()  # what a bot process does at start: its own shard's games, cheaply checked
@@ -228,7 +229,7 @@ async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: 
 
 
 if __name__ == "__main__":
-    asyncio.run(
+    event_loop.run(
         main(
             sys.argv[1],
             int(sys.argv[2]),

@@ -26,12 +26,8 @@ class Storage:
     locks: AdvisoryLocks | None = None
 
     async def close(self) -> None:
-        """Close the store, then the locks' connections."""
-        try:
-            await self.store.close()
-        finally:
-            if self.locks is not None:
-                await self.locks.close()
+        """Close the store (the locks' connections are the store's)."""
+        await self.store.close()
 
 
 async def open_storage(
@@ -50,9 +46,4 @@ async def open_storage(
         return Storage(await Store.open(database_path))
     own = ALL_GAMES if shard_ids is None or shard_count is None else shard_condition(shard_ids, shard_count)
     store = await PostgresStore.open(database_url, own_games=own)
-    try:
-        locks = await AdvisoryLocks.open(database_url)
-    except BaseException:
-        await store.close()
-        raise
-    return Storage(store, locks)
+    return Storage(store, AdvisoryLocks(store))

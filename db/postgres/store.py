@@ -11,15 +11,22 @@ The same ports and statements as SQLite (`db.sql_store.SqlStore`), on an asyncpg
 - the schema is migrated by numbered files, each in its own transaction (`db.postgres.migrate`).
 
 Several processes share the database: a delivery lease is claimed with `FOR UPDATE SKIP LOCKED`, and a lease or
-lock of a process that dies ends with its lease's time or its transaction.
+lock of a process that dies ends with its lease's time or its connection.
+
+One action at a time per game, across the processes (`hold_game`, the coordinator `db.postgres.locks.AdvisoryLocks`):
+the action holds the game's advisory lock on a pooled connection, and its own statements run on that connection, so
+that an action takes one connection from the pool rather than one per statement.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
@@ -28,7 +35,7 @@ import asyncpg
 from db._codec import time_to_text
 from db._queries import fetch_game, marks
 from db.errors import DatabaseUnusableError, StorageUnavailableError
-from db.postgres.connection import PgConnection
+from db.postgres.connection import PgConnection, RawConnection
 from db.postgres.migrate import migrate
 from db.records import GameRecord
 from db.sql import Connection
@@ -38,7 +45,8 @@ from engine.registry import game_class
 
 log = logging.getLogger(__name__)
 
-POOL_SIZE: Final = 10
+POOL_SIZE: Final = 10  # connections for statements outside the actions that hold a game
+ACTIONS: Final = 20  # actions holding their game at once in one process (each on a pooled connection of its own)
 # Advisory lock keys of the two-integer form: (1, n) are the store's own, apart from the coordinator's game locks.
 _BOARD_LOCK_SPACE: Final = 2
 # Errors of the server or the connection, not of the statement: said to players as "nothing was saved".
@@ -76,9 +84,22 @@ async def open_pool(url: str, *, min_size: int = 1, max_size: int = POOL_SIZE) -
 async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
     """No reset query for a connection back in the pool: one round trip saved each time.
 
-    asyncpg still rolls back a transaction left open; the bot sets nothing for a session (only `SET LOCAL`) and
-    takes only transaction-scoped locks, so there is nothing else to reset.
+    asyncpg still rolls back a transaction left open; the bot sets nothing for a session (only `SET LOCAL`), and a
+    game's session lock is released, or its connection closed, before the connection goes back (`hold_game`), so
+    there is nothing else to reset.
     """
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """The connection an action holds its game's lock on, in the store and the task that took it."""
+
+    store: PostgresStore
+    task: asyncio.Task[Any] | None
+    raw: RawConnection
+
+
+_HELD: ContextVar[_Held | None] = ContextVar("postgres_held_game", default=None)
 
 
 class PostgresStore(SqlStore):
@@ -87,6 +108,7 @@ class PostgresStore(SqlStore):
     def __init__(self, pool: asyncpg.Pool, own_games: str = ALL_GAMES) -> None:
         super().__init__(own_games)
         self.pool = pool
+        self._actions = asyncio.Semaphore(ACTIONS)  # so that statements outside actions always find a connection
 
     @classmethod
     async def open(cls, url: str, *, own_games: str = ALL_GAMES, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -96,7 +118,7 @@ class PostgresStore(SqlStore):
             DatabaseUnusableError: the server cannot be reached, or refuses.
             SchemaTooNewError: a newer version of the bot migrated the database.
         """
-        pool = await open_pool(url, max_size=pool_size)
+        pool = await open_pool(url, max_size=pool_size + ACTIONS)
         try:
             async with pool.acquire() as conn:
                 await migrate(conn)
@@ -116,19 +138,71 @@ class PostgresStore(SqlStore):
         """Close the pool once the connections in use are back."""
         await self.pool.close()
 
+    # -- one action at a time per game ----------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def hold_game(self, game_id: int) -> AsyncIterator[None]:
+        """Held while one action reads, checks and saves the game, in this process and every other.
+
+        The game's session-level advisory lock, on a pooled connection that this task's statements then use. A
+        process that dies, or loses the connection, leaves nothing held: the server ends the lock with the session.
+
+        Raises:
+            StorageUnavailableError: the server cannot be reached.
+        """
+        async with self._actions:
+            with _storage_errors():
+                raw = await self.pool.acquire()
+            try:
+                try:
+                    with _storage_errors():
+                        await raw.execute("SELECT pg_advisory_lock($1)", game_id)
+                except BaseException:
+                    _end_session(raw)  # a cancelled wait may have been granted after all: the session ends it
+                    raise
+                token = _HELD.set(_Held(self, asyncio.current_task(), raw))
+                try:
+                    yield
+                finally:
+                    _HELD.reset(token)
+                    await _unlock(raw, game_id)
+            finally:
+                await self.pool.release(raw)
+
+    def _held(self) -> RawConnection | None:
+        """The connection of the game this task holds (see `hold_game`), if any.
+
+        Only the task that took the lock uses it: a task started during the action inherits the context, but may
+        outlive the action, and a connection runs one statement at a time.
+        """
+        held = _HELD.get()
+        if held is None or held.store is not self or held.task is not asyncio.current_task():
+            return None
+        return held.raw
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[RawConnection]:
+        """The held game's connection in an action, else one from the pool for the time of the block."""
+        held = self._held()
+        if held is not None:
+            yield held
+        else:
+            async with self.pool.acquire() as raw:
+                yield raw
+
     # -- the hooks of SqlStore ----------------------------------------------------------------------------------------
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """One durable write transaction on a pooled connection."""
         with _storage_errors():
-            async with self.pool.acquire() as raw, raw.transaction():
+            async with self._connection() as raw, raw.transaction():
                 yield PgConnection(raw)
 
     @asynccontextmanager
     async def _bookkeeping(self) -> AsyncIterator[Connection]:
         with _storage_errors():
-            async with self.pool.acquire() as raw, raw.transaction():
+            async with self._connection() as raw, raw.transaction():
                 await raw.execute("SET LOCAL synchronous_commit = off")
                 yield PgConnection(raw)
 
@@ -136,19 +210,19 @@ class PostgresStore(SqlStore):
     async def _reading(self) -> AsyncIterator[Connection]:
         # Outside a transaction each statement sees every commit before it.
         with _storage_errors():
-            async with self.pool.acquire() as raw:
+            async with self._connection() as raw:
                 yield PgConnection(raw)
 
     async def _run_single(self, write: Callable[[Connection], Awaitable[T]]) -> T:
         # One statement (its trigger included) is atomic on its own and commits, synchronously, as it returns: no
         # BEGIN and COMMIT round trips around it.
         with _storage_errors():
-            async with self.pool.acquire() as raw:
+            async with self._connection() as raw:
                 return await write(PgConnection(raw))
 
     @asynccontextmanager
     async def _recovering(self) -> AsyncIterator[Connection]:
-        async with self.pool.acquire() as raw:
+        async with self._connection() as raw:
             yield PgConnection(raw)
 
     @asynccontextmanager
@@ -197,6 +271,26 @@ class PostgresStore(SqlStore):
             if not claimed.rowcount:
                 return None
             return await fetch_game(conn, game_id, tolerate_bad_state=True)
+
+
+async def _unlock(raw: RawConnection, game_id: int) -> None:
+    """Release the game's lock before its connection goes back to the pool; if that fails, close the connection."""
+    try:
+        await raw.execute("SELECT pg_advisory_unlock($1)", game_id)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        # Lost, or busy with a statement the action left behind: the session ends, and the lock with it. The
+        # action's outcome stands (what it saved was committed, or was not).
+        log.warning("game #%d: its lock could not be released (%s); closing its connection", game_id, error)
+        _end_session(raw)
+    except BaseException:
+        _end_session(raw)
+        raise
+
+
+def _end_session(raw: RawConnection) -> None:
+    """Close the connection at once (its locks end with it), unless it is gone already."""
+    with contextlib.suppress(asyncpg.InterfaceError):  # lost: the pool took it back, and the server ended the session
+        raw.terminate()
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ SHARD_BIT = 1 << 22  # Discord: a server's shard is (guild_id >> 22) % shard_cou
 
 
 async def opened_twice(kind, url):
-    """Two processes' own `kind` (a store, or a coordinator) on one database, closed afterwards."""
+    """Two processes' own `kind` of store on one database, closed afterwards."""
     first, second = await kind.open(url), await kind.open(url)
     yield first, second
     await first.close()
@@ -35,10 +35,10 @@ async def two(postgres_url):
 
 
 @pytest.fixture
-async def locks(postgres_url):
+async def locks(two):
     """Two processes' coordinators on one database."""
-    async for pair in opened_twice(AdvisoryLocks, postgres_url):
-        yield pair
+    first, second = two
+    return AdvisoryLocks(first), AdvisoryLocks(second)
 
 
 async def acquired_within(locks, game_id, seconds):
@@ -76,6 +76,51 @@ async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(lo
             await admin.close()
         assert await acquired_within(second, 7, 5)
     # The first process's action ends normally: releasing a lock the server already dropped is no error.
+
+
+async def _backend_pid(store):
+    async with store._reading() as conn:
+        return (await conn.execute_fetchall("SELECT pg_backend_pid()"))[0][0]
+
+
+async def _lock_holder(postgres_url, game_id):
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        return await admin.fetchval(
+            "SELECT pid FROM pg_locks JOIN pg_database ON pg_database.oid = pg_locks.database "
+            "WHERE locktype = 'advisory' AND objid = $1 AND granted AND datname = current_database()",
+            game_id,
+        )
+    finally:
+        await admin.close()
+
+
+async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(two, locks, postgres_url):
+    store, _ = two
+    first, _ = locks
+    async with first.lock(7):
+        holder = await _lock_holder(postgres_url, 7)
+        assert await _backend_pid(store) == holder
+        # A task started during the action may outlive it: it takes a connection of its own.
+        assert await asyncio.create_task(_backend_pid(store)) != holder
+    assert await _lock_holder(postgres_url, 7) is None  # released before the connection went back to the pool
+
+
+async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
+    first, second = locks
+    with pytest.raises(RuntimeError):
+        async with first.lock(7):
+            raise RuntimeError("the action failed")
+    assert await acquired_within(second, 7, 2)
+    # Cancelled while waiting for the lock: however the wait ended, the pooled connection keeps nothing.
+    async with second.lock(7):
+        waiting = asyncio.create_task(acquired_within(first, 7, 30))
+        await asyncio.sleep(0.3)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+    assert await acquired_within(second, 7, 2)
+    assert await acquired_within(first, 7, 2)
 
 
 async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two):
