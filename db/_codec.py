@@ -40,13 +40,15 @@ GAME_COLUMNS: Final = ", ".join((*_GAME_COLUMN_NAMES, SEATS_JSON))
 GAME_COLUMNS_NO_STATE: Final = ", ".join(
     (*("NULL AS state" if name == "state" else name for name in _GAME_COLUMN_NAMES), SEATS_JSON)
 )
-# The same with the snapshot only when the game is not at the version given as the first parameter (the caller holds
-# the game at that version already).
+# The same with the snapshot and the narration only when the game is not at the version given as the first two
+# parameters: the caller holds the game at that version already, and is about to change it (so has no use for the
+# narration of the last change, which costs more to decode than the rest of the row).
+_UNLESS_VERSION: Final = {
+    "state": "CASE WHEN version = ? THEN NULL ELSE state END",
+    "narration": "CASE WHEN version = ? THEN NULL ELSE narration END",
+}
 GAME_COLUMNS_UNLESS_VERSION: Final = ", ".join(
-    (
-        *("CASE WHEN version = ? THEN NULL ELSE state END" if name == "state" else name for name in _GAME_COLUMN_NAMES),
-        SEATS_JSON,
-    )
+    (*(_UNLESS_VERSION.get(name, name) for name in _GAME_COLUMN_NAMES), SEATS_JSON)
 )
 SEAT_COLUMNS: Final = ", ".join(_SEAT_COLUMN_NAMES)
 MOVE_COLUMNS: Final = "seq, seat, move, auto, created_at"

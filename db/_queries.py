@@ -43,7 +43,7 @@ def marks(values: Sequence[object]) -> str:
 async def fetch_game(
     conn: Connection, game_id: int, *, tolerate_bad_state: bool = False, unless_version: int | None = None
 ) -> GameRecord:
-    """The game with its seats; without its snapshot (`state` None) if it is at `unless_version`.
+    """The game with its seats; without its snapshot (`state` None) and narration if it is at `unless_version`.
 
     Raises:
         GameNotFoundError: no game has this id.
@@ -52,7 +52,7 @@ async def fetch_game(
         rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     else:
         rows = await conn.execute_fetchall(
-            f"SELECT {GAME_COLUMNS_UNLESS_VERSION} FROM games WHERE id = ?", (unless_version, game_id)
+            f"SELECT {GAME_COLUMNS_UNLESS_VERSION} FROM games WHERE id = ?", (unless_version, unless_version, game_id)
         )
     if not rows:
         raise GameNotFoundError(game_id)

@@ -755,8 +755,8 @@ class SqlStore:
         """The game with this id (None if there is none), checked in full first if this process has not yet.
 
         A running game's snapshot is then repaired from its log, or the game frozen (see above). When the caller
-        holds the game at `held_version` already and the game is still at that version, `state` is None: the
-        snapshot is neither read nor decoded.
+        holds the game at `held_version` already and the game is still at that version, `state` is None and the
+        narration empty: the caller is about to change the game, so neither is read nor decoded.
 
         Raises:
             ValueError: a checked game's snapshot is no longer JSON (another program wrote it), as `get_game`.

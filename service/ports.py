@@ -169,7 +169,7 @@ class GameRepository(Protocol):
         ...
 
     async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
-        """The game, checked against its whole log first if not yet; without snapshot if still at `held_version`."""
+        """The game, checked against its log first if not yet; without snapshot and narration if at `held_version`."""
         ...
 
     async def unchecked_games(self) -> list[int]:

@@ -628,7 +628,9 @@ class TableService:
         """The running game and its engine: the cached one if the game is still at its version, else the snapshot's.
 
         The cached engine leaves the cache here (only this action, under the game's lock, may change it); after a
-        refusal it is simply gone, and the next action restores the game from its snapshot.
+        refusal it is simply gone, and the next action restores the game from its snapshot. With the cached engine,
+        the record comes without the last change's narration: the action is about to change the game, and says its
+        own.
         """
         held = self.engines.take(game_id)
         record = await self._running(game_id, version, held_version=None if held is None else held.version)

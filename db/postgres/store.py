@@ -277,7 +277,7 @@ async def _unlock(raw: RawConnection, game_id: int) -> None:
     """Release the game's lock before its connection goes back to the pool; if that fails, close the connection."""
     try:
         await raw.execute("SELECT pg_advisory_unlock($1)", game_id)
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+    except Exception as error:  # whatever failed, ending the session releases the lock
         # Lost, or busy with a statement the action left behind: the session ends, and the lock with it. The
         # action's outcome stands (what it saved was committed, or was not).
         log.warning("game #%d: its lock could not be released (%s); closing its connection", game_id, error)
