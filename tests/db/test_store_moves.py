@@ -8,6 +8,7 @@ import pytest
 from db.errors import GameNotRunningError, StaleVersionError
 from db.store import Store
 from engine.base import Outcome
+from engine.message import Message
 from engine.registry import game_class
 from tests.db.helpers import NOW, later, new_lobby, play_random, real_game, running_game
 
@@ -150,3 +151,24 @@ async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(st
     assert (stored.move_count, len(moves), stored.state) in [(0, 0, {"schema": 1, "turn": 0}), (1, 1, {"turn": 1})]
     saved = await store.save_move(game.id, stored.version, 1, "A♥ place", {"turn": 9}, later(1))
     assert saved.move_count == stored.move_count + 1
+
+
+async def test_a_snapshot_keeps_any_integer_and_any_letter_exactly(store):
+    # orjson writes and reads the JSON columns, but reads an integer beyond 64 bits as a float: snapshots (whose seed
+    # may be any integer) are read exactly all the same.
+    game = await running_game(store)
+    state = {"seed": 2**70 + 1, "small": -(2**63), "name": "Ærlig ø 🂡", "nested": [1, 2.5, None, True]}
+    saved = await store.save_move(game.id, game.version, 0, "Q♠ place", state, later(1))
+    assert saved.state == state
+    assert (await store.get_game(game.id)).state == state
+
+
+async def test_a_read_for_the_held_version_leaves_out_the_snapshot_and_the_narration(store):
+    game = await running_game(store)
+    told = (Message("shared.game-on"),)
+    saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(1), narration=told)
+    held = await store.checked_game(game.id, held_version=saved.version)
+    assert (held.state, held.narration, held.version) == (None, (), saved.version)
+    # At another version, all of it: the caller's engine is out of date.
+    stale = await store.checked_game(game.id, held_version=saved.version - 1)
+    assert (stale.state, stale.narration) == ({"turn": 1}, told)
