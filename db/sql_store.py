@@ -207,6 +207,17 @@ class SqlStore:
             )
             return await fetch_game(conn, game_id)
 
+    async def _locked_lobby(self, conn: Connection, game_id: int) -> GameRecord:
+        """The lobby, its row locked until the transaction ends (any other status is refused).
+
+        Raises:
+            GameNotFoundError, NotInLobbyError.
+        """
+        await self._lock_game(conn, game_id)
+        game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # whatever its snapshot: refused unless a lobby
+        _require_lobby(game)
+        return game
+
     async def join_lobby(self, game_id: int, user_id: int, name: str, now: datetime) -> GameRecord:
         """Seat `user_id` in the next free seat; version + 1.
 
@@ -214,9 +225,7 @@ class SqlStore:
             GameNotFoundError, NotInLobbyError, AlreadySeatedError, LobbyFullError.
         """
         async with self.transaction() as conn:
-            await self._lock_game(conn, game_id)
-            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
-            _require_lobby(game)
+            game = await self._locked_lobby(conn, game_id)
             if game.seat_of(user_id) is not None:
                 raise AlreadySeatedError()
             if game.is_full:
@@ -238,9 +247,7 @@ class SqlStore:
             GameNotFoundError, NotInLobbyError, NotSeatedError, HostCannotLeaveError.
         """
         async with self.transaction() as conn:
-            await self._lock_game(conn, game_id)
-            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
-            _require_lobby(game)
+            game = await self._locked_lobby(conn, game_id)
             if game.seat_of(user_id) is None:
                 raise NotSeatedError()
             if user_id == game.host_id and not allow_host:
@@ -265,9 +272,7 @@ class SqlStore:
         if strength not in COMPUTER_USER_IDS:
             raise ValueError(f"unknown strength {strength!r}; expected one of {', '.join(COMPUTER_USER_IDS)}")
         async with self.transaction() as conn:
-            await self._lock_game(conn, game_id)
-            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
-            _require_lobby(game)
+            game = await self._locked_lobby(conn, game_id)
             if game.is_full:
                 raise LobbyFullError(len(game.seats), game.max_seats)
             await conn.execute(
@@ -286,9 +291,7 @@ class SqlStore:
             NotSeatedError: no computer player of that name sits in the lobby.
         """
         async with self.transaction() as conn:
-            await self._lock_game(conn, game_id)
-            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
-            _require_lobby(game)
+            game = await self._locked_lobby(conn, game_id)
             if not any(seat.is_computer and seat.name == name for seat in game.seats):
                 raise NotSeatedError(name=name)
             remaining = [seat for seat in game.seats if not (seat.is_computer and seat.name == name)]
@@ -306,9 +309,7 @@ class SqlStore:
             StaleVersionError: the lobby is no longer at `expected_version`; nothing changed.
         """
         async with self.transaction() as conn:
-            await self._lock_game(conn, game_id)
-            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
-            _require_lobby(game)
+            game = await self._locked_lobby(conn, game_id)
             if game.version != expected_version:
                 raise StaleVersionError()
             await conn.execute("UPDATE games SET settings = ? WHERE id = ?", (to_json(settings), game_id))
@@ -341,9 +342,7 @@ class SqlStore:
             ValueError: `seat_user_ids` is not exactly the lobby's members and computers.
         """
         async with self.transaction() as conn:
-            await self._lock_game(conn, game_id)
-            game = await fetch_game(conn, game_id, tolerate_bad_state=True)  # refused below unless a lobby
-            _require_lobby(game)
+            game = await self._locked_lobby(conn, game_id)
             if game.version != expected_version:
                 raise StaleVersionError()
             await rewrite_seats(conn, game_id, _starting_seats(game, seat_user_ids))

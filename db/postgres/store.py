@@ -194,7 +194,7 @@ class PostgresStore(SqlStore):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
-        """One durable write transaction on a pooled connection."""
+        """One durable write transaction (on the held game's connection in an action, else a pooled one)."""
         with _storage_errors():
             async with self._connection() as raw, raw.transaction():
                 yield PgConnection(raw)

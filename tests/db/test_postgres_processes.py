@@ -54,30 +54,6 @@ async def acquired_within(locks, game_id, seconds):
         return False
 
 
-async def test_two_processes_never_act_on_one_game_at_once(locks):
-    first, second = locks
-    async with first.lock(7):
-        assert not await acquired_within(second, 7, 0.3)  # the other process waits...
-        assert await acquired_within(second, 8, 2)  # ...for this game only
-    assert await acquired_within(second, 7, 2)
-
-
-async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url):
-    first, second = locks
-    async with first.lock(7):
-        admin = await asyncpg.connect(postgres_url)
-        try:
-            holder = await admin.fetchval(
-                "SELECT pid FROM pg_locks JOIN pg_database ON pg_database.oid = pg_locks.database "
-                "WHERE locktype = 'advisory' AND objid = 7 AND granted AND datname = current_database()"
-            )
-            await admin.execute("SELECT pg_terminate_backend($1)", holder)  # as when its process dies
-        finally:
-            await admin.close()
-        assert await acquired_within(second, 7, 5)
-    # The first process's action ends normally: releasing a lock the server already dropped is no error.
-
-
 async def _backend_pid(store):
     async with store._reading() as conn:
         return (await conn.execute_fetchall("SELECT pg_backend_pid()"))[0][0]
@@ -93,6 +69,37 @@ async def _lock_holder(postgres_url, game_id):
         )
     finally:
         await admin.close()
+
+
+async def game_with_first_move_made(store, *, seed):
+    """A stored two-player Kasino game, and its engine with the first move applied (not yet saved)."""
+    game = game_class("kasino").new(2, seed)
+    record = await running_game(store, (1, 2), state=game.to_dict(), seed=seed)
+    seat = game.to_move
+    move = game.legal_moves(seat)[0]
+    game.apply(seat, move)
+    return record, game, seat, move
+
+
+async def test_two_processes_never_act_on_one_game_at_once(locks):
+    first, second = locks
+    async with first.lock(7):
+        assert not await acquired_within(second, 7, 0.3)  # the other process waits...
+        assert await acquired_within(second, 8, 2)  # ...for this game only
+    assert await acquired_within(second, 7, 2)
+
+
+async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url):
+    first, second = locks
+    async with first.lock(7):
+        holder = await _lock_holder(postgres_url, 7)
+        admin = await asyncpg.connect(postgres_url)
+        try:
+            await admin.execute("SELECT pg_terminate_backend($1)", holder)  # as when its process dies
+        finally:
+            await admin.close()
+        assert await acquired_within(second, 7, 5)
+    # The first process's action ends normally: releasing a lock the server already dropped is no error.
 
 
 async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(two, locks, postgres_url):
@@ -125,11 +132,7 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
 
 async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two):
     first, second = two
-    game = game_class("kasino").new(2, 3)
-    record = await running_game(first, (1, 2), state=game.to_dict(), seed=3)
-    seat = game.to_move
-    move = game.legal_moves(seat)[0]
-    game.apply(seat, move)
+    record, game, seat, move = await game_with_first_move_made(first, seed=3)
     theirs = await second.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
     assert (await first.get_game(record.id)).version == theirs.version
     assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]
@@ -229,11 +232,7 @@ async def test_an_unreachable_server_is_one_line_without_the_password():
 
 async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(two, postgres_url):
     first, _ = two
-    game = game_class("kasino").new(2, 4)
-    record = await running_game(first, (1, 2), state=game.to_dict(), seed=4)
-    seat = game.to_move
-    move = game.legal_moves(seat)[0]
-    game.apply(seat, move)
+    record, game, seat, move = await game_with_first_move_made(first, seed=4)
     admin = await asyncpg.connect(postgres_url)
     try:  # the server drops every other connection to this database (a restart, a failover)
         await admin.execute(
