@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import random
@@ -50,7 +49,7 @@ from db.errors import (
 from db.records import StartUpCheck
 from db.sql_store import SqlStore
 from engine import registry
-from service import event_loop
+from service import event_loop, heap
 from service.ports import Coordinator
 from service.tables import TableService
 
@@ -455,7 +454,7 @@ async def _run(settings: Settings) -> int:
     except StoreError as error:
         log.error("Cannot use the database: %s", error)
         return database_exit_status(error)
-    gc.freeze()  # the modules and the store live as long as the bot: the garbage collector need not walk them again
+    heap.settle()  # the modules and the store live as long as the bot: the garbage collector need not walk them
     try:
         return await _connect(settings, storage)
     finally:

@@ -46,7 +46,7 @@ from db.records import GameRecord
 from db.sql_store import SqlStore
 from engine.base import AnyGame
 from engine.registry import game_class
-from service import event_loop
+from service import event_loop, heap
 from service.tables import TableService
 from tests.postgres import fresh_database
 
@@ -176,7 +176,7 @@ async def open_service(path: Path, count: int, server: str | None) -> tuple[Stor
     turns = await first_turns(store, count, random.Random(count))
     positions.cache_clear()  # the driver keeps only the next move per game, as a bot keeps nothing per game
     gc.collect()
-    gc.freeze()  # as the bot does after start-up
+    heap.settle()  # as the bot does after start-up
     return opened, cleanup, Driver(service, turns, seed=count)
 
 

@@ -38,7 +38,7 @@ from db.records import GameRecord
 from db.sql_store import shard_condition
 from engine.base import AnyGame
 from engine.registry import game_class
-from service import event_loop
+from service import event_loop, heap
 from service.errors import RefusedError
 from service.tables import TableService
 
@@ -223,7 +223,7 @@ async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: 
     started = time.perf_counter()
     await player.check_all()
     gc.collect()
-    gc.freeze()  # as the bot does after start-up: what lives as long as the process is not walked again
+    heap.settle()  # as the bot does after start-up: what lives as long as the process is not walked again
     print(f"checked {len(player.running)} games in {time.perf_counter() - started:.2f} s", file=sys.stderr, flush=True)
     await asyncio.gather(player.keep_refreshing(), player.report(), *(guarded(player) for _ in range(in_flight)))
 

@@ -40,6 +40,13 @@ def marks(values: Sequence[object]) -> str:
     return ", ".join("?" * len(values))
 
 
+def game_columns(unless_version: int | None) -> tuple[str, tuple[int, ...]]:
+    """The columns that read a game and its seats (see `fetch_game`), and the parameters they take first."""
+    if unless_version is None:
+        return GAME_COLUMNS, ()
+    return GAME_COLUMNS_UNLESS_VERSION, (unless_version, unless_version)
+
+
 async def fetch_game(
     conn: Connection, game_id: int, *, tolerate_bad_state: bool = False, unless_version: int | None = None
 ) -> GameRecord:
@@ -48,12 +55,8 @@ async def fetch_game(
     Raises:
         GameNotFoundError: no game has this id.
     """
-    if unless_version is None:
-        rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-    else:
-        rows = await conn.execute_fetchall(
-            f"SELECT {GAME_COLUMNS_UNLESS_VERSION} FROM games WHERE id = ?", (unless_version, unless_version, game_id)
-        )
+    columns, parameters = game_columns(unless_version)
+    rows = await conn.execute_fetchall(f"SELECT {columns} FROM games WHERE id = ?", (*parameters, game_id))
     if not rows:
         raise GameNotFoundError(game_id)
     return game_from_row(next(iter(rows)), tolerate_bad_state=tolerate_bad_state)

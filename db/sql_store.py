@@ -155,6 +155,26 @@ class SqlStore:
         """A durable transaction on the start-up check's connection."""
         raise NotImplementedError
 
+    async def _read_checked(self, game_id: int, unless_version: int | None) -> GameRecord:
+        """A checked game's read (`fetch_game`); a backend may take the game's action lock with it.
+
+        Raises:
+            GameNotFoundError: no game has this id.
+        """
+        async with self._reading() as conn:
+            return await fetch_game(conn, game_id, unless_version=unless_version)
+
+    def _give_back_with(self, game_id: int) -> str | None:
+        """A column for a move's RETURNING that gives the game's action lock back as the move is saved, if any.
+
+        A backend whose action lock is held that way (`PostgresStore.hold_game`) gives SQL with one `?`, for the
+        game's id; the move's write then calls `_given_back`. None: nothing to give back.
+        """
+        return None
+
+    def _given_back(self, game_id: int) -> None:
+        """The move's write gave the game's action lock back (see `_give_back_with`)."""
+
     async def _lock_game(self, conn: Connection, game_id: int) -> None:
         """Within a transaction: keep other writers off the game until it ends (nothing to do with one writer)."""
 
@@ -506,12 +526,14 @@ class SqlStore:
         # Only a finishing move writes `status`: an UPDATE that names an indexed column rewrites that column's index
         # entries (four indexes hold `status`), even when the value stays the same.
         finish = ", status = 'finished', finished_at = ?" if finished else ""
+        give_back = None if finished else self._give_back_with(game_id)
+        returning = GAME_COLUMNS_NO_STATE if give_back is None else f"{GAME_COLUMNS_NO_STATE}, {give_back}"
         statement = f"""UPDATE games SET state = ?, version = version + 1, move_count = move_count + 1, last_seat = ?,
                                      last_move = ?, last_auto = ?, deadline = ?, warned = ?, timer_at = ?,
                                      updated_at = ?, narration = ?{finish}
                     WHERE id = ? AND version = ? AND status = 'running'
                       AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.seat = ?)
-                    RETURNING {GAME_COLUMNS_NO_STATE}"""
+                    RETURNING {returning}"""
         parameters = (
             to_json(state),
             seat,
@@ -526,6 +548,7 @@ class SqlStore:
             game_id,
             expected_version,
             seat,
+            *(() if give_back is None else (game_id,)),
         )
         if outcome is None:
             # A single statement (trigger included) is atomic on its own, so ordinary moves go through group commit:
@@ -535,7 +558,11 @@ class SqlStore:
                 rows = await conn.execute_fetchall(statement, parameters)
                 if not rows:
                     await _refuse_move(conn, game_id, expected_version, seat)
-                return game_from_row(next(iter(rows)), known_state=state)
+                row = next(iter(rows))
+                if give_back is not None:
+                    self._given_back(game_id)
+                    row = row[:-1]
+                return game_from_row(row, known_state=state)
 
             return await self._run_single(write)
         async with self.transaction() as conn:
@@ -762,8 +789,7 @@ class SqlStore:
         """
         try:
             if game_id in self._checked:
-                async with self._reading() as conn:
-                    return await fetch_game(conn, game_id, unless_version=held_version)
+                return await self._read_checked(game_id, held_version)
             async with self._recovering() as conn:
                 return await self._recover(conn, await fetch_game(conn, game_id, tolerate_bad_state=True))
         except GameNotFoundError:

@@ -14,7 +14,7 @@ from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
 from db.sql_store import shard_condition
 from engine.registry import game_class
-from tests.db.helpers import NOW, TeamOutcome, later, running_game
+from tests.db.helpers import NOW, TeamOutcome, later, real_game, running_game
 
 SHARD_BIT = 1 << 22  # Discord: a server's shard is (guild_id >> 22) % shard_count
 
@@ -42,10 +42,14 @@ async def locks(two):
 
 
 async def acquired_within(locks, game_id, seconds):
-    """Whether `locks` gets the game's lock within `seconds` (released again at once)."""
+    """Whether an action through `locks` gets the game's lock within `seconds` (released again at once).
+
+    The lock is taken with the action's first statement, here a read of the game as every action's is.
+    """
 
     async def take():
         async with locks.lock(game_id):
+            await locks.store.get_game(game_id)
             return True
 
     try:
@@ -84,6 +88,7 @@ async def game_with_first_move_made(store, *, seed):
 async def test_two_processes_never_act_on_one_game_at_once(locks):
     first, second = locks
     async with first.lock(7):
+        await first.store.get_game(7)  # the action's first statement takes the game's lock
         assert not await acquired_within(second, 7, 0.3)  # the other process waits...
         assert await acquired_within(second, 8, 2)  # ...for this game only
     assert await acquired_within(second, 7, 2)
@@ -92,6 +97,7 @@ async def test_two_processes_never_act_on_one_game_at_once(locks):
 async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url):
     first, second = locks
     async with first.lock(7):
+        await first.store.get_game(7)
         holder = await _lock_holder(postgres_url, 7)
         admin = await asyncpg.connect(postgres_url)
         try:
@@ -106,8 +112,10 @@ async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
     store, _ = two
     first, _ = locks
     async with first.lock(7):
+        assert await _lock_holder(postgres_url, 7) is None  # taken by the action's first statement...
+        pid = await _backend_pid(store)
         holder = await _lock_holder(postgres_url, 7)
-        assert await _backend_pid(store) == holder
+        assert pid == holder  # ...which ran on the connection that now holds it
         # A task started during the action may outlive it: it takes a connection of its own.
         assert await asyncio.create_task(_backend_pid(store)) != holder
     assert await _lock_holder(postgres_url, 7) is None  # released before the connection went back to the pool
@@ -121,6 +129,7 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
     assert await acquired_within(second, 7, 2)
     # Cancelled while waiting for the lock: however the wait ended, the pooled connection keeps nothing.
     async with second.lock(7):
+        await second.store.get_game(7)
         waiting = asyncio.create_task(acquired_within(first, 7, 30))
         await asyncio.sleep(0.3)
         waiting.cancel()
@@ -128,6 +137,74 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
             await waiting
     assert await acquired_within(second, 7, 2)
     assert await acquired_within(first, 7, 2)
+
+
+async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_write(two, locks, postgres_url):
+    store, _ = two
+    first, second = locks
+    record, game, seat, move = await game_with_first_move_made(store, seed=5)
+    await store.checked_game(record.id)  # checked against its log once, by the process's first action on it
+    statements = []
+    async with first.lock(record.id):
+        store._held().raw.add_query_logger(lambda logged: statements.append(logged.query))
+        read = await store.checked_game(record.id)
+        assert await _lock_holder(postgres_url, record.id) == await _backend_pid(store)
+        assert not await acquired_within(second, record.id, 0.3)
+        saved = await store.save_move(record.id, read.version, seat, str(move), game.to_dict(), later(1))
+        assert await _lock_holder(postgres_url, record.id) is None  # given back with the write
+    assert saved.version == record.version + 1
+    # Two round trips in all (the lock holder's pid aside): the read that took the lock, the write that gave it back.
+    assert [query.split()[0] for query in statements if "pg_backend_pid" not in query] == ["SELECT", "UPDATE"]
+    assert await acquired_within(second, record.id, 2)
+
+
+async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url):
+    store, other = two
+    record, _ = await real_game(store, "kasino", (1, 2))
+    await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
+    writer = await asyncpg.connect(postgres_url)
+    try:
+        await writer.execute("SELECT take_game($1)", record.id)
+        commit = writer.transaction()
+        await commit.start()
+        await writer.execute("UPDATE games SET version = version + 1 WHERE id = $1", record.id)
+        assert await writer.fetchval("SELECT give_game($1)", record.id)  # the lock is free, the write not committed
+
+        async def action():
+            async with locks[1].lock(record.id):
+                return await other.checked_game(record.id)
+
+        reading = asyncio.create_task(action())
+        await asyncio.sleep(0.3)
+        assert not reading.done()  # past the lock, waiting at the gate for the commit
+        await commit.commit()
+        assert (await asyncio.wait_for(reading, 5)).version == record.version + 1
+    finally:
+        await writer.close()
+
+
+async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(two, locks, postgres_url):
+    store, other = two
+    record, _ = await real_game(store, "kasino", (1, 2))
+    await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
+    holder = await asyncpg.connect(postgres_url)
+    try:
+        await holder.execute("SELECT take_game($1)", record.id)
+
+        async def action():
+            async with locks[1].lock(record.id):
+                return await other.checked_game(record.id)
+
+        reading = asyncio.create_task(action())  # its statement's snapshot predates the write below
+        await asyncio.sleep(0.3)
+        assert not reading.done()
+        given = await holder.fetchval(
+            "UPDATE games SET version = version + 1 WHERE id = $1 RETURNING give_game(id)", record.id
+        )
+        assert given
+        assert (await asyncio.wait_for(reading, 5)).version == record.version + 1
+    finally:
+        await holder.close()
 
 
 async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two):

@@ -1,0 +1,17 @@
+"""The garbage collector's settings the bot runs with after start-up (issue 27: the CPU a move costs)."""
+
+import gc
+
+from service import heap
+
+
+def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_rarely():
+    before = gc.get_threshold()
+    try:
+        heap.settle()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (heap.YOUNGEST, *heap.OLDER)
+        assert heap.YOUNGEST > before[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
