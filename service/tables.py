@@ -190,12 +190,19 @@ class TableService:
     async def check_games(self) -> list[GameRecord]:
         """After start-up, in the background: check every running game not yet checked against its whole log.
 
-        One game at a time, under its lock, yielding to other work between games, so play goes on meanwhile.
-        Returns the games frozen by any check since start-up (each once): their players should be told.
+        One game at a time, under its lock, yielding to other work between games, so play goes on meanwhile. The
+        check restores each game, so its engine is then kept for the game's next move (`engines`), which need not
+        restore it again. Returns the games frozen by any check since start-up (each once): their players should be
+        told.
         """
         for game_id in await self.store.unchecked_games():
             async with self.lock(game_id):
-                await self.store.checked_game(game_id)
+                try:
+                    record, game = await self._running_engine(game_id, None)
+                except RefusedError:
+                    pass  # frozen by the check, finished or gone meanwhile: nothing to keep
+                else:
+                    self.engines.keep(game_id, record.version, game)
             await asyncio.sleep(0)
         return self.store.take_frozen()
 

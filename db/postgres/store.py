@@ -117,6 +117,8 @@ class PostgresStore(SqlStore):
         super().__init__(own_games)
         self.pool = pool
         self._actions = asyncio.Semaphore(ACTIONS)  # so that statements outside actions always find a connection
+        # Actions' connections between actions: kept rather than given back, which costs the pool a task each time.
+        self._spare: list[RawConnection] = []
 
     @classmethod
     async def open(cls, url: str, *, own_games: str = ALL_GAMES, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -144,6 +146,9 @@ class PostgresStore(SqlStore):
 
     async def close(self) -> None:
         """Close the pool once the connections in use are back."""
+        spare, self._spare = self._spare, []
+        for raw in spare:
+            await self.pool.release(raw)
         await self.pool.close()
 
     # -- one action at a time per game ----------------------------------------------------------------------------
@@ -164,8 +169,11 @@ class PostgresStore(SqlStore):
             StorageUnavailableError: the server cannot be reached.
         """
         async with self._actions:
-            with _storage_errors():
-                raw = await self.pool.acquire()
+            if self._spare:
+                raw = self._spare.pop()
+            else:
+                with _storage_errors():
+                    raw = await self.pool.acquire()
             held = _Held(self, asyncio.current_task(), raw, game_id)
             token = _HELD.set(held)
             try:
@@ -176,7 +184,18 @@ class PostgresStore(SqlStore):
                     if held.locked:
                         await _unlock(raw, game_id)
                 finally:
-                    await self.pool.release(raw)
+                    await self._put_back(raw)
+
+    async def _put_back(self, raw: RawConnection) -> None:
+        """An action's connection, after the action: kept for the next one if it can be, else back to the pool."""
+        try:
+            reusable = not raw.is_closed() and not raw.is_in_transaction()
+        except asyncpg.InterfaceError:
+            return  # ended (`_end_session`): the pool took it back already
+        if reusable:
+            self._spare.append(raw)
+        else:
+            await self.pool.release(raw)  # which replaces a closed connection, or rolls a transaction back
 
     def _held(self) -> _Held | None:
         """The game this task holds (see `hold_game`), if any.

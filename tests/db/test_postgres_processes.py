@@ -119,6 +119,8 @@ async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
         # A task started during the action may outlive it: it takes a connection of its own.
         assert await asyncio.create_task(_backend_pid(store)) != holder
     assert await _lock_holder(postgres_url, 7) is None  # released before the connection went back to the pool
+    async with first.lock(8):
+        assert await _backend_pid(store) == pid  # kept for the next action, not handed back to the pool
 
 
 async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):

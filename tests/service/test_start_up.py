@@ -81,3 +81,29 @@ async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
         assert await store.unchecked_games() == []
     finally:
         await store.close()
+
+
+async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_path):
+    path, broken, _ = await played_file(tmp_path, "garbage", (1, 2))
+    break_first_move(path, broken.id)
+    store = await Store.open(path)
+    try:
+        games = []
+        for seed in range(3):
+            record, game = await real_game(store, "kasino", (10 + seed, 20 + seed), seed=seed)
+            games.append((await play_random(store, record, game, 6, random.Random(seed)), game))
+    finally:
+        await store.close()
+    store, service, _ = await restarted(path)
+    try:
+        await service.check_games()
+        for record, game in games:  # each one's engine, at its stored version, as its log leaves it
+            held = service.engines.take(record.id)
+            assert held is not None and held.version == record.version
+            assert held.game.to_dict() == game.to_dict()
+        assert service.engines.take(broken.id) is None  # frozen by the check: nothing kept
+        record, game = games[0]
+        user, move = first_legal(record, game)
+        assert (await service.play(record.id, user, move)).record.move_count == record.move_count + 1
+    finally:
+        await store.close()
