@@ -11,7 +11,7 @@ def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_ra
         heap.settle()
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold() == (heap.YOUNGEST, *heap.OLDER)
-        assert heap.YOUNGEST > before[0]
+        assert before[0] < heap.YOUNGEST
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
