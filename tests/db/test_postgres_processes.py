@@ -160,23 +160,33 @@ async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_wr
     assert await acquired_within(second, record.id, 2)
 
 
-async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url):
-    store, other = two
+async def held_elsewhere(store, other, postgres_url):
+    """A game `other` has checked already, and a connection (another process's) whose session holds its lock."""
     record, _ = await real_game(store, "kasino", (1, 2))
     await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
-    writer = await asyncpg.connect(postgres_url)
+    holder = await asyncpg.connect(postgres_url)
+    await holder.execute("SELECT take_game($1)", record.id)
+    return record, holder
+
+
+def reading_in_an_action(locks, game_id):
+    """An action's first read of the game, through `locks`, as a task."""
+
+    async def action():
+        async with locks.lock(game_id):
+            return await locks.store.checked_game(game_id)
+
+    return asyncio.create_task(action())
+
+
+async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url):
+    record, writer = await held_elsewhere(*two, postgres_url)
     try:
-        await writer.execute("SELECT take_game($1)", record.id)
         commit = writer.transaction()
         await commit.start()
         await writer.execute("UPDATE games SET version = version + 1 WHERE id = $1", record.id)
         assert await writer.fetchval("SELECT give_game($1)", record.id)  # the lock is free, the write not committed
-
-        async def action():
-            async with locks[1].lock(record.id):
-                return await other.checked_game(record.id)
-
-        reading = asyncio.create_task(action())
+        reading = reading_in_an_action(locks[1], record.id)
         await asyncio.sleep(0.3)
         assert not reading.done()  # past the lock, waiting at the gate for the commit
         await commit.commit()
@@ -186,18 +196,9 @@ async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(
 
 
 async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(two, locks, postgres_url):
-    store, other = two
-    record, _ = await real_game(store, "kasino", (1, 2))
-    await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
-    holder = await asyncpg.connect(postgres_url)
+    record, holder = await held_elsewhere(*two, postgres_url)
     try:
-        await holder.execute("SELECT take_game($1)", record.id)
-
-        async def action():
-            async with locks[1].lock(record.id):
-                return await other.checked_game(record.id)
-
-        reading = asyncio.create_task(action())  # its statement's snapshot predates the write below
+        reading = reading_in_an_action(locks[1], record.id)  # its statement's snapshot predates the write below
         await asyncio.sleep(0.3)
         assert not reading.done()
         given = await holder.fetchval(

@@ -59,17 +59,26 @@ async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(t
         await store.close()
 
 
-async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
+async def broken_and_played(tmp_path, count, moves):
+    """A file with a Garbage game whose log is broken, and `count` Kasino games `moves` moves in.
+
+    Returns the file's path, the broken game's record, and each Kasino game's record and engine.
+    """
     path, broken, _ = await played_file(tmp_path, "garbage", (1, 2))
     break_first_move(path, broken.id)
     store = await Store.open(path)
     try:
         games = []
-        for seed in range(5):
+        for seed in range(count):
             record, game = await real_game(store, "kasino", (10 + seed, 20 + seed), seed=seed)
-            games.append((await play_random(store, record, game, 10, random.Random(seed)), game))
+            games.append((await play_random(store, record, game, moves, random.Random(seed)), game))
     finally:
         await store.close()
+    return path, broken, games
+
+
+async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
+    path, broken, games = await broken_and_played(tmp_path, 5, 10)
     store, service, found = await restarted(path)
     try:
         assert len(found.running) == 6
@@ -84,16 +93,7 @@ async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
 
 
 async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_path):
-    path, broken, _ = await played_file(tmp_path, "garbage", (1, 2))
-    break_first_move(path, broken.id)
-    store = await Store.open(path)
-    try:
-        games = []
-        for seed in range(3):
-            record, game = await real_game(store, "kasino", (10 + seed, 20 + seed), seed=seed)
-            games.append((await play_random(store, record, game, 6, random.Random(seed)), game))
-    finally:
-        await store.close()
+    path, broken, games = await broken_and_played(tmp_path, 3, 6)
     store, service, _ = await restarted(path)
     try:
         await service.check_games()
