@@ -30,7 +30,7 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import asyncpg
 
@@ -44,6 +44,11 @@ from db.sql import Connection
 from db.sql_store import ALL_GAMES, UNFINISHED, SqlStore, T
 from engine import registry
 from engine.registry import game_class
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+_Lent: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"  # a connection the pool lent
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +123,7 @@ class PostgresStore(SqlStore):
         self.pool = pool
         self._actions = asyncio.Semaphore(ACTIONS)  # so that statements outside actions always find a connection
         # Actions' connections between actions: kept rather than given back, which costs the pool a task each time.
-        self._spare: list[RawConnection] = []
+        self._spare: list[_Lent] = []
 
     @classmethod
     async def open(cls, url: str, *, own_games: str = ALL_GAMES, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -186,7 +191,7 @@ class PostgresStore(SqlStore):
                 finally:
                     await self._put_back(raw)
 
-    async def _put_back(self, raw: RawConnection) -> None:
+    async def _put_back(self, raw: _Lent) -> None:
         """An action's connection, after the action: kept for the next one if it can be, else back to the pool."""
         try:
             reusable = not raw.is_closed() and not raw.is_in_transaction()
