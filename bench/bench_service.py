@@ -169,14 +169,14 @@ async def open_backend(path: Path, server: str | None) -> tuple[Storage, context
 
 async def open_service(path: Path, count: int, server: str | None) -> tuple[Storage, contextlib.ExitStack, Driver]:
     opened, cleanup = await open_backend(path, server)
+    gc.collect()
+    heap.settle()  # as the bot does once its storage is open
     store = opened.store
     service = TableService(store, clock=lambda: NOW, coordinator=opened.locks)
     await service.recover()
     await service.check_games()  # what the bot does in the background after start-up: done before measuring
     turns = await first_turns(store, count, random.Random(count))
     positions.cache_clear()  # the driver keeps only the next move per game, as a bot keeps nothing per game
-    gc.collect()
-    heap.settle()  # as the bot does after start-up
     return opened, cleanup, Driver(service, turns, seed=count)
 
 

@@ -21,7 +21,6 @@ short by a kill was never acknowledged. A refusal other than those expected goes
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import random
 import sys
@@ -208,6 +207,7 @@ async def guarded(player: Player) -> None:
 
 async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: int) -> None:
     store = await PostgresStore.open(dsn, own_games=shard_condition([shard_id], shard_count))
+    heap.settle()  # as the bot does once its storage is open
     locks = AdvisoryLocks(store)
     service = TableService(store, clock=lambda: datetime.now(UTC), coordinator=locks)
     started = time.perf_counter()
@@ -222,8 +222,6 @@ async def main(dsn: str, shard_id: int, shard_count: int, seed: int, in_flight: 
     await player.refresh()
     started = time.perf_counter()
     await player.check_all()
-    gc.collect()
-    heap.settle()  # as the bot does after start-up: what lives as long as the process is not walked again
     print(f"checked {len(player.running)} games in {time.perf_counter() - started:.2f} s", file=sys.stderr, flush=True)
     await asyncio.gather(player.keep_refreshing(), player.report(), *(guarded(player) for _ in range(in_flight)))
 
