@@ -181,20 +181,26 @@ class PostgresStore(SqlStore):
                     raw = await self.pool.acquire()
             held = _Held(self, asyncio.current_task(), raw, game_id)
             token = _HELD.set(held)
+            ended_well = False
             try:
                 yield
+                ended_well = True
             finally:
                 _HELD.reset(token)
                 try:
                     if held.locked:
                         await _unlock(raw, game_id)
                 finally:
-                    await self._put_back(raw)
+                    await self._put_back(raw, ended_well)
 
-    async def _put_back(self, raw: _Lent) -> None:
-        """An action's connection, after the action: kept for the next one if it can be, else back to the pool."""
+    async def _put_back(self, raw: _Lent, ended_well: bool) -> None:
+        """An action's connection, after the action: kept for the next one if it can be, else back to the pool.
+
+        Only after an action that ended well: one that failed or was cancelled may have left a statement being
+        cancelled, which the pool waits out.
+        """
         try:
-            reusable = not raw.is_closed() and not raw.is_in_transaction()
+            reusable = ended_well and not raw.is_closed() and not raw.is_in_transaction()
         except asyncpg.InterfaceError:
             return  # ended (`_end_session`): the pool took it back already
         if reusable:

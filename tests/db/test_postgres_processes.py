@@ -127,7 +127,9 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
     first, second = locks
     with pytest.raises(RuntimeError):
         async with first.lock(7):
+            await first.store.get_game(7)
             raise RuntimeError("the action failed")
+    assert first.store._spare == []  # not kept for the next action: the pool waits out what the action left
     assert await acquired_within(second, 7, 2)
     # Cancelled while waiting for the lock: however the wait ended, the pooled connection keeps nothing.
     async with second.lock(7):
