@@ -68,7 +68,7 @@ from engine.errors import GameError
 from service import event_loop
 from service.tables import LobbyOptions, TableService
 
-# Moves in flight in all during a throughput run, split over its processes. Near one process.s ACTIONS (20
+# Moves in flight in all during a throughput run, split over its processes. Near one process's ACTIONS (20
 # actions at once): with more, one process runs only 20 while three run them all, and the runs differ in how often
 # two processes act on one game at once (each such clash costs a wait and a refused move), not in processes.
 IN_FLIGHT = 24
