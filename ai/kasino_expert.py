@@ -7,6 +7,8 @@
 - Otherwise guesses are sampled (`weighted_deal`), more of them when the best two moves are close; in 3-4 players
   each guessed last deal is solved once few cards are left, by a paranoid minimax (the others against the seat:
   it prunes, so it reaches further back into the deal than max-n could in the same time).
+- The solver's work is bounded by a budget of positions per decision (`SOLVER_NODES`): a guess it cannot finish
+  within what is left is played out instead, like the rest of the guesses after it.
 - Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
   the opponents cards in proportion to it, the enumerated ones are weighted by it.
 - A finished deal is scored as the round will count it and weighed by what it does to the game (`kasino_outcome`).
@@ -30,7 +32,7 @@ from ai.kasino_knowledge import KasinoKnowledge
 from ai.kasino_medium import RankedSearch, takes_partners_build
 from ai.kasino_outcome import DECK_CARDS, DECK_SPADES, SPECIAL_TOTAL, GameContext, Tally, add_cards, round_points
 from ai.kasino_position import Position
-from ai.kasino_solver import MinimaxSolver
+from ai.kasino_solver import MinimaxSolver, OutOfNodesError
 from engine.cards import Card
 from engine.kasino.moves import CardMove
 from engine.kasino.table import hand_value
@@ -44,6 +46,7 @@ PLAYOUTS: Final = 1200  # above this many playouts, enumeration first keeps the 
 FINALISTS: Final = 3  # candidates kept for the rest of the enumeration
 SOLVE_CARDS: Final = 7  # with 3-4 players, a guessed last deal is solved once this few cards are in hands
 SOLVED_SAMPLES: Final = 12  # guesses of a last deal that is solved exactly
+SOLVER_NODES: Final = 20_000  # positions the solver may visit in one decision (about 0.5 s in the worst case)
 PARTNER_BUILD: Final = 0.6  # KV5: what taking a partner's build must gain, in utility (see `ai.kasino_hard`)
 
 
@@ -69,7 +72,7 @@ class ExpertKasino(SampledSearch, RankedSearch):
         searching = _Search(know, view, history, self.time_limit)
         others = sum(know.hand_sizes) - len(know.hand)
         if know.players == 2 and know.last_deal and others == len(know.unseen):
-            return searching.solve_exactly([move for _, move in ranked])
+            return searching.solve_exactly(ranked)
         candidates = ranked[:CANDIDATES]
         opponent_cards = [know.hand_sizes[seat] for seat in know.opponents()]
         hidden_hand = know.players == 2 and len(know.unseen) - know.stock == opponent_cards[0] == sum(opponent_cards)
@@ -96,6 +99,7 @@ class _Search:
         partner = know.partner()
         self.allies = frozenset() if partner is None else frozenset({partner})
         self.deadline = time.perf_counter() + time_limit
+        self.nodes_left = SOLVER_NODES
 
     def start(self, hands: Sequence[Sequence[Card]]) -> Position:
         """The position of the seat's turn with `hands` as the guess of every hand."""
@@ -109,12 +113,22 @@ class _Search:
         points = round_points(position.tallies, over, self.unknown, self.scoring)
         return tuple(self.context.utility(points, seat, over) for seat in range(len(points)))
 
-    def solve_exactly(self, moves: list[CardMove]) -> CardMove:
-        """Two players, every card known: the exact best move for the rest of the round."""
+    def solve_exactly(self, ranked: list[tuple[float, CardMove]]) -> CardMove:
+        """Two players, every card known: the exact best move for the rest of the round.
+
+        A deal too big for the solver's budget is played out instead, once for each of the best candidates.
+        """
         hands: list[list[Card]] = [[], []]
         hands[self.seat] = list(self.know.hand)
         hands[1 - self.seat] = list(self.know.unseen)
-        return MinimaxSolver(self.seat, self.value).best(self.start(hands), moves)[0]
+        start = self.start(hands)
+        try:
+            return MinimaxSolver(self.seat, self.value, budget=self.nodes_left).best(start, [m for _, m in ranked])[0]
+        except OutOfNodesError:
+            candidates = ranked[:CANDIDATES]
+            totals = [0.0] * len(candidates)
+            self._add(totals, 1.0, start, candidates, solve=False)
+            return self._best(totals, 1.0, candidates)
 
     def every_hand(self, candidates: list[tuple[float, CardMove]]) -> CardMove:
         """Two players: every hand the opponent may hold, each weighted by inference, played out for each candidate.
@@ -180,13 +194,25 @@ class _Search:
 
     def _add(self, totals: list[float], weight: float, start: Position, candidates: list[tuple[float, CardMove]],
              solve: bool) -> None:  # fmt: skip
-        solver = MinimaxSolver(self.seat, self.value, self.allies) if solve else None  # one table for every candidate
-        for index, (_, move) in enumerate(candidates):
-            after = start.play(move)
-            if solver is not None:
-                totals[index] += weight * solver.search(after, -math.inf, math.inf)
-            else:
-                totals[index] += weight * self.value(after.play_out())[self.seat]
+        """Add each candidate's utility in the guess `start` to its total: solved, or played out.
+
+        A guess the solver cannot finish within the decision's budget is played out, as every later one is.
+        """
+        scores = self._solved(start, candidates) if solve and self.nodes_left > 0 else None
+        if scores is None:
+            scores = [self.value(start.play(move).play_out())[self.seat] for _, move in candidates]
+        for index, score in enumerate(scores):
+            totals[index] += weight * score
+
+    def _solved(self, start: Position, candidates: list[tuple[float, CardMove]]) -> list[float] | None:
+        """Each candidate's exact utility in the guess `start`, or None past the solver's budget."""
+        solver = MinimaxSolver(self.seat, self.value, self.allies, self.nodes_left)  # one table for every candidate
+        try:
+            return [solver.search(start.play(move), -math.inf, math.inf) for _, move in candidates]
+        except OutOfNodesError:
+            return None
+        finally:
+            self.nodes_left -= solver.nodes
 
     @staticmethod
     def _close(totals: list[float], weight_sum: float) -> bool:

@@ -7,10 +7,15 @@ cheaper than max-n, where each seat maximises its own utility and nothing can be
 solved from more cards in the same time. The utility of a
 finished deal comes from `value`, which sees the final tallies (so the last take, K13, and most cards and spades,
 K14, count exactly when the deal ends the round).
+
+A solver may be given a budget of positions to visit. A deal with a big table can have dozens of moves per card,
+so a few cards can hide millions of positions: past the budget the search stops (`OutOfNodesError`) and the caller
+falls back to playouts. Counting positions, not seconds, keeps a decision the same on a loaded host.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Final
 
@@ -23,20 +28,34 @@ _LOWER: Final = 1
 _UPPER: Final = 2
 
 
+class OutOfNodesError(Exception):
+    """The solver visited its budget of positions without finishing."""
+
+
 class MinimaxSolver:
     """Minimax over a deal for `seat` against every other seat, with alpha-beta and a transposition table."""
 
-    def __init__(self, seat: int, value: Value, allies: frozenset[int] = frozenset()) -> None:
-        """`value(finished)[seat]` is what `seat` and its `allies` (a partner, KV5) maximise and the others minimise."""
+    def __init__(self, seat: int, value: Value, allies: frozenset[int] = frozenset(), budget: float = math.inf) -> None:
+        """`value(finished)[seat]` is what `seat` and its `allies` (a partner, KV5) maximise and the others minimise.
+
+        `budget` is the most positions its searches may visit, all together.
+        """
         self.seat = seat
         self.value = value
         self.maximisers = allies | {seat}
         self.table: dict[tuple[object, ...], tuple[int, float]] = {}
         self.nodes = 0
+        self.budget = budget
 
     def search(self, position: Position, alpha: float, beta: float) -> float:
-        """The minimax value of `position` if it lies within (alpha, beta); else a bound on the right side of it."""
+        """The minimax value of `position` if it lies within (alpha, beta); else a bound on the right side of it.
+
+        Raises:
+            OutOfNodesError: the search went past the solver's budget.
+        """
         self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfNodesError
         if position.over:
             return self.value(position)[self.seat]
         key = position.key()
@@ -73,7 +92,11 @@ class MinimaxSolver:
         return best
 
     def best(self, position: Position, moves: list[CardMove]) -> tuple[CardMove, float]:
-        """The first of `moves` (in their order) with the highest exact value for the searching seat."""
+        """The first of `moves` (in their order) with the highest exact value for the searching seat.
+
+        Raises:
+            OutOfNodesError: the search went past the solver's budget.
+        """
         best_move, best_value = moves[0], self.search(position.play(moves[0]), -1e18, 1e18)
         for move in moves[1:]:
             score = self.search(position.play(move), best_value, 1e18)
