@@ -35,13 +35,17 @@ _PROBES: Final = (
 
 
 def best_takes(table: Sequence[TableItem], seat: int, scoring: Scoring = DEFAULT_SCORING) -> dict[int, float]:
-    """For each hand value, the most points a card of that value could take from `table` (sweeps included)."""
+    """For each hand value, the most points a card of that value could take from `table` (sweeps included).
+
+    Any seat may take any item (K6), so this is the same for every seat.
+    """
     best: dict[int, float] = {}
     count = len(table)
+    points = [(item.cards[0], item_points(item, scoring)) for item in table]  # a crowded table has hundreds of takes
     for move in legal_moves(seat, _PROBES, table, building=False):  # only its takes are wanted
         if isinstance(move, Take):
             value = hand_value(move.card)
-            worth = sum(item_points(item, scoring) for item in table if item.cards[0] in move.targets)
+            worth = sum(item for key, item in points if key in move.targets)
             if len(move.targets) == count:
                 worth += scoring.sweep
             if worth > best.get(value, 0.0):
@@ -49,13 +53,14 @@ def best_takes(table: Sequence[TableItem], seat: int, scoring: Scoring = DEFAULT
     return best
 
 
-def expected_loss(know: KasinoKnowledge, table: Sequence[TableItem], seat: int) -> float:
-    """Roughly the points `seat` takes from `table` on its turn: the best take it probably holds the card for."""
-    if not table:
-        return 0.0
+def expected_loss(know: KasinoKnowledge, takes: Sequence[tuple[int, float]], seat: int) -> float:
+    """Roughly the points `seat` takes on its turn: the best take it probably holds the card for.
+
+    `takes` is the table's `best_takes`, as (hand value, points) pairs, most points first.
+    """
     loss = 0.0
     missing = 1.0  # chance that no better take is open to them
-    for value, worth in sorted(best_takes(table, seat, know.scoring).items(), key=lambda pair: -pair[1]):
+    for value, worth in takes:
         chance = know.holder_chance(seat, value)
         loss += missing * chance * worth
         missing *= 1.0 - chance
@@ -90,10 +95,11 @@ def score_move(know: KasinoKnowledge, move: CardMove) -> float:
             gain += BUILD_KEEP * item_points(item, scoring)
     if takes_partners_build(know, move):
         gain -= SPARE_CARD
+    takes = sorted(best_takes(table, seat, scoring).items(), key=lambda pair: -pair[1]) if table else []
     risk = 0.0
     for weight, other in zip(RISK_WEIGHTS, know.opponents(), strict=False):
         if not know.resigned[other] and other != partner:
-            risk += weight * expected_loss(know, table, other)
+            risk += weight * expected_loss(know, takes, other)
     return gain - risk
 
 
