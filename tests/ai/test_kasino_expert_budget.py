@@ -7,7 +7,6 @@ import pytest
 
 import ai.kasino_expert as expert
 from ai.kasino_expert import ExpertKasino
-from ai.kasino_position import Position
 from ai.kasino_solver import MinimaxSolver, OutOfNodesError
 from engine.kasino import KasinoGame
 from tests.ai.test_kasino_solver import random_deal, value
@@ -37,15 +36,14 @@ def counted(monkeypatch):
 
 
 def test_the_solver_stops_past_its_budget():
-    position: Position = random_deal(3, hand_size=3)
+    position = random_deal(3, hand_size=3)
+    moves = list(position.moves())
     with pytest.raises(OutOfNodesError):
-        MinimaxSolver(0, value, budget=20).best(position, list(position.moves()))
+        MinimaxSolver(0, value, budget=20).best(position, moves)
     unbounded = MinimaxSolver(0, value)
-    unbounded.best(position, list(position.moves()))
+    _, exact = unbounded.best(position, moves)
     assert unbounded.nodes > 20
-    assert MinimaxSolver(0, value, budget=unbounded.nodes).best(position, list(position.moves()))[1] == pytest.approx(
-        unbounded.best(position, list(position.moves()))[1]
-    )
+    assert MinimaxSolver(0, value, budget=unbounded.nodes).best(position, moves)[1] == pytest.approx(exact)
 
 
 def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(counted, monkeypatch):
