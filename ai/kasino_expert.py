@@ -4,9 +4,10 @@
   (`MinimaxSolver`), the last take (K13) and most cards and spades (K14) included.
 - Two players, the deal before the last: every hand the opponent may hold (at most C(12,4) = 495) is a guess,
   each played out with the fast policy.
-- Otherwise guesses are sampled (`weighted_deal`), more of them when the best two moves are close; in 3-4 players
-  each guessed last deal is solved once few cards are left, by a paranoid minimax (the others against the seat:
-  it prunes, so it reaches further back into the deal than max-n could in the same time).
+- Otherwise guesses are sampled (`weighted_deal`): as many for each hidden hand (three hidden hands leave far more
+  deals to tell the moves apart over), and more when the best two moves are close. In 3-4 players each guessed
+  last deal is solved once few cards are left, by a paranoid minimax (the others against the seat: it prunes,
+  so it reaches further back into the deal than max-n could in the same time).
 - The solver's work is bounded by a budget of positions per decision (`SOLVER_NODES`): a guess it cannot finish
   within what is left is played out instead, like the rest of the guesses after it.
 - Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
@@ -59,7 +60,9 @@ class ExpertKasino(SampledSearch, RankedSearch):
 
     def __init__(self, seed: int = 0, samples: int | None = None, max_samples: int = 96,
                  time_limit: float = SAFETY_SECONDS) -> None:  # fmt: skip
-        """`samples` guesses per decision (`SAMPLES` if None), up to `max_samples` when the best two moves are close.
+        """`samples` guesses per decision and hidden hand (`SAMPLES` if None), up to `max_samples` when close.
+
+        With two players that is 32 guesses, up to 96 when the best two moves are close; with four, 96 up to 288.
 
         `time_limit` is only a safety cap: the budget is the samples, so the same view gets the same move.
         """
@@ -81,7 +84,8 @@ class ExpertKasino(SampledSearch, RankedSearch):
         rng = decision_rng(self.seed, view)
         if know.last_deal and sum(know.hand_sizes) <= SOLVE_CARDS:
             return searching.sample(candidates, rng, SOLVED_SAMPLES, SOLVED_SAMPLES, solve=True)
-        return searching.sample(candidates, rng, self.samples, self.max_samples, solve=False)
+        hidden = know.players - 1  # each hidden hand multiplies the deals a move must be judged over
+        return searching.sample(candidates, rng, self.samples * hidden, self.max_samples * hidden, solve=False)
 
 
 class _Search:

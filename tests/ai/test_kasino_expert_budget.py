@@ -87,3 +87,21 @@ def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget
     counted.clear()
     ExpertKasino(seed=2).choose(view, history)
     assert counted[0].nodes > 51
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_decision_makes_as_many_guesses_for_each_hidden_hand(players, monkeypatch):
+    """Three hidden hands leave far more deals to judge a move over than one: the guesses grow with them."""
+    guessed = []
+    real_guess = expert._Search._guess
+
+    def counting_guess(self, rng):
+        guessed.append(1)
+        return real_guess(self, rng)
+
+    monkeypatch.setattr(expert._Search, "_guess", counting_guess)
+    game = KasinoGame.new(players, seed=5)
+    view = game.view(game.to_move)
+    assert view.public.stock > 0 and len(view.legal_moves) > 1  # a sampled decision, not an exact one
+    ExpertKasino(seed=1, samples=10, max_samples=10).choose(view, [])
+    assert len(guessed) == 10 * (players - 1)
