@@ -41,11 +41,11 @@ def best_takes(table: Sequence[TableItem], seat: int, scoring: Scoring = DEFAULT
     """
     best: dict[int, float] = {}
     count = len(table)
-    points = [(item.cards[0], item_points(item, scoring)) for item in table]  # a crowded table has hundreds of takes
+    items = [(item.cards[0], item_points(item, scoring)) for item in table]  # a crowded table has hundreds of takes
     for move in legal_moves(seat, _PROBES, table, building=False):  # only its takes are wanted
         if isinstance(move, Take):
             value = hand_value(move.card)
-            worth = sum(item for key, item in points if key in move.targets)
+            worth = sum(points for key, points in items if key in move.targets)
             if len(move.targets) == count:
                 worth += scoring.sweep
             if worth > best.get(value, 0.0):
