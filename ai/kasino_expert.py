@@ -12,7 +12,8 @@
   within what is left is played out instead, like the rest of the guesses after it.
 - Guesses follow how well they explain the opponents' moves this deal (`kasino_inference`): sampled guesses deal
   the opponents cards in proportion to it, the enumerated ones are weighted by it.
-- A finished deal is scored as the round will count it and weighed by what it does to the game (`kasino_outcome`).
+- A finished deal is scored as the round will count it (`kasino_outcome`). With two players or partnerships it is
+  weighed by what it does to the game; with three or four on their own it is the seat's points less the others'.
 
 It decides from its seat's view and the public events only, with a budget of samples, never the clock (a safety
 cap of `SAFETY_SECONDS` aside), and its randomness comes from its seed and the view.

@@ -5,9 +5,10 @@ casinos, sweeps, the last take). At the end of a round the points are exact: mos
 seat that alone has the most (K14). Before that they are estimated: the cards still out are shared evenly on
 average, so each seat's chance of ending with the most is a normal approximation of its lead.
 
-A seat's *utility* weighs the round's points by what they do to the game: near the target a point that wins the
-game (K15) is worth far more than one that only widens a lead. Far from it, utility is the lead in game points
-over the best other seat.
+A seat's *utility* weighs the round's points by what they do to the game. Two seats or two teams: near the target
+a point that wins the game (K15) is worth far more than one that only widens a lead, and far from it utility is the
+lead in game points. Three or four seats on their own: utility is the seat's points less the others' mean, since
+against three rivals that plays better than the chance of winning does (`GameContext.utility`).
 
 Both count as the game does (`Scoring`: KV3's points for most cards and spades; KV5's partnerships, where a
 team's tallies are pooled, the team's points go to both partners, and the lead is over the other team).
@@ -116,17 +117,22 @@ class GameContext:
     teams: bool = False  # KV5: seats 0 and 2 against 1 and 3, partners holding the same totals and points
 
     def utility(self, points: Sequence[float], seat: int, round_over: bool) -> float:
-        """How much the round's `points` are worth to `seat`: the chance of winning the game, plus its lead.
+        """How much the round's `points` are worth to `seat`.
 
-        The lead is over the best other seat's game total after the round: with more than two players, points
-        taken from the game's leader count, points taken from a seat far behind hardly do. In partnerships the
-        lead is over the other team.
+        Two seats or two teams (KV5): the chance of winning the game, plus the lead over the other side.
+
+        Three or four seats on their own: the seat's game total after the round less the others' mean. Every
+        point taken from any rival counts, and the target does not change it. Weighing in the chance of winning
+        and the lead over the best other seat cost the expert a quarter of a point a round against three hard
+        players, and with it more games than the weighting won (issue 29's closing notes have the figures).
         """
         finals = [total + value for total, value in zip(self.totals, points, strict=True)]
         if self.teams:
             rivals = [value for other, value in enumerate(finals) if (other - seat) % 2]
         else:
             rivals = [value for other, value in enumerate(finals) if other != seat]
+            if len(rivals) > 1:
+                return finals[seat] - sum(rivals) / len(rivals)
         lead = finals[seat] - max(rivals)
         top = max(finals)
         if round_over and top >= self.target:
