@@ -19,6 +19,8 @@ a small change that matters little, but between two different players the sum ov
 At a four-player table, hard's move cost the expert 0.39 of a round point where the two differed (about 1.2 points
 a round in all), the expert's move gained hard only 0.08 in hard's games, and in real games the expert was 0.08 of
 a point a round ahead of hard (issue 29).
+
+A player is a strength, with budget options for the searching players: `expert:samples=64,max_samples=200`.
 """
 
 from __future__ import annotations
