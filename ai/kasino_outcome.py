@@ -8,7 +8,7 @@ average, so each seat's chance of ending with the most is a normal approximation
 A seat's *utility* weighs the round's points by what they do to the game. Two seats or two teams: near the target
 a point that wins the game (K15) is worth far more than one that only widens a lead, and far from it utility is the
 lead in game points. Three or four seats on their own: utility is the seat's points less the others' mean, since
-against three rivals that plays better than the chance of winning does (`GameContext.utility`).
+against two or three rivals that plays better than the chance of winning does (`GameContext.utility`).
 
 Both count as the game does (`Scoring`: KV3's points for most cards and spades; KV5's partnerships, where a
 team's tallies are pooled, the team's points go to both partners, and the lead is over the other team).
