@@ -11,12 +11,16 @@ that asked for it (an interaction response or an edit through its token), so pag
   the server shows pictures), with ◀ ▶ and a menu to jump to a round.
 - The export is a text file (`service.export`, `docs/export-format.md`).
 
+Telling a long game is work for the processor (the longest legal games have some 2,000 moves): the replay, the round
+posts and the pages' words are made in a worker thread, so other games' interactions do not wait on the event loop.
+
 The pages' custom ids carry the game, the number of moves the history was opened at (so the pages of a running game
 stay put while it goes on), and the page or step shown; they are rebuilt after a restart like any other.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import Sequence
@@ -58,6 +62,28 @@ DESCRIPTION_BUDGET = 3500  # characters of an embed's description a history page
 CHOICES_LIMIT = 25  # choices of an autocomplete, options of a select
 CHOICE_NAME_LIMIT = 100
 HISTORIES_KEPT = 16  # replayed histories in memory, by (game, moves): a reader pages through one at a time
+# What a history page says of its game, by status (a lobby has no history).
+NOTES: dict[GameStatus, str] = {
+    "running": "history.running-note",
+    "finished": "history.finished-note",
+    "cancelled": "history.stopped-note",
+    "frozen": "history.frozen-note",
+    "lobby": "history.stopped-note",
+}
+# What an export says of its game, by status: its answer, and the closing comment of a file that cannot be replayed.
+EXPORT_DONE: dict[GameStatus, str] = {
+    "running": "export.done-running",
+    "finished": "export.done-finished",
+    "cancelled": "export.done-stopped",
+    "frozen": "export.done-frozen",
+    "lobby": "export.done-stopped",
+}
+NOT_REPLAYABLE: dict[GameStatus, str] = {
+    "running": "export.not-replayable-yet",
+    "cancelled": "export.not-replayable-cancelled",
+    "frozen": "export.not-replayable-frozen",
+    "lobby": "export.not-replayable-cancelled",
+}
 
 
 @runtime_checkable
@@ -94,11 +120,16 @@ async def told_history(bot: GameBot, game_id: int, guild_id: int | None, moves: 
     if kept is not None and kept.history.record.guild_id == guild_id:
         return kept
     history = await load_history(bot.service.games, game_id, guild_id=guild_id, moves=moves)
+    starts = await asyncio.to_thread(_round_starts, bot, history)
+    return _histories.put((game_id, history.moves), Told(history, starts))
+
+
+def _round_starts(bot: GameBot, history: GameHistory) -> tuple[int, ...]:
+    """The steps each round starts at: after each step with one-off posts (a round's scores, a won hand)."""
     record = history.record
     notices = bot.presenter.uis[record.kind].notices
     ends = [step.number for step in history.steps[1:] if notices(record, step.events, SOURCE_LOCALE)]
-    starts = (0, *(end + 1 for end in ends if end < history.moves))
-    return _histories.put((game_id, history.moves), Told(history, starts))
+    return (0, *(end + 1 for end in ends if end < history.moves))
 
 
 # -- the history's pages ---------------------------------------------------------------------------------------------
@@ -133,7 +164,7 @@ def _pages(entries: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     return pages
 
 
-def history_page(
+async def history_page(
     bot: GameBot, told: Told, page: int | None, locale: str, *, at_step: int | None = None
 ) -> dict[str, Any]:
     """One page of the history, as keyword arguments for a message: content, embed, view, no attachment.
@@ -143,7 +174,7 @@ def history_page(
     """
     history = told.history
     record = history.record
-    pages = _pages(_entries(bot, told, locale))
+    pages = _pages(await asyncio.to_thread(_entries, bot, told, locale))
     if at_step is not None:
         page = next((index for index, shown in enumerate(pages) if shown[-1][0] >= at_step), len(pages) - 1)
     elif page is None:
@@ -163,13 +194,13 @@ def history_page(
             moves=history.moves,
         )
     )
-    note = {"finished": "history.finished-note", "running": "history.running-note"}.get(record.status)
+    note = NOTES[record.status]
     view = discord.ui.View(timeout=None)
     moves = history.moves
     view.add_item(HistoryPageButton(record.id, moves, page - 1, "prev", disabled=page <= 0))
     view.add_item(HistoryPageButton(record.id, moves, page + 1, "next", disabled=page >= len(pages) - 1))
     view.add_item(ReplayButton(record.id, moves, shown[0][0], "open", label=say(locale, "history.replay")))
-    content = say(locale, note or "history.stopped-note", title=game_title(record))  # stopped: cancelled or frozen
+    content = say(locale, note, title=game_title(record), moves=counted(history.moves, "move", locale))
     return {"content": content, "embed": embed, "view": view, "attachments": []}
 
 
@@ -267,9 +298,9 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         locale = private_locale(interaction)
         bot = bot_of(interaction)
         if self.way == "back":
-            page = history_page(bot, told, None, locale, at_step=self.page)
+            page = await history_page(bot, told, None, locale, at_step=self.page)
         else:
-            page = history_page(bot, told, self.page, locale)
+            page = await history_page(bot, told, self.page, locale)
         await interaction.edit_original_response(**page)
 
 
@@ -384,7 +415,7 @@ async def history_command(interaction: discord.Interaction, game: int | None = N
         await acknowledge(interaction, ephemeral=True, thinking=True)
         bot = bot_of(interaction)
         told = await told_history(bot, await game_to_tell(bot, interaction, game), interaction.guild_id)
-        page = history_page(bot, told, None, private_locale(interaction))
+        page = await history_page(bot, told, None, private_locale(interaction))
         del page["attachments"]
         await interaction.followup.send(**page, ephemeral=True)
 
@@ -400,20 +431,26 @@ async def export_command(interaction: discord.Interaction, game: int | None = No
         told = await told_history(bot, await game_to_tell(bot, interaction, game), interaction.guild_id)
         history = told.history
         record = history.record
-        notices = bot.presenter.uis[record.kind].notices
-        comments = {
-            step.number: [text.replace("**", "") for text in notices(record, step.events, locale)]
-            for step in history.steps[1:]
-        }
-        closing = [] if history.finished else [say(locale, "export.not-replayable-yet", moves=history.moves)]
-        text = export_text(history, comments, closing)
+        unreplayable = NOT_REPLAYABLE.get(record.status)
+        closing = [say(locale, unreplayable, moves=history.moves)] if unreplayable else []
+        text = await asyncio.to_thread(_export, bot, history, closing, locale)
         name = f"{record.kind}-{record.id}.txt"
         described = say(locale, "export.file-description", title=game_title(record))
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description=described)
-        told_as = {"finished": "export.done-finished", "running": "export.done-running"}.get(record.status)
         moves = counted(history.moves, "move", locale)
-        done = say(locale, told_as or "export.done-stopped", title=game_title(record), moves=moves)
+        done = say(locale, EXPORT_DONE[record.status], title=game_title(record), moves=moves)
         await interaction.followup.send(done, file=file, ephemeral=True)
+
+
+def _export(bot: GameBot, history: GameHistory, closing: Sequence[str], locale: str) -> str:
+    """The export's text, with each round's posts as comments in `locale`."""
+    record = history.record
+    notices = bot.presenter.uis[record.kind].notices
+    comments = {
+        step.number: [text.replace("**", "") for text in notices(record, step.events, locale)]
+        for step in history.steps[1:]
+    }
+    return export_text(history, comments, closing)
 
 
 @history_command.autocomplete("game")

@@ -4,7 +4,7 @@ The file holds tags, then the moves in the game's notation (`docs/export-format.
 
 A finished game's export carries its seed and settings, so `ExportedGame.replay` rebuilds it card for card. A running
 game's carries only what a spectator could know: the same moves and tags, but no seed, so it cannot be replayed
-until the game has ended (and it says so in a tag and a comment).
+until the game has ended (and it says so in a tag and a comment). A cancelled or frozen game's never gives its seed.
 """
 
 from __future__ import annotations
@@ -24,7 +24,12 @@ FORMAT = "kgexport 1"  # the first line's format name and version
 HEADER_LINE = f"% {FORMAT}"
 TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$')
 MOVE = re.compile(r"^(?P<seq>[0-9]+)\.\s+(?P<seat>[0-9]+):\s+(?P<move>[^{}]*?)\s*(?P<auto>\{auto\})?$")
-NOT_REPLAYABLE = "no: a running game carries no seed; export it again once the game has ended"
+# Why a file carries no seed, by the game's status (the `Replayable` tag of every game but a finished one).
+NOT_REPLAYABLE = {
+    "running": "no: a running game carries no seed; export it again once the game has ended",
+    "cancelled": "no: the game was cancelled, so its seed is never given",
+    "frozen": "no: the game was stopped because its moves could not be restored, so its seed is never given",
+}
 
 
 class ExportFormatError(ValueError):
@@ -136,7 +141,7 @@ def export_text(
         tags.append(("Replayable", "yes"))
     else:
         tags.append(("Result", "*"))
-        tags.append(("Replayable", NOT_REPLAYABLE))
+        tags.append(("Replayable", NOT_REPLAYABLE.get(record.status, NOT_REPLAYABLE["cancelled"])))
     lines = [HEADER_LINE, *(f'[{name} "{_quoted(value)}"]' for name, value in tags), ""]
     told = comments or {}
     for step in history.steps[1:]:

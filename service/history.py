@@ -8,12 +8,14 @@ face-up cards only); whatever a finished game may reveal besides is the presente
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from db.records import GameRecord, MoveRecord, Occupant, SeatChange, SeatRecord
 from engine.base import AnyGame, Event
+from engine.errors import GameError
 from engine.message import Message, Seat
 from engine.registry import game_class
 from service.errors import RefusedError
@@ -46,6 +48,13 @@ class GameHistory:
 
     record: GameRecord
     steps: tuple[Step, ...]
+    # A frozen game's log may stop replaying: the move (`seq`) the replay refused, where the history ends before it.
+    broken_at: int | None = None
+
+    @property
+    def frozen(self) -> bool:
+        """Whether the game was stopped because its log could not be restored (it may tell fewer moves than it has)."""
+        return self.record.status == "frozen"
 
     @property
     def finished(self) -> bool:
@@ -85,11 +94,12 @@ def replay_history(
     """Replay the game from its seed and settings through `moves`, keeping every step.
 
     Seat `changes` (issue 28) name each step's players as they were then, and a change without a move of its own (a
-    member taking a computer's seat) is told after the move it followed.
+    member taking a computer's seat) is told after the move it followed. A frozen game (its log could not be restored
+    at start-up) is told as far as its log replays: the history ends before the first move the replay refuses.
 
     Raises:
         RefusedError: the game never started (a lobby: there is nothing to tell).
-        GameError: a logged move is refused in the replayed position (a log that does not fit its game).
+        GameError: a logged move of a game that is not frozen is refused in the replayed position.
     """
     if record.state is None or record.status == "lobby":
         raise RefusedError(Message("refused.not-started"))
@@ -99,7 +109,12 @@ def replay_history(
     first = _holders(record, changes, 0)
     steps = [Step(0, None, None, False, record.created_at, (), (seating_line(record),), game.copy(), first)]
     for logged in moves:
-        events = tuple(game.play(logged.seat, logged.move))
+        try:
+            events = tuple(game.play(logged.seat, logged.move))
+        except GameError:
+            if record.status != "frozen":
+                raise
+            return GameHistory(record, tuple(steps), broken_at=logged.seq)
         lead = (Message("shared.bot-played-short", {"player": Seat(logged.seat)}),) if logged.auto else ()
         narration = narrate(events, lead) + told_apart.get(logged.seq, ())
         held = _holders(record, changes, logged.seq)
@@ -113,6 +128,9 @@ async def load_history(
 ) -> GameHistory:
     """The history of game `game_id` of server `guild_id`, through its first `moves` moves (None: all, as stored now).
 
+    The replay runs in a worker thread: the longest legal games (some 1,700 moves) take a few tenths of a second to
+    replay, which would hold up every other game's interactions on the event loop.
+
     Raises:
         RefusedError: no such game in that server (a game of another server is not told apart from none), or it
             never started.
@@ -123,4 +141,5 @@ async def load_history(
     logged = await games.game_moves(game_id)
     if moves is not None:
         logged = [move for move in logged if move.seq <= moves]
-    return replay_history(record, logged, await games.seat_changes(game_id))
+    changes = await games.seat_changes(game_id)
+    return await asyncio.to_thread(replay_history, record, logged, changes)
