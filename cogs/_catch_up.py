@@ -6,19 +6,23 @@ flat however many are owed. Settling spends requests against Discord's global li
 and play needs them too: the catch-up starts another game only while the requests of the last second (play's and
 its own, counted by `cogs._budget`), plus what the settles under way are still expected to make, stay under
 `TARGET` (or the same share of this process's own cap, REQUESTS_PER_SECOND, when several processes split the
-token's 50). A few settles run at once, so that Discord's round trips do not slow it below the budget.
+token's 50). A few settles run at once, so that Discord's round trips do not slow it below the budget. A read of the
+owed games that the database refuses (gone or busy) is tried again every RETRY_SECONDS, from where the catch-up
+stood: it outlives an outage rather than leaving the games owed until each is played again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from cogs._budget import ERRAND, GLOBAL_LIMIT, Errand, RequestBudget
+from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -29,6 +33,25 @@ TARGET: Final = 40  # requests a second, play and catch-up together: the rest of
 PAGE: Final = 200  # game ids read at a time
 MOST_AT_ONCE: Final = 8  # settles under way at once
 FIRST_COST: Final = 4.0  # requests a settle is expected to make until some have been measured
+RETRY_SECONDS: Final = 5.0  # after a read the database refused, the catch-up tries it again this much later
+T = TypeVar("T")
+
+
+async def patiently(read: Callable[[], Awaitable[T]], sleep: Callable[[float], Awaitable[None]], what: str) -> T:
+    """`read()`, tried again every RETRY_SECONDS while the database refuses it (said once in the log, not each time).
+
+    Raises:
+        Exception: anything but a refusal of the store (a bug), at once.
+    """
+    refused = 0
+    while True:
+        try:
+            return await read()
+        except USER_ERRORS as error:
+            if not refused:
+                log.warning("could not read %s (%s); trying again every %.0f s", what, error, RETRY_SECONDS)
+            refused += 1
+        await sleep(RETRY_SECONDS)
 
 
 def target_for(limit: int) -> int:
@@ -96,7 +119,7 @@ async def catch_up(
                 await budget.sleep(max(0.001, budget.seconds_until_at_most(math.floor(allowed))))
 
     after = 0
-    while ids := await pages(after, page):
+    while ids := await patiently(functools.partial(pages, after, page), budget.sleep, "the games owed to Discord"):
         after = ids[-1]
         for game_id in ids:
             await room()
@@ -111,7 +134,8 @@ async def catch_up(
 
 async def catch_up_on_start(bot: GameBot) -> CatchUp:
     """Start-up: void the previous run's delivery leases, then settle every game Discord is behind on."""
-    if released := await bot.service.projection.release_all_deliveries():
+    release = bot.service.projection.release_all_deliveries
+    if released := await patiently(release, bot.budget.sleep, "the delivery leases of the previous run"):
         log.info("released %d delivery leases left by the previous run", released)
     pages = bot.service.projection.unshown_game_ids
     target = target_for(bot.budget.limit)

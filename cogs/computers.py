@@ -71,6 +71,9 @@ class ComputerCog(commands.Cog):
         """Poke every running game whose seat to move is a computer's (at start-up: resume them)."""
         try:
             waiting = await self.players.games_waiting()
+        except USER_ERRORS as error:  # the database is gone or busy (the store logs that once): the next sweep looks
+            log.debug("could not look for computer players to move: %s", error)
+            return
         except Exception:
             log.exception("could not look for computer players to move")
             return
@@ -82,10 +85,16 @@ class ComputerCog(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def _work(self, game_id: int) -> None:
+        """One game's worker: whatever ends its play (the database gone, say), the next poke or sweep starts anew."""
         try:
             while game_id in self._poked:
                 self._poked.discard(game_id)
-                await self._play_while_waiting(game_id)
+                try:
+                    await self._play_while_waiting(game_id)
+                except USER_ERRORS as error:  # the game could not be read: the sweep pokes it again
+                    log.debug("game %s: computer turns wait for the next sweep: %s", game_id, error)
+                except Exception:
+                    log.exception("game %s: computer turns stopped; the next sweep tries again", game_id)
         finally:
             self._workers.pop(game_id, None)
 

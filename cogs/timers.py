@@ -47,10 +47,20 @@ class TimerCog(commands.Cog):
         """Warn the players whose time runs short; play for those whose time ran out.
 
         The database answers with the due games only (an index on each game's next timer moment), so a tick costs
-        what is due, not what is running; each game is then handled under its own lock.
+        what is due, not what is running; each game is then handled under its own lock. Nothing a tick meets ends
+        the loop: a read that fails (the database gone or busy) is tried again at the next tick, which finds every
+        timer that fell due meanwhile.
         """
         now = self.bot.clock()
-        for due in await self.bot.service.due_timers(now):
+        try:
+            due_now = await self.bot.service.due_timers(now)
+        except USER_ERRORS as error:  # the store says an outage in its log once; each tick need not
+            log.debug("turn timers not read this tick: %s", error)
+            return
+        except Exception:
+            log.exception("turn timers could not be read; trying again at the next tick")
+            return
+        for due in due_now:
             try:
                 if due.is_expired(now):
                     await self.expire(due)

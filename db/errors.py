@@ -43,10 +43,37 @@ class DatabaseUnwritableError(DatabaseUnusableError):
 
 
 class StorageUnavailableError(StoreError):
-    """A write failed because the disk is full or cannot be written; nothing was saved (players are told so)."""
+    """The storage could not take the action; nothing was saved, and players are told why in words.
+
+    Raised as such, it means the disk is full or cannot be written (SQLite's full or read-only file, PostgreSQL's
+    disk full 53100 or read-only transaction 25006). Each other cause has its own subclass, so that nobody is told
+    "full" when the server is only gone or busy.
+    """
+
+    def __init__(self, reason: str = "storage full or not writable") -> None:
+        super().__init__(f"{reason}; nothing was saved")
+
+
+class DatabaseUnreachableError(StorageUnavailableError):
+    """The database server cannot be reached: refused or lost connections, a server shutting down or starting."""
 
     def __init__(self) -> None:
-        super().__init__("storage full or not writable; nothing was saved")
+        super().__init__("the database cannot be reached")
+
+
+class DatabaseBusyError(StorageUnavailableError):
+    """The database server is up but too busy: too many connections, a statement timeout, no connection free."""
+
+    def __init__(self) -> None:
+        super().__init__("the database is busy")
+
+
+class GameBusyError(StoreError):
+    """The game's lock was not free within the bound (another action holds it, perhaps a stalled process's)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game_id={game_id} is busy")
+        self.game_id = game_id
 
 
 class MigrationError(StoreError):

@@ -13,6 +13,9 @@ from typing import Final
 
 from db.errors import (
     AlreadySeatedError,
+    DatabaseBusyError,
+    DatabaseUnreachableError,
+    GameBusyError,
     GameNotFoundError,
     GameStatusError,
     HostCannotLeaveError,
@@ -60,7 +63,13 @@ _BY_STATUS: Final = {
 
 def store_message(error: StoreError) -> Message:
     """One of the store's refusals as a message, from the facts it carries; a generic one for any other."""
-    if isinstance(error, StorageUnavailableError):
+    if isinstance(error, DatabaseUnreachableError):
+        return Message("refused.database-unreachable")
+    if isinstance(error, DatabaseBusyError):
+        return Message("refused.database-busy")
+    if isinstance(error, GameBusyError):
+        return Message("refused.game-busy")
+    if isinstance(error, StorageUnavailableError):  # as such: full or not writable (its subclasses come first)
         return Message("refused.storage-unavailable")
     if isinstance(error, StaleVersionError):
         return Message("refused.out-of-date")

@@ -56,6 +56,8 @@ async def migrate(conn: RawConnection, directory: Path = MIGRATIONS_DIR, *, targ
         if migration.version > target:
             break
         async with conn.transaction():
+            # Another process's migration is waited out however long it takes (the pool bounds lock waits otherwise).
+            await conn.execute("SET LOCAL lock_timeout = 0")
             await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *MIGRATION_LOCK)
             await conn.execute(_CREATE_TABLE)
             current = _known(await schema_version(conn), newest)

@@ -30,13 +30,14 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import asyncpg
 
 from db._codec import game_from_row, time_to_text
 from db._queries import fetch_game, game_columns, marks
-from db.errors import DatabaseUnusableError, GameNotFoundError, StorageUnavailableError
+from db.errors import DatabaseBusyError, DatabaseUnusableError, GameBusyError, GameNotFoundError, StoreError
+from db.postgres import faults
 from db.postgres.connection import PgConnection, RawConnection
 from db.postgres.migrate import migrate
 from db.records import GameRecord
@@ -54,38 +55,52 @@ log = logging.getLogger(__name__)
 
 POOL_SIZE: Final = 10  # connections for statements outside the actions that hold a game
 ACTIONS: Final = 20  # actions holding their game at once in one process (each on a pooled connection of its own)
+# The longest an action waits for its game's lock (PostgreSQL's lock_timeout, for every lock a statement waits
+# for), and for a free one of the ACTIONS, before it is refused as busy in words. A game's lock is held for a move's
+# few milliseconds (a computer's decision: under half a second), so only a stalled holder, such as a process
+# stopped but not dead, makes anyone wait this long; and a player is answered while still looking.
+LOCK_WAIT_SECONDS: Final = 5
+CONNECT_SECONDS: Final = 10  # a new connection that takes longer counts as the server unreachable
 # Advisory lock keys of the two-integer form: (1, n) are the store's own, apart from the coordinator's game locks.
 _BOARD_LOCK_SPACE: Final = 2
-# Errors of the server or the connection, not of the statement: said to players as "nothing was saved".
-_UNAVAILABLE: Final = (
-    OSError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,  # a connection the server dropped in the middle of a statement
-    asyncpg.InsufficientResourcesError,
-    asyncpg.ReadOnlySQLTransactionError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.AdminShutdownError,
-)
+R = TypeVar("R")
 
 
-async def open_pool(url: str, *, min_size: int = 1, max_size: int = POOL_SIZE) -> asyncpg.Pool:
-    """A pool of connections to the database at `url`.
+async def open_pool(url: str, *, max_size: int = POOL_SIZE) -> asyncpg.Pool:
+    """A pool of connections to the database at `url`, each waiting at most LOCK_WAIT_SECONDS for any lock.
+
+    Connections are opened as they are needed (and closed after 5 idle minutes): a pool that kept a floor of them
+    would try to restore it again and again while the server is down, logging a traceback each time, where the
+    store says an outage in one line when it starts and one when it ends.
 
     Raises:
         DatabaseUnusableError: the server cannot be reached or refuses the connection (one line, no password).
     """
+    pool: asyncpg.Pool | None = None
     try:
-        pool: asyncpg.Pool = await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, reset=_nothing_to_reset
+        pool = await asyncpg.create_pool(
+            url, min_size=0, max_size=max_size, reset=_nothing_to_reset, init=_bound_lock_waits, timeout=CONNECT_SECONDS
         )
+        async with pool.acquire():  # one connection now, so that a wrong URL is said at start-up
+            pass
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        if pool is not None:
+            await pool.close()
         reason = " ".join(str(error).split()) or type(error).__name__
         raise DatabaseUnusableError(
             f"PostgreSQL at DATABASE_URL cannot be used ({reason}); check that the server runs and the URL's host, "
             "database, user and password."
         ) from None
     return pool
+
+
+async def _bound_lock_waits(conn: asyncpg.Connection) -> None:
+    """Once per new connection: no statement waits for a lock longer than LOCK_WAIT_SECONDS.
+
+    A session setting rather than a startup parameter, which poolers may refuse; migrations lift it for their own
+    transactions (`db.postgres.migrate`), since a process migrating makes the others wait as long as it takes.
+    """
+    await conn.execute(f"SET lock_timeout = '{LOCK_WAIT_SECONDS}s'")
 
 
 async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
@@ -107,7 +122,7 @@ class _Held:
 
     store: PostgresStore
     task: asyncio.Task[Any] | None
-    raw: RawConnection
+    raw: _Lent
     game_id: int
     locked: bool = False
 
@@ -124,6 +139,7 @@ class PostgresStore(SqlStore):
         self._actions = asyncio.Semaphore(ACTIONS)  # so that statements outside actions always find a connection
         # Actions' connections between actions: kept rather than given back, which costs the pool a task each time.
         self._spare: list[_Lent] = []
+        self._outages = faults.Outages()  # the log's one line when the server goes, one when it is back
 
     @classmethod
     async def open(cls, url: str, *, own_games: str = ALL_GAMES, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -170,15 +186,16 @@ class PostgresStore(SqlStore):
         RETURNING, which holds the game's commit gate until that write commits). Whoever takes the lock next passes
         the gate before reading, and a read whose row changed while it waited for the lock is read again.
 
+        A connection found dead is never used: a kept one whose session ended is dropped, and should the first
+        statement find its connection lost all the same, it is tried once more on a fresh one (`_first`).
+
         Raises:
-            StorageUnavailableError: the server cannot be reached.
+            DatabaseUnreachableError: the server cannot be reached.
+            DatabaseBusyError: none of this process's ACTIONS came free within LOCK_WAIT_SECONDS.
+            GameBusyError: (from the first statement) the game's lock was not free within LOCK_WAIT_SECONDS.
         """
-        async with self._actions:
-            if self._spare:
-                raw = self._spare.pop()
-            else:
-                with _storage_errors():
-                    raw = await self.pool.acquire()
+        async with self._slot():
+            raw = await self._action_connection()
             held = _Held(self, asyncio.current_task(), raw, game_id)
             token = _HELD.set(held)
             ended_well = False
@@ -189,9 +206,62 @@ class PostgresStore(SqlStore):
                 _HELD.reset(token)
                 try:
                     if held.locked:
-                        await _unlock(raw, game_id)
+                        await _unlock(held.raw, game_id)
                 finally:
-                    await self._put_back(raw, ended_well)
+                    await self._put_back(held.raw, ended_well)
+
+    @asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """One of the process's ACTIONS, waited for LOCK_WAIT_SECONDS at most (stalled games may hold them all).
+
+        Raises:
+            DatabaseBusyError: none came free in time.
+        """
+        try:
+            async with asyncio.timeout(LOCK_WAIT_SECONDS):
+                await self._actions.acquire()
+        except TimeoutError:
+            log.info("no connection for an action came free within %d s; it is refused as busy", LOCK_WAIT_SECONDS)
+            raise DatabaseBusyError() from None
+        try:
+            yield
+        finally:
+            self._actions.release()
+
+    async def _action_connection(self) -> _Lent:
+        """A kept connection that is still alive, else one from the pool.
+
+        A kept connection dies with its server session (a restart, `pg_terminate_backend`, `idle_session_timeout`):
+        the pool then takes it back and its proxy answers nothing more, so it is dropped here, costing no move.
+        """
+        while self._spare:
+            raw = self._spare.pop()
+            if _alive(raw):
+                return raw
+            await self.pool.release(raw)  # nothing if the pool took it back already; else the pool replaces it
+        with self._storage_errors():
+            lent: _Lent = await self.pool.acquire()
+        return lent
+
+    async def _first(self, held: _Held, statement: Callable[[RawConnection], Awaitable[R]]) -> R:
+        """The action's first statement, which takes its game's lock; once more on a fresh connection if it was lost.
+
+        Safe to repeat: a first statement only reads (and takes the lock), and one that failed with its connection
+        lost holds nothing afterwards, since the server ends its session, and the lock with it.
+        """
+        try:
+            return await statement(held.raw)
+        except BaseException as error:
+            _end_session(held.raw)  # the lock may have been taken all the same: the session ends, and it with it
+            if not faults.connection_lost(error):
+                if isinstance(error, faults.TROUBLE):
+                    raise self._refused(error, held.game_id) from error
+                raise
+            log.info("game #%d: its action's connection was lost (%s); once more", held.game_id, faults.reason(error))
+        await self.pool.release(held.raw)  # nothing if the pool took it back already
+        held.raw = await self._action_connection()
+        with self._taking(held):
+            return await statement(held.raw)
 
     async def _put_back(self, raw: _Lent, ended_well: bool) -> None:
         """An action's connection, after the action: kept for the next one if it can be, else back to the pool.
@@ -225,8 +295,7 @@ class PostgresStore(SqlStore):
         held = self._held()
         if held is not None:
             if not held.locked:
-                with _taking(held):
-                    await held.raw.execute("SELECT take_game($1)", held.game_id)
+                await self._first(held, lambda raw: raw.execute("SELECT take_game($1)", held.game_id))
                 held.locked = True
             yield held.raw
         else:
@@ -240,10 +309,12 @@ class PostgresStore(SqlStore):
             return await super()._read_checked(game_id, unless_version)
         columns, parameters = game_columns(unless_version)
         # The statement's snapshot may predate the lock's wait: its row stands only if no commit changed it since.
-        with _taking(held):
-            rows = await PgConnection(held.raw).execute_fetchall(
+        rows = await self._first(
+            held,
+            lambda raw: PgConnection(raw).execute_fetchall(
                 f"SELECT {columns}, xmin = take_game(id) FROM games WHERE id = ?", (*parameters, game_id)
-            )
+            ),
+        )
         if not rows:
             raise GameNotFoundError(game_id)  # no row, so take_game never ran: nothing is held
         held.locked = True
@@ -266,13 +337,13 @@ class PostgresStore(SqlStore):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """One durable write transaction (on the held game's connection in an action, else a pooled one)."""
-        with _storage_errors():
+        with self._storage_errors():
             async with self._connection() as raw, raw.transaction():
                 yield PgConnection(raw)
 
     @asynccontextmanager
     async def _bookkeeping(self) -> AsyncIterator[Connection]:
-        with _storage_errors():
+        with self._storage_errors():
             async with self._connection() as raw, raw.transaction():
                 await raw.execute("SET LOCAL synchronous_commit = off")
                 yield PgConnection(raw)
@@ -280,14 +351,14 @@ class PostgresStore(SqlStore):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
         # Outside a transaction each statement sees every commit before it.
-        with _storage_errors():
+        with self._storage_errors():
             async with self._connection() as raw:
                 yield PgConnection(raw)
 
     async def _run_single(self, write: Callable[[Connection], Awaitable[T]]) -> T:
         # One statement (its trigger included) is atomic on its own and commits, synchronously, as it returns: no
         # BEGIN and COMMIT round trips around it.
-        with _storage_errors():
+        with self._storage_errors():
             async with self._connection() as raw:
                 return await write(PgConnection(raw))
 
@@ -299,7 +370,7 @@ class PostgresStore(SqlStore):
     @asynccontextmanager
     async def _begin_on(self, conn: Connection) -> AsyncIterator[Connection]:
         assert isinstance(conn, PgConnection)
-        with _storage_errors():
+        with self._storage_errors():
             async with conn.raw.transaction():
                 yield conn
 
@@ -325,6 +396,47 @@ class PostgresStore(SqlStore):
         )
 
     # -- where several processes meet --------------------------------------------------------------------------------
+
+    # -- what a failure of the server means ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _storage_errors(self) -> Iterator[None]:
+        """A statement the server could not take becomes a refusal players can read; the log says an outage once.
+
+        A connection lost in the middle of a COMMIT leaves unknown whether it landed; a move said unsaved that did
+        land is then refused as out of date when tried again, and the table shows it.
+        """
+        try:
+            yield
+        except faults.TROUBLE as error:
+            raise self._refused(error, None) from error
+        self._outages.succeeded()
+
+    @contextlib.contextmanager
+    def _taking(self, held: _Held) -> Iterator[None]:
+        """Around a statement that takes the held game's lock.
+
+        If the statement fails, or is cancelled, the lock may have been taken all the same: the session ends, and
+        the lock with it. A lock not free in time means the game is busy, and is said so.
+        """
+        try:
+            yield
+        except BaseException as error:
+            _end_session(held.raw)
+            if isinstance(error, faults.TROUBLE):
+                raise self._refused(error, held.game_id) from error
+            raise
+        self._outages.succeeded()
+
+    def _refused(self, error: BaseException, game_id: int | None) -> StoreError:
+        """The refusal for a failure of the server or the connection (`faults.TROUBLE`), noted for the log."""
+        if game_id is not None and isinstance(error, asyncpg.LockNotAvailableError):
+            log.info("game #%d: its lock was not free within %d s; refused as busy", game_id, LOCK_WAIT_SECONDS)
+            return GameBusyError(game_id)
+        refused = faults.refusal(error)
+        assert refused is not None, error
+        self._outages.failed(refused, error)
+        return refused
 
     async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
         """Lease the game's delivery to `owner` until `until`; None if another owner holds it, or is claiming it now.
@@ -358,36 +470,15 @@ async def _unlock(raw: RawConnection, game_id: int) -> None:
         raise
 
 
-@contextlib.contextmanager
-def _taking(held: _Held) -> Iterator[None]:
-    """Around a statement that takes the held game's lock.
-
-    If the statement fails, or is cancelled, the lock may have been taken all the same: the session ends, and the
-    lock with it.
-    """
-    try:
-        with _storage_errors():
-            yield
-    except BaseException:
-        _end_session(held.raw)
-        raise
-
-
 def _end_session(raw: RawConnection) -> None:
     """Close the connection at once (its locks end with it), unless it is gone already."""
     with contextlib.suppress(asyncpg.InterfaceError):  # lost: the pool took it back, and the server ended the session
         raw.terminate()
 
 
-@contextlib.contextmanager
-def _storage_errors() -> Iterator[None]:
-    """A statement the server could not take becomes a refusal players can read; the log says why.
-
-    A connection lost in the middle of a COMMIT leaves unknown whether it landed; a move said unsaved that did land
-    is then refused as out of date when tried again, and the table shows it.
-    """
+def _alive(raw: _Lent) -> bool:
+    """Whether a kept connection still has its server session (a proxy the pool took back answers nothing)."""
     try:
-        yield
-    except _UNAVAILABLE as error:
-        log.warning("PostgreSQL is unavailable (%s)", " ".join(str(error).split()))
-        raise StorageUnavailableError() from error
+        return not raw.is_closed()
+    except asyncpg.InterfaceError:
+        return False
