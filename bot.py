@@ -34,6 +34,7 @@ from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
 from cogs._host import GameBot
+from cogs._invalid import InvalidRequests, budget_for
 from cogs._language import Languages
 from cogs._presenter import Presenter
 from cogs._translator import CommandTranslator
@@ -245,12 +246,17 @@ class CardBot(GameBot):
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
         requests_per_second: int = GLOBAL_LIMIT,
+        invalid_requests: InvalidRequests | None = None,
     ) -> None:
         # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         # None (or left out): every shard of shard_count runs here; discord.py's options take no None.
         shards: dict[str, Any] = {} if shard_ids is None else {"shard_ids": list(shard_ids)}
+        # Discord's refusals of this process (401, 403, 429), seen on every response of its HTTP session, against its
+        # share of the invalid-request budget (cogs/_invalid.py).
+        invalid = invalid_requests or InvalidRequests(budget_for(requests_per_second, shard_count, shard_ids))
+        trace = invalid.trace_config()
         # Slash commands and components only: no privileged intents.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -259,6 +265,7 @@ class CardBot(GameBot):
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=shard_count,
+            http_trace=trace,
             **shards,
         )
         # discord.py creates this queue in connect(), yet close() writes to it: without it, closing a bot that never
@@ -281,10 +288,13 @@ class CardBot(GameBot):
         # The requests counted against Discord's global limit (its clock is replaceable before start-up), held to this
         # process's share of it.
         self.budget = RequestBudget(limit=requests_per_second)
+        self.invalid_requests = invalid
+        self._invalid_trace = trace
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
         self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
+        self.invalid_requests.install(self.http, self._invalid_trace)  # SimCord's client has no session to trace
         forget_idle_buckets(self.http)  # one rate-limit bucket per channel, kept only while it knows something
         if self._given_store is None:
             shard_ids = self.shard_ids if self.shard_count is not None else None  # all of them: every game is ours

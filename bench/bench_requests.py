@@ -14,9 +14,18 @@ are real play: half the players with DMs closed, members with computers, and a p
 (the automatic-turn limit at its maximum, the warnings included; a move counts whether a member or the timer made
 it). The same games count the store's synchronous commits per move (`bench.bench_db` prints them).
 
-A last line, `history and replay pages: 0 counted requests per page (2.00 in all)`, pages through a finished Kasino
+A line, `history and replay pages: 0 counted requests per page (2.00 in all)`, pages through a finished Kasino
 game's `/game history` and replay (issue 28): every page is an interaction response or an edit through its token,
 so none should count.
+
+The last lines (issue 44), `invalid requests during a 50001 storm over 200 games: peak 1234 per 10 min (…)`, take
+the bot's access away from 200 running Kasino games (every thread, and their channel, answer 403 Missing Access) for
+an hour of virtual time while their turn timers (15 minutes) keep making moves Discord cannot show, then give it back.
+Discord blocks an address after 10,000 such refusals in 10 minutes; the peak is the most refusals the bot was answered
+within any 10 minutes, observed on its HTTP client, against this process's budget (`cogs/_invalid.py`). Once access
+returns every game's shown version must catch up with its stored one: by the game's own retry, or at its next move
+(a game refused for half an hour waits for one). The second line gives the process a tenth of the budget (as one of
+ten processes would keep), so that its retries have to slow down.
 """
 
 from __future__ import annotations
@@ -29,11 +38,15 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import discord
 import simcord
+from discord.http import Route
 
 import cogs._timing
 from bot import create_bot
+from cogs._invalid import BUDGET, WINDOW_SECONDS, InvalidRequests
 from cogs._timing import TIMER_PRESETS
 from cogs.lobby import AFK_LIMIT_MAX
 from tests.cogs.helpers import (
@@ -219,6 +232,95 @@ async def history_pages(folder: Path) -> tuple[int, int, int]:
         await bot.close()
 
 
+STORM_TITLE = "invalid requests during a 50001 storm"
+STORM_SECONDS = 3600.0  # how long the moderator keeps the bot out
+STORM_STEP = 30.0  # seconds of virtual time per advance
+CATCH_UP_SECONDS = 1800.0  # how long after access returns every game must have caught up
+MISSING_ACCESS = {"status": 403, "code": 50001, "message": "Missing Access"}
+
+
+@dataclass(frozen=True)
+class Storm:
+    """What a storm of refusals cost: the busiest 10 minutes, and how the games came back."""
+
+    games: int
+    budget: int
+    peak: int
+    refused: int
+    behind: int  # games whose shown version had not caught up CATCH_UP_SECONDS after access returned
+    caught_up_after: float  # seconds after access returned when the last game had caught up
+
+    def line(self, label: str) -> str:
+        after = f"{(CATCH_UP_SECONDS if self.behind else self.caught_up_after) / 60:.1f} min after access returned"
+        back = f"every game caught up {after}" if not self.behind else f"{self.behind} games still behind {after}"
+        return (
+            f"{STORM_TITLE} over {self.games} games{label}: peak {self.peak} per 10 min "
+            f"(budget {self.budget}; {self.refused} refused in all; {back})"
+        )
+
+
+def busiest_window(stamps: list[float]) -> int:
+    """The most stamps within any 10 minutes (each window ending at a stamp)."""
+    ordered = sorted(stamps)
+    start, best = 0, 0
+    for end, stamp in enumerate(ordered):
+        while ordered[start] <= stamp - WINDOW_SECONDS:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def observe_refusals(env: simcord.Env) -> list[float]:
+    """When each 401, 403 or 429 reached the bot (virtual seconds), seen on its HTTP client by the bench itself."""
+    stamps: list[float] = []
+    send = env.bot.http.request
+
+    async def request(route: Route, **kwargs: Any) -> Any:
+        try:
+            return await send(route, **kwargs)
+        except discord.HTTPException as error:
+            if error.status in (401, 403, 429):
+                stamps.append(env.now().timestamp())
+            raise
+
+    env.bot.http.request = request
+    return stamps
+
+
+async def storm(folder: Path, games: int, budget: int) -> Storm:
+    """`games` running Kasino games whose channel refuses the bot for STORM_SECONDS, then lets it back."""
+    seeds = itertools.count(1)
+    bot = create_bot(folder / f"storm-{budget}.db", new_seed=lambda: next(seeds), shard_count=1,
+                     invalid_requests=InvalidRequests(budget))  # fmt: skip
+    try:
+        # 200 timers running out in the same step take SimCord longer than its default 5 s to settle.
+        async with simcord.run(bot, settle_timeout=120.0) as env:
+            guild = env.create_guild("Cards")
+            channel = guild.create_text_channel("games")
+            members = [guild.add_member(env.create_user(name)) for name in NAMES]
+            ids = []
+            for number in range(games):
+                host, guest = members[number % 5], members[number % 5 + 1]
+                ids.append((await open_and_start(channel, host, [guest], "kasino new", seats=2, timer="15m",
+                                                 afk=AFK_LIMIT_MAX))[1])  # fmt: skip
+            stamps = observe_refusals(env)
+            for place in [channel, *(game_thread(channel, game_id) for game_id in ids)]:
+                for method in ("POST", "PATCH", "DELETE"):
+                    env.inject_error(method, f"/channels/{place.id}/*", **MISSING_ACCESS, times=None)
+            # The first timers run out 15 minutes in: from then on, for an hour, Discord refuses what they change.
+            for _ in range(int((TIMER_PRESETS["15m"] + STORM_SECONDS) / STORM_STEP)):
+                await env.advance_time(STORM_STEP)
+            env.backend.faults.clear()
+            waited, behind = 0.0, games
+            while behind and waited < CATCH_UP_SECONDS:
+                await env.advance_time(STORM_STEP)
+                waited += STORM_STEP
+                behind = sum([not (await bot.store.get_game(game_id)).shown for game_id in ids])
+            return Storm(games, budget, busiest_window(stamps), len(stamps), behind, waited)
+    finally:
+        await bot.close()
+
+
 def _route(path: str) -> str:
     return "/".join("{id}" if part.isdigit() else part for part in path.split("/"))
 
@@ -237,6 +339,7 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=1, help="games per case (default 1)")
     parser.add_argument("--routes", action="store_true", help="also print counted requests by route")
     parser.add_argument("--only", default="", help="only the cases whose title contains this")
+    parser.add_argument("--storm-games", type=int, default=200, help="games in the 50001 storm (default 200)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         for case in (case for case in CASES if args.only in case.title):
@@ -253,6 +356,10 @@ async def main() -> None:
             pages, counted_requests, requests = await history_pages(Path(folder))
             per_page = f"{counted_requests / pages:g} counted requests per page ({requests / pages:.2f} in all)"
             print(f"{HISTORY_TITLE}: {per_page}", flush=True)
+        if args.only in STORM_TITLE:
+            print((await storm(Path(folder), args.storm_games, BUDGET)).line(""), flush=True)
+            tenth = await storm(Path(folder), args.storm_games, BUDGET // 10)
+            print(tenth.line(", a process keeping a tenth of the budget"), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,15 +3,20 @@
 It answers what login and the delivery ask for (the bot user, the application, DM channels, message posts, edits
 and deletions) with well-formed payloads, reads every body (attachments included) and counts the requests. The
 bot process points discord.py at it with `discord.http.Route.BASE = FakeDiscord.base`. Only the loopback address.
+
+`refuse` makes it answer matching requests as Discord refuses them (a 403 Missing Access, a 429 with its scope),
+and `refused` counts those answers by status, so that a test of what the bot counts has its own count to compare.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import itertools
 import json
 import threading
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -58,11 +63,34 @@ def _message(message_id: str, channel_id: str) -> dict[str, Any]:
     }
 
 
+@dataclass
+class Refusal:
+    """Answer requests whose path (below /api/v10) matches `pattern` with `status`, `times` times (None: always)."""
+
+    pattern: str
+    status: int
+    code: int = 0
+    scope: str | None = None  # a 429's X-RateLimit-Scope: "user", "global" or "shared"
+    times: int | None = None
+
+    def answer(self) -> web.Response:
+        """Discord's refusal: a 429 carries what discord.py needs to wait and retry (retry_after, a Via header)."""
+        if self.status != 429:
+            return _json({"message": "Missing Access", "code": self.code}, status=self.status)
+        headers = {"Content-Type": "application/json", "Via": "1.1 google", "Retry-After": "0"}
+        if self.scope is not None:
+            headers["X-RateLimit-Scope"] = self.scope
+        body = {"message": "You are being rate limited.", "retry_after": 0.01, "global": self.scope == "global"}
+        return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+
+
 class FakeDiscord:
     """The server, run on its own thread and event loop: `with FakeDiscord() as discord: ... discord.base`."""
 
     def __init__(self) -> None:
         self.requests: Counter[str] = Counter()
+        self.refused: Counter[int] = Counter()  # refusals answered, by status
+        self._refusals: list[Refusal] = []
         self._ids = itertools.count(9_000_000_000)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -93,11 +121,27 @@ class FakeDiscord:
         assert server is not None
         return int(server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
 
+    def refuse(self, refusal: Refusal) -> None:
+        """Refuse the requests it matches from now on (from any thread: the list is only appended to)."""
+        self._refusals.append(refusal)
+
+    def _refusal(self, path: str) -> Refusal | None:
+        for refusal in self._refusals:
+            if refusal.times != 0 and fnmatch.fnmatch(path, refusal.pattern):
+                if refusal.times is not None:
+                    refusal.times -= 1
+                return refusal
+        return None
+
     async def _answer(self, request: web.Request) -> web.Response:
         await request.read()
         parts = request.match_info["path"].strip("/").split("/")
         method = request.method
         self.requests[f"{method} /{'/'.join(part if not part.isdigit() else '{id}' for part in parts)}"] += 1
+        refusal = self._refusal("/" + "/".join(parts))
+        if refusal is not None:
+            self.refused[refusal.status] += 1
+            return refusal.answer()
         if method == "GET" and parts == ["users", "@me"]:
             return _json(BOT_USER)
         if method == "GET" and parts == ["oauth2", "applications", "@me"]:

@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from cogs._budget import RequestBudget
+from cogs._invalid import InvalidRequests
 from cogs._language import Languages
 from cogs._table import TableMessage, TableUI
 from db.records import GameRecord
@@ -109,11 +110,15 @@ class Delivers(Protocol):
 
 
 class GameBot(commands.AutoShardedBot):
-    """The bot as the cogs see it: the table service, the presenter, the delivery, the languages and the clock."""
+    """The bot as the cogs see it: the service, presenter, delivery, languages, request budgets and clock.
+
+    Two budgets: requests a second (`budget`) and Discord's refusals in 10 minutes (`invalid_requests`).
+    """
 
     service: TableService
     presenter: Presents
     delivery: Delivers
     languages: Languages
     budget: RequestBudget
+    invalid_requests: InvalidRequests
     clock: Callable[[], datetime]
