@@ -14,6 +14,13 @@ Discord call never changes the game and is retried with backoff; the player is t
 the table will catch up. Only a deleted channel (Unknown Channel) moves or ends a game: missing access or
 permissions (a moderator editing the channel, an outage) is a passing condition, retried one request per step,
 and after half an hour of it the game waits for its next action and its host is told privately.
+
+An edit refused for good (`must_repost`: Unknown Message, or 30046, the cap on edits of messages older than an hour
+that a table living for a day meets) is answered by posting the message anew, its id stored, the old one deleted or
+pointed at the new one (`retire`): once per refusal, never in a loop. A table is not rolled over before Discord
+refuses: that would cost a post and a delete (2 counted requests) every 50 minutes of every living table, while the
+refusal costs the same 2 only when it comes (`python -m bench.bench_edit_cap`). An ephemeral panel whose edit failed
+stays kept and is edited again at the game's retry, while its token lives.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import logging
 import random
 import secrets
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -32,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._backoff import retry_delay
-from cogs._hands import as_new_message, dms_closed, panel_state, show_hand_button, stamped
+from cogs._hands import as_new_message, dms_closed, left_seat_panel, panel_state, show_hand_button, stamped
 from cogs._language import private_locale
 from cogs._recent import Recent
 from cogs._table import TableMessage
@@ -43,6 +50,7 @@ from engine.base import AnyGame, Event
 from engine.registry import game_kind
 from i18n import say
 from service.errors import RefusedError
+from service.seats import held_seat, vacated
 from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
@@ -53,6 +61,10 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=2)  # long enough for one delivery, short enough that a crashed worker's lease lapses
 FOLLOWUP_LIFETIME = timedelta(minutes=14)  # an interaction's token works for 15 minutes
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+EDIT_CAP = 30046  # "Maximum number of edits to messages older than 1 hour reached"
+LASTING = (UNKNOWN_MESSAGE, EDIT_CAP)  # an edit refused for good: only a new message can show the change
+TOKEN_GONE = (401, 404)  # an ephemeral panel's token lapsed, or its message was dismissed: it cannot change again
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 PASSING = (MISSING_ACCESS, MISSING_PERMISSIONS)  # refusals that end when a moderator or Discord sets things right
@@ -63,6 +75,7 @@ LATEST_KEPT = 2000  # members' latest clicks kept before the expired ones are dr
 CATCH_UP = "table.catch-up"  # the player's move counted, and the table catches up (a message id)
 MOVED = "table.moved"  # the game's thread is gone, so it goes on in the channel (a message id)
 PAUSED = "table.paused"  # the host's DM after half an hour without access (a message id)
+REPOSTED = "table.reposted"  # what an old message says when it could not be deleted: where it goes on (a message id)
 
 
 @dataclass(slots=True)
@@ -111,6 +124,52 @@ class _Ping:
 def place_gone(error: discord.HTTPException) -> bool:
     """Whether an error says the channel itself is gone (not just one message, and not only out of reach for now)."""
     return error.code == UNKNOWN_CHANNEL
+
+
+def must_repost(error: discord.HTTPException) -> bool:
+    """Whether an edit was refused for good: the message is gone, or it had all the edits an old message may have.
+
+    Neither passes with time or retries (a retry would be refused again, for ever); posting the message anew is the
+    only way to show the change, and the place itself is fine.
+    """
+    return error.code in LASTING
+
+
+async def retire(place: discord.PartialMessageable, message_id: int, successor: str) -> None:
+    """The message an edit was refused for goes, once: deleted (the bot may delete its own), else pointing on.
+
+    Where deleting is refused, it is edited once to `successor` (a line with a link to the new message), without
+    its buttons, so that nobody plays on it; should that be refused too (the edit cap), it stays as it was, and a
+    click on it is refused as out of date. Never retried: the new message already shows everything.
+    """
+    old = place.get_partial_message(message_id)
+    try:
+        await old.delete()
+        return
+    except discord.NotFound:
+        return
+    except discord.HTTPException:
+        log.info("message %d could not be deleted; it is pointed at its successor instead", message_id)
+    try:
+        await old.edit(content=successor, embeds=[], attachments=[], view=None)
+    except discord.HTTPException:
+        log.info("message %d could not be pointed at its successor either; it stays as it was", message_id)
+
+
+async def edit_refused(edit: Awaitable[Any]) -> int | None:
+    """Make an edit: None when it went through, the code of a lasting refusal (`must_repost`); anything else raises."""
+    try:
+        await edit
+    except discord.HTTPException as error:
+        if not must_repost(error):
+            raise
+        return error.code
+    return None
+
+
+def dm_link(title: str, channel_id: int, message_id: int) -> str:
+    """`title` as a Markdown link to a message in a direct-message channel."""
+    return f"[{title}](https://discord.com/channels/@me/{channel_id}/{message_id})"
 
 
 def is_passing(error: BaseException | None) -> bool:
@@ -168,6 +227,7 @@ class Delivery:
         self._blocked_since: dict[int, float] = {}  # game id → when passing refusals began (the loop's clock)
         self._tasks: set[asyncio.Task[None]] = set()
         self._paused: set[int] = set()  # games whose retries stopped after PAUSE_AFTER; their next action resumes
+        self._panels_owed: dict[int, discord.HTTPException] = {}  # game id → why an ephemeral panel's edit failed
 
     async def note_interaction(self, interaction: discord.Interaction) -> None:
         """Remember a member's latest interaction (`on_interaction`): a ping in its channel can be its followup.
@@ -242,7 +302,9 @@ class Delivery:
             shown: GameRecord | None = None
             try:
                 if record.shown and (record.warning_message_id is None or record.warned):
-                    shown = record  # nothing is owed: settling twice changes nothing
+                    shown = record  # nothing is owed but, maybe, an ephemeral panel: settling twice changes nothing
+                    if record.id in self._panels_owed:
+                        await self._show_ephemeral_panels(record, self.bot.service.game_of(record))
                 else:
                     shown = await self._deliver(record, Via(interaction) if interaction else None, fresh)
             except Exception as error:
@@ -264,6 +326,9 @@ class Delivery:
             self.bot.dispatch("game_changed", game_id)
             if shown is None:
                 return False
+            if (owed := self._panels_owed.get(game_id)) is not None:  # shown, but a kept panel's edit is retried
+                self._retry_later(game_id, owed)
+                return False
             self._failures.pop(game_id, None)
             self._blocked_since.pop(game_id, None)
             self._paused.discard(game_id)
@@ -278,6 +343,7 @@ class Delivery:
     def forget(self, game_id: int) -> None:
         """Drop what is kept in memory for a game."""
         self._pings.pop(game_id, None)
+        self._panels_owed.pop(game_id, None)
         for shown in self._shown.pop(game_id, {}).values():
             self._panel_games.pop(shown.message_id, None)
         self._blocked_since.pop(game_id, None)
@@ -394,6 +460,24 @@ class Delivery:
             return await self._put_table(record, table.without_picture(), via)
 
     async def _put_table(self, record: GameRecord, table: TableMessage, via: Via | None) -> GameRecord:
+        """Edit the living table where it is; post it anew where that edit is refused for good (`must_repost`).
+
+        A table deleted is posted again; a table that had all the edits Discord allows an old message (30046) is
+        posted again in the same place and the old one retired (`retire`): once per refusal, with no edit of the new
+        one in the same step, so a refusal can never turn into a loop. Later updates edit the new message.
+        """
+        try:
+            if await self._edit_table(record, table, via):
+                return record
+        except discord.HTTPException as error:
+            if place_gone(error) or not must_repost(error):
+                raise
+            log.info("game #%d: Discord refuses to edit its table (%d); posting it anew", record.id, error.code)
+            return await self._post_table(record, table, retire_old=error.code == EDIT_CAP)
+        return await self._post_table(record, table, retire_old=False)
+
+    async def _edit_table(self, record: GameRecord, table: TableMessage, via: Via | None) -> bool:
+        """Edit the table message, through the click on it when there is one; False when it has none yet."""
         fields: dict[str, Any] = {
             "content": table.content,
             "embed": table.embed,
@@ -402,16 +486,15 @@ class Delivery:
         }
         if via is not None and via.message_id is not None and via.message_id == record.table_message_id:
             await via.edit(**fields)
-            return record
+            return True
+        if record.table_message_id is None:
+            return False
+        await self.bot.presenter.game_channel(record).get_partial_message(record.table_message_id).edit(**fields)
+        return True
+
+    async def _post_table(self, record: GameRecord, table: TableMessage, *, retire_old: bool) -> GameRecord:
+        """Post the table as a new message in the game's place and store its id; the old one goes when `retire_old`."""
         place = self.bot.presenter.game_channel(record)
-        if record.table_message_id is not None:
-            try:
-                await place.get_partial_message(record.table_message_id).edit(**fields)
-                return record
-            except discord.NotFound as error:
-                if place_gone(error):
-                    raise
-                log.info("game #%d: its table message is gone; posting a new one", record.id)
         message = await place.send(
             content=table.content,
             embed=table.embed,
@@ -419,6 +502,10 @@ class Delivery:
             files=table.files() or discord.utils.MISSING,
         )
         await self.bot.service.projection.set_messages(record.id, table_message_id=message.id)
+        if retire_old and record.table_message_id is not None:
+            locale = await self.bot.languages.public(record.guild_id)
+            link = jump_link(game_title(record), record.guild_id, place.id, message.id)
+            await retire(place, record.table_message_id, say(locale, REPOSTED, link=link))
         return await self.bot.service.get(record.id)
 
     async def _show_panels(
@@ -447,7 +534,12 @@ class Delivery:
                 closed.append(seat.user_id)
         if closed:  # one notice for everyone found with DMs closed (a start may find several)
             await self._tell_dms_closed(record, closed)
-        return await self.bot.service.get(record.id) if changed else record
+        if not changed:
+            return record
+        noted = await self.bot.service.get(record.id)
+        # Changed meanwhile (a seat changed hands during a slow DM edit, say): this delivery showed the version it
+        # claimed, not that one, so it must not be recorded as shown; the change's own settle shows it.
+        return noted if noted.version == record.version else record
 
     async def _tell_dms_closed(self, record: GameRecord, user_ids: Sequence[int]) -> None:
         locale = await self.bot.languages.public(record.guild_id)
@@ -465,12 +557,13 @@ class Delivery:
         Free (an interaction's webhook is not bound to the global limit). A panel whose token lapsed cannot be changed
         any more: it shows its age, and a click on it answers with the current panel.
         """
+        self._panels_owed.pop(record.id, None)
         panels = self._shown.get(record.id)
         if not panels:
             return
         now = asyncio.get_running_loop().time()
         for user_id, shown in list(panels.items()):
-            seat = record.seat_of(user_id)
+            seat = held_seat(record, game, user_id)  # a member who left the seat sees nothing of it afterwards
             if seat is None or not shown.alive(now):
                 del panels[user_id]
                 self._panel_games.pop(shown.message_id, None)
@@ -486,10 +579,14 @@ class Delivery:
                 await shown.interaction.edit_original_response(
                     **stamped(panel, record, game, seat, self.bot.clock(), locale)
                 )
-            except discord.HTTPException:
-                log.debug("game #%d: an ephemeral panel could not be edited; it shows its age", record.id)
-                del panels[user_id]
-                self._panel_games.pop(shown.message_id, None)
+            except discord.HTTPException as error:
+                if error.status in TOKEN_GONE:  # it cannot change any more: it shows its age
+                    log.debug("game #%d: an ephemeral panel can no longer be edited", record.id)
+                    del panels[user_id]
+                    self._panel_games.pop(shown.message_id, None)
+                else:  # kept, and edited again at the retry, while its token lives
+                    log.debug("game #%d: an ephemeral panel could not be edited; trying again later", record.id)
+                    self._panels_owed[record.id] = error
                 continue
             shown.state = state
 
@@ -497,37 +594,63 @@ class Delivery:
         """Show a seat's DM panel: True when it changed, False when it was current, None when DMs are closed."""
         assert seat.user_id is not None
         locale = await self.bot.languages.of_user(seat.user_id, record.guild_id)
-        panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat, locale)
+        if vacated(game, seat.seat):  # its live menu is retired, without the cards the seat is dealt afterwards
+            panel = left_seat_panel(locale)
+        else:
+            panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat, locale)
         turn = record.status == "running" and game.to_move == seat.seat
         digest = panel_digest(panel, record.version if turn else None)
         if digest == seat.panel:
             return False
+        refused: int | None = None  # the code of a lasting refusal to edit the panel (`must_repost`), if one came
         if via is not None and via.message_id is not None and via.message_id == seat.hand_message_id:
-            await via.edit(**panel)
-            await self.bot.service.projection.note_seat(record.id, seat.seat, panel=digest)
-            return True
+            refused = await edit_refused(via.edit(**panel))
+            if refused is None:
+                await self.bot.service.projection.note_seat(record.id, seat.seat, holder=seat.user_id, panel=digest)
+                return True
         try:
             channel_id = seat.dm_channel_id or self._dm_channels.get(seat.user_id)
             if channel_id is None:
                 channel_id = (await self.bot.create_dm(discord.Object(seat.user_id))).id
             self._dm_channels.put(seat.user_id, channel_id)
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            message_id = seat.hand_message_id
             new_turn = turn and not is_turn_panel(seat.panel)
-            if message_id is not None and not new_turn:
-                try:
-                    await channel.get_partial_message(message_id).edit(**panel)
-                except discord.NotFound:
-                    message_id = None
-            if message_id is None or new_turn:
-                message_id = (await channel.send(**as_new_message(panel))).id
+            message_id, refused = await self._put_panel(channel, seat.hand_message_id, panel, new_turn, refused)
         except discord.Forbidden:
-            await self.bot.service.projection.note_seat(record.id, seat.seat, dm_ok=False)
+            await self.bot.service.projection.note_seat(record.id, seat.seat, holder=seat.user_id, dm_ok=False)
             return None
+        # Only while the seat is still theirs: it may have changed hands during the edit; then nothing is noted, and
+        # the change's own settle reaches the new holder.
         await self.bot.service.projection.note_seat(
-            record.id, seat.seat, panel=digest, hand_message_id=message_id, dm_channel_id=channel_id
+            record.id,
+            seat.seat,
+            holder=seat.user_id,
+            panel=digest,
+            hand_message_id=message_id,
+            dm_channel_id=channel_id,
         )
+        if refused == EDIT_CAP and seat.hand_message_id is not None:  # one new panel per refusal; the old one goes
+            link = dm_link(game_title(record), channel_id, message_id)
+            await retire(channel, seat.hand_message_id, say(locale, REPOSTED, link=link))
         return True
+
+    @staticmethod
+    async def _put_panel(
+        channel: discord.PartialMessageable,
+        message_id: int | None,
+        panel: dict[str, Any],
+        new_turn: bool,
+        refused: int | None,
+    ) -> tuple[int, int | None]:
+        """Edit a DM panel in place, or post it anew; its message id, and the code of a lasting refusal if one came.
+
+        Posted anew at a new turn (a new message notifies), when there is none, or when an edit was refused for good.
+        """
+        if message_id is not None and not new_turn and refused is None:
+            refused = await edit_refused(channel.get_partial_message(message_id).edit(**panel))
+            if refused is None:
+                return message_id, None
+        return (await channel.send(**as_new_message(panel))).id, refused
 
     @staticmethod
     def _resigned(game: AnyGame) -> set[int]:
@@ -658,6 +781,8 @@ class Delivery:
         retry_after = getattr(error, "retry_after", None)
         asked = float(retry_after) if isinstance(retry_after, int | float) else None
         delay = retry_delay(failures, asked, jitter=random.uniform(1.0, 1.2))
+        # Later still while the process's refusals near its invalid-request budget (cogs/_invalid.py).
+        delay = self.bot.invalid_requests.retry_delay(delay, error)
         self._retries[game_id] = asyncio.get_running_loop().create_task(self._retry(game_id, delay))
 
     async def _tell_host_paused(self, game_id: int) -> None:
@@ -694,8 +819,17 @@ async def settle_and_tell(
     shown = await bot.delivery.settle(results[-1].record.id, interaction=interaction, fresh=results)
     lines = ([done] if done else []) + ([] if shown else [say(private_locale(interaction), CATCH_UP)])
     if lines:
-        try:
-            await interaction.followup.send(legible(" ".join(lines)), ephemeral=True)
-        except discord.HTTPException:
-            log.info("could not tell user %s what their action did", interaction.user.id)
+        await _tell(interaction, " ".join(lines))
     return shown
+
+
+async def tell_caught_up(interaction: discord.Interaction) -> None:
+    """Tell the player privately that their change counted and that Discord catches up (something after it failed)."""
+    await _tell(interaction, say(private_locale(interaction), CATCH_UP))
+
+
+async def _tell(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await interaction.followup.send(legible(text), ephemeral=True)
+    except discord.HTTPException:
+        log.info("could not tell user %s what their action did", interaction.user.id)

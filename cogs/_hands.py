@@ -31,6 +31,7 @@ from engine.base import AnyGame
 from engine.kinds import GameKind
 from i18n import SOURCE_LOCALE, say
 from service.errors import RefusedError
+from service.seats import held_seat
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -94,6 +95,14 @@ def stamped(
     return fresh
 
 
+def left_seat_panel(locale: str) -> dict[str, Any]:
+    """The DM panel of a seat its player left, in their `locale`: no cards and no controls, only why.
+
+    A member who left a seat (resigned, removed) sees nothing of it afterwards; their live menu is retired with this.
+    """
+    return {"content": say(locale, "panel.left-seat"), "view": None, "embeds": [], "attachments": []}
+
+
 def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
     """A panel for a new message: new messages take `files`, edits take `attachments` (which replace the old)."""
     fresh = dict(panel)
@@ -109,8 +118,8 @@ async def seat_panel(bot: GameBot, record: GameRecord, user_id: int, locale: str
     Raises:
         RefusedError: the caller has no seat in it.
     """
-    seat = seat_of(record, user_id, locale)
     game = bot.service.game_of(record)
+    seat = seat_of(record, game, user_id, locale)
     panel = await bot.presenter.hand_panel(record, game, seat, locale)
     return stamped(panel, record, game, seat, bot.clock(), locale), panel_state(panel, record, game, seat)
 
@@ -160,7 +169,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await answer_with_panel(bot, interaction, record)
             return
         if interaction.message is not None and not interaction.message.flags.ephemeral:
-            game, seat = bot.service.game_of(record), seat_of(record, interaction.user.id, private_locale(interaction))
+            game = bot.service.game_of(record)
+            seat = seat_of(record, game, interaction.user.id, private_locale(interaction))
             panel = await bot.presenter.hand_panel(record, game, seat, private_locale(interaction))
             await interaction.edit_original_response(**panel)  # a DM panel: the delivery keeps it current
             return
@@ -170,12 +180,17 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
             await bot.delivery.show_panel(record.id, interaction, interaction.message.id, state)
 
 
-def seat_of(record: GameRecord, user_id: int, locale: str) -> int:
-    """The member's seat in the game; RefusedError (in the member's `locale`) when they have none."""
-    seat = record.seat_of(user_id)
-    if seat is None:
-        raise RefusedError(say(locale, "panel.not-a-player"))
-    return seat
+def seat_of(record: GameRecord, game: AnyGame, user_id: int, locale: str) -> int:
+    """The seat the member holds and plays; RefusedError (in the member's `locale`) when they have none.
+
+    A member who left their seat (resigned, removed) is refused too: the record names them until someone takes the
+    seat over, but the cards dealt to it afterwards are not theirs to see (`service.seats.held_seat`).
+    """
+    seat = held_seat(record, game, user_id)
+    if seat is not None:
+        return seat
+    left = record.seat_of(user_id) is not None
+    raise RefusedError(say(locale, "panel.left-seat" if left else "panel.not-a-player"))
 
 
 def show_hand_button(kind: str, game_id: int, locale: str = SOURCE_LOCALE) -> HandButton:

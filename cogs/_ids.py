@@ -67,13 +67,35 @@ def leaderboard_id(kind: str, sort: str, page: int, *, computers: bool = True) -
     return f"lb:{game_kind(kind).code}:{sort}:{page}" + ("" if computers else ":h")
 
 
+def checked_number(text: str) -> int | None:
+    """A whole number as the bot writes one into a custom id or a menu value; None for anything else.
+
+    The one parser of every number a click carries (custom ids and menu values alike are the client's to forge):
+    ASCII digits only (`int` would take "²" or " 7" and raise on "abc"), and no more than SQLite's integers hold.
+    """
+    if not (text.isascii() and text.isdigit()) or len(text) > LONGEST_NUMBER:
+        return None
+    value = int(text)
+    return value if value <= LARGEST_NUMBER else None
+
+
 def number(text: str) -> int:
-    """A number read from a custom id, bounded: past SQLite's integers it becomes 0.
+    """A game id, version or page read from a custom id (`checked_number`): 0 for anything it cannot be.
 
     Game ids start at 1, so 0 names no game, and a version of 0 is out of date for every running game: a forged
     id meets a polite refusal further on ("that game no longer exists"), not an OverflowError in SQLite.
     """
-    return int(text) if len(text) <= LONGEST_NUMBER and int(text) <= LARGEST_NUMBER else 0
+    checked = checked_number(text)
+    return 0 if checked is None else checked
+
+
+def index_number(text: str) -> int:
+    """A place in a list read from a custom id or a menu value (a seat, a spot, a rule): -1 for anything it cannot be.
+
+    Unlike an id, 0 is a real place here, so a forged value must not become it; -1 is no place, refused in words.
+    """
+    checked = checked_number(text)
+    return -1 if checked is None else checked
 
 
 def card_arg(card: Card) -> str:

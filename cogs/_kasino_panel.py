@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
-from cogs._delivery import settle_and_tell
+from cogs._delivery import settle_and_tell, tell_caught_up
 from cogs._drawing import drawn
 from cogs._errors import acknowledge, guarded
 from cogs._hands import refresh_button, seat_of
@@ -36,7 +36,7 @@ from engine.kasino.views import KasinoView
 from i18n import SOURCE_LOCALE, card_words, counted, say
 from render.kasino_hand import render_hand
 from service.errors import RefusedError
-from service.tables import USER_ERRORS
+from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -51,6 +51,8 @@ ROW_LABELS = 60  # characters of labels in one row of move buttons, so a row rea
 HAND_PICTURE = "hand.png"
 CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
 OUT_OF_DATE = "kasino.table.out-of-date"  # a refusal: the move picked is not one of the current version's
+# What may fail redrawing a panel once a move is saved: Discord, or reading the game back.
+REDRAW_FAILURES: tuple[type[Exception], ...] = (discord.HTTPException, *USER_ERRORS)
 
 
 def best_first(game: KasinoGame, moves: Sequence[CardMove]) -> list[CardMove]:
@@ -216,8 +218,8 @@ async def load_seat(bot: GameBot, interaction: discord.Interaction, game_id: int
         RefusedError: no such Kasino game here, or the clicker has no seat in it.
     """
     record = await component_game(bot, interaction, game_id, "kasino")
-    seat = seat_of(record, interaction.user.id, private_locale(interaction))
-    return record, engine_as(bot.service.game_of(record), KasinoGame), seat
+    game = engine_as(bot.service.game_of(record), KasinoGame)
+    return record, game, seat_of(record, game, interaction.user.id, private_locale(interaction))
 
 
 def _page_choice(choice: str, locale: str) -> tuple[Card | None, int]:
@@ -230,7 +232,7 @@ def _page_choice(choice: str, locale: str) -> tuple[Card | None, int]:
     if match is None:
         raise RefusedError(say(locale, "kasino.table.unknown-entry", button=say(locale, "panel.refresh")))
     card = None if match["card"] == "-" else Card.parse(match["card"])
-    return card, int(match["offset"])
+    return card, number(match["offset"])
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=game_template("kasino", "card", CARD_ARG)):
@@ -396,7 +398,10 @@ async def play_from_panel(
 ) -> None:
     """Apply a move picked on a panel (already acknowledged), show it everywhere, and redraw the panel it came from.
 
-    A DM panel is redrawn by the delivery like every seat's; an ephemeral one (Show my hand) only here.
+    The seat's DM panel is redrawn by the delivery like every seat's. An ephemeral one (Show my hand) becomes the
+    member's kept panel, so the delivery redraws it through this click's token and tries again while the token lives
+    should that fail. Once the move is saved, nothing that fails is answered as if it had not counted: the player
+    is told it counted and that the table will catch up (`settle_and_tell`).
     """
     await component_game(bot, interaction, game_id, "kasino")
     try:
@@ -404,13 +409,30 @@ async def play_from_panel(
     except USER_ERRORS:
         await _redraw(bot, interaction, game_id)
         raise
-    await settle_and_tell(bot, interaction, [result])
-    seat_record = result.record.seats[result.seat]
-    if interaction.message is not None and interaction.message.id != seat_record.hand_message_id:
-        record = await bot.service.get(game_id)
+    clicked = interaction.message
+    if clicked is not None and clicked.flags.ephemeral:
+        await bot.delivery.show_panel(game_id, interaction, clicked.id, state="")  # "": redrawn whatever it shows
+    if await settle_and_tell(bot, interaction, [result]) and not _redrawn(bot, interaction, result):
+        await _redraw_old_panel(bot, interaction, result)
+
+
+def _redrawn(bot: GameBot, interaction: discord.Interaction, result: MoveResult) -> bool:
+    """Whether the delivery redraws the panel clicked: the seat's DM panel, or an ephemeral panel (kept)."""
+    clicked = interaction.message
+    return clicked is None or clicked.flags.ephemeral or clicked.id == result.record.seats[result.seat].hand_message_id
+
+
+async def _redraw_old_panel(bot: GameBot, interaction: discord.Interaction, result: MoveResult) -> None:
+    """Redraw an older DM panel the move was picked on; a failure is told as the table catching up, not an error."""
+    try:
+        record = await bot.service.get(result.record.id)
         game = engine_as(bot.service.game_of(record), KasinoGame)
-        redrawn = await drawn_panel(record, game, result.seat, private_locale(interaction))
-        await interaction.edit_original_response(**redrawn)
+        await interaction.edit_original_response(
+            **await drawn_panel(record, game, result.seat, private_locale(interaction))
+        )
+    except REDRAW_FAILURES:
+        log.info("game #%d: the panel a move was picked on could not be redrawn", result.record.id)
+        await tell_caught_up(interaction)
 
 
 async def _redraw(bot: GameBot, interaction: discord.Interaction, game_id: int) -> None:

@@ -135,7 +135,9 @@ _WILD_SPOT = {KING: "garbage.table.king-spot", JOKER: "garbage.table.joker-spot"
 
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=game_template("garbage", r"(?P<action>stock|discard|jack)", r"10|[1-9]", optional=True),
+    # Any number of digits for the spot: a forged spot (0, 99, past 64 bits) must reach the callback, which refuses it
+    # in words, rather than match nothing and leave the click unanswered ("This interaction failed").
+    template=game_template("garbage", r"(?P<action>stock|discard|jack)", r"[0-9]+", optional=True),
 ):
     """Draw from stock, take the discard, or put a wild card on a spot; the version refuses clicks on an old table.
 
@@ -170,7 +172,7 @@ class TurnButton(
         else:
             label = say(locale, _WILD_SPOT.get(top.rank if top else 0, "garbage.table.jack-spot"), spot=spot)
             button = discord.ui.Button(label=label, style=discord.ButtonStyle.success, row=1 if (spot or 0) <= 5 else 2)
-        button.custom_id = component_id("garbage", game_id, version, action, str(spot) if spot else None)
+        button.custom_id = component_id("garbage", game_id, version, action, None if spot is None else str(spot))
         super().__init__(button)
         self.game_id, self.version, self.action, self.spot = game_id, version, action, spot
 
@@ -179,7 +181,8 @@ class TurnButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild from the custom id."""
-        spot = int(match["arg"]) if match["arg"] else None  # the template allows 1 to 10 only
+        # Spots start at 1, so a forged spot past 64 bits becomes 0, which names none: the engine refuses it in words.
+        spot = number(match["arg"]) if match["arg"] else None
         return cls(number(match["game_id"]), number(match["version"]), match["action"], spot=spot)
 
     @property

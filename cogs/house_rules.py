@@ -153,7 +153,8 @@ class HouseRuleControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HO
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the control from its custom id, keeping the chosen value of a menu."""
-        return cls(kind_named_by(match["kind"]), number(match["game_id"]), int(match["index"]), match["value"], item)
+        index = number(match["index"])
+        return cls(kind_named_by(match["kind"]), number(match["game_id"]), index, match["value"], item)
 
     def chosen(self, kind: GameKind, locale: str) -> tuple[HouseRule, HouseRuleValue]:
         """The rule and the value this control sets.
@@ -178,6 +179,7 @@ class HouseRuleControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HO
     async def callback(self, interaction: discord.Interaction) -> None:
         """Set the rule (the service checks who may, and whether it fits), then show the panel and the lobby anew."""
         bot = bot_of(interaction)
+        require_panel(interaction)
         await acknowledge(interaction)
         kind = known_kind(self.kind, interaction)
         locale = private_locale(interaction)
@@ -227,12 +229,13 @@ class HouseRulesPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HO
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(kind_named_by(match["kind"]), number(match["game_id"]), int(match["page"]))
+        return cls(kind_named_by(match["kind"]), number(match["game_id"]), number(match["page"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page asked for, with the rules as they are now."""
         bot = bot_of(interaction)
+        require_panel(interaction)
         await acknowledge(interaction)
         kind = known_kind(self.kind, interaction)
         locale = private_locale(interaction)
@@ -282,6 +285,7 @@ class HouseRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             panel = lobby_panel(record, locale, 0, saving=is_manager(interaction))
             await interaction.followup.send(**panel, ephemeral=True)
             return
+        require_panel(interaction)
         await acknowledge(interaction)
         record = await component_game(bot, interaction, self.game_id, self.kind)
         preset = await bot.service.save_lobby_as_preset(
@@ -295,6 +299,20 @@ def house_rules_button(record: GameRecord, locale: str) -> HouseRulesButton | No
     if not game_kind(record.kind).house_rules:
         return None
     return HouseRulesButton(record.kind, record.id, HOUSE_RULES_ACTION, locale=locale)
+
+
+def require_panel(interaction: discord.Interaction) -> None:
+    """Check that a panel control was clicked on a house rules panel, which is always a private (ephemeral) message.
+
+    Its controls edit the message they are on, so the same custom id planted on a public message (a table, a lobby)
+    would turn that message into the panel for everyone.
+
+    Raises:
+        RefusedError: the control is on a public message.
+    """
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        raise RefusedError(say(private_locale(interaction), "house-rules.not-this-panel"))
 
 
 def known_kind(name: str, interaction: discord.Interaction) -> GameKind:

@@ -12,12 +12,14 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from cogs._delivery import EDIT_CAP, REPOSTED, edit_refused, retire
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs._house_rules import house_rules_line
 from cogs._ids import (
     LOBBY_COMPUTER_TEMPLATE,
     LOBBY_TEMPLATE,
     REMATCH_TEMPLATE,
+    checked_number,
     component_id,
     kind_named_by,
     number,
@@ -102,7 +104,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         else:
             await start_game(bot, interaction, self.game_id)
             return
-        await interaction.edit_original_response(**await public_lobby_message(bot, record))
+        await show_lobby(bot, interaction, record)
 
 
 class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_COMPUTER_TEMPLATE):
@@ -164,7 +166,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
             record = await computers.add(self.game_id, interaction.user.id, choice)
         else:
             record = await computers.remove(self.game_id, interaction.user.id, choice)
-        await interaction.edit_original_response(**await public_lobby_message(bot, record))
+        await show_lobby(bot, interaction, record)
 
 
 def lobby_view(
@@ -236,6 +238,28 @@ async def public_lobby_message(bot: GameBot, record: GameRecord) -> dict[str, An
     return lobby_message(bot, record, await bot.languages.public(record.guild_id))
 
 
+async def show_lobby(bot: GameBot, interaction: discord.Interaction, record: GameRecord) -> None:
+    """Show the lobby as it now is on its message, edited through the click on it (free).
+
+    Where Discord refuses that edit for good (`must_repost`: the message was deleted, or a lobby open for hours used
+    up the edits an old message may have, 30046), the lobby is posted anew in its channel, its id stored, and the
+    old message retired: once per refusal, the new message not edited in the same step, so it never loops.
+    """
+    fields = await public_lobby_message(bot, record)
+    refused = await edit_refused(interaction.edit_original_response(**fields))
+    if refused is None:
+        return
+    log.info("game #%d: Discord refuses to edit its lobby message (%d); posting it anew", record.id, refused)
+    old = interaction.message.id if interaction.message is not None else record.lobby_message_id
+    place = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    message = await place.send(**fields)
+    await bot.service.projection.set_messages(record.id, lobby_message_id=message.id)
+    if refused == EDIT_CAP and old is not None:
+        locale = await bot.languages.public(record.guild_id)
+        link = jump_link(game_title(record), record.guild_id, record.channel_id, message.id)
+        await retire(place, old, say(locale, REPOSTED, link=link))
+
+
 def new_lobby_command(kind: GameKind) -> app_commands.Command[Any, ..., None]:
     """`/<kind> new` for any kind: every game opens its lobby through this one function.
 
@@ -296,7 +320,8 @@ def _usual_first(option: WholeNumber) -> Callable[[discord.Interaction, str], Co
 
     async def suggest(interaction: discord.Interaction, typed: str) -> list[Choice[Any]]:  # whole numbers
         typed = typed.strip()
-        values = [int(typed)] if typed.isdigit() and option.low <= int(typed) <= option.high else []
+        value = checked_number(typed)  # "²" is a digit to `str.isdigit`, not to `int`
+        values = [value] if value is not None and option.low <= value <= option.high else []
         values += [value for value in option.usual if str(value).startswith(typed) and value not in values]
         return [Choice(name=str(value), value=value) for value in values[:AUTOCOMPLETE_LIMIT]]
 
@@ -385,7 +410,7 @@ async def start_game(bot: GameBot, interaction: discord.Interaction, game_id: in
     if thread_id is not None:
         await bot.service.projection.set_messages(game_id, thread_id=thread_id)
     record = await bot.service.get(game_id)
-    await interaction.edit_original_response(**await public_lobby_message(bot, record))
+    await show_lobby(bot, interaction, record)
     if note:
         await interaction.followup.send(say(private_locale(interaction), note), ephemeral=True)
     if not await bot.delivery.settle(game_id):

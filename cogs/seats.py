@@ -2,7 +2,9 @@
 
 - **Take a seat** on a running table (shown while a computer's or a vacated seat is there), or `/seat take`: a member
   asks for a seat. The request is posted where the game is played, naming the host, with **Approve** and **Decline**
-  that only the host (or a server manager) may press; the member is told privately that it went out.
+  that only the host (or a server manager) may press; the member is told privately that it went out. A member has at
+  most one request of a game waiting (the host is pinged once), and one who left the server by the time the host
+  approves gets no seat (the host is told so).
 - `/seat give`: the host gives a vacated seat (its player resigned or was removed) to a computer of a chosen strength.
 
 Each change is the service's (`service.seats`): stored, narrated on the table, and settled on Discord like a move, so
@@ -21,6 +23,7 @@ from discord.ext import commands
 
 from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
+from cogs._ids import index_number, number
 from cogs._language import private_locale
 from cogs._lookup import bot_of, find_game, game_title
 from cogs._names import computer_words, seat_name
@@ -31,7 +34,7 @@ from engine.registry import GAME_KINDS
 from i18n import SOURCE_LOCALE, say
 from service.computers import offered_strengths
 from service.errors import RefusedError
-from service.seats import SeatChanges, takeable_seats
+from service.seats import OpenRequests, SeatChanges, takeable_seats
 
 if TYPE_CHECKING:
     from cogs._host import GameBot
@@ -60,6 +63,29 @@ async def ask_for_seat(bot: GameBot, interaction: discord.Interaction, record: G
     """
     request = await SeatChanges(bot.service).ask(record.id, interaction.user.id, seat)
     record = request.record
+    waiting = open_requests(bot)
+    waiting.open(record.id, interaction.user.id)  # one request a member and game: the host is pinged once
+    posted = False
+    try:
+        await _post_request(bot, interaction, record, seat)
+        posted = True
+    finally:
+        if not posted:  # the member may ask again
+            waiting.close(record.id, interaction.user.id)
+    locale = private_locale(interaction)
+    told = say(locale, "seats.asked", player=seat_name(record.seats[seat], locale), title=game_title(record))
+    await interaction.followup.send(told, ephemeral=True)
+
+
+def open_requests(bot: GameBot) -> OpenRequests:
+    """The seat requests waiting for their host's answer in this process (the seats cog keeps them)."""
+    cog = bot.get_cog(SeatsCog.__cog_name__)
+    assert isinstance(cog, SeatsCog), "the seats cog is loaded with its buttons"
+    return cog.requests
+
+
+async def _post_request(bot: GameBot, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+    """Post the request where the game is played, naming the host, with Approve and Decline."""
     public = await bot.languages.public(record.guild_id)
     view = discord.ui.View(timeout=None)
     view.add_item(AnswerButton(record.id, seat, interaction.user.id, "yes", public))
@@ -78,9 +104,6 @@ async def ask_for_seat(bot: GameBot, interaction: discord.Interaction, record: G
         view=view,
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(record.host_id)], roles=False, everyone=False),
     )
-    locale = private_locale(interaction)
-    told = say(locale, "seats.asked", player=seat_name(record.seats[seat], locale), title=game_title(record))
-    await interaction.followup.send(told, ephemeral=True)
 
 
 class SeatsCog(commands.Cog):
@@ -94,6 +117,7 @@ class SeatsCog(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.requests = OpenRequests()
 
     @seat.command(name="take")
     @app_commands.describe(
@@ -159,8 +183,8 @@ class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TA
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        """Rebuild from the custom id."""
-        return cls(int(match["game_id"]))
+        """Rebuild from the custom id (a forged id past SQLite's integers names no game: refused in words)."""
+        return cls(number(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -212,7 +236,7 @@ class SeatPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEM
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the menu from its custom id, keeping the chosen value."""
-        return cls(int(match["game_id"]), item if isinstance(item, discord.ui.Select) else None)
+        return cls(number(match["game_id"]), item if isinstance(item, discord.ui.Select) else None)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -222,16 +246,28 @@ class SeatPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEM
         record = await bot.service.get(self.game_id)
         if record.guild_id != interaction.guild_id:
             raise RefusedError(say(private_locale(interaction), "lookup.other-server"))
-        seat = int(self.item.values[0]) if self.item.values else -1
+        seat = index_number(self.item.values[0]) if self.item.values else -1
+        if seat < 0:  # not a value the bot offered
+            locale = private_locale(interaction)
+            raise RefusedError(say(locale, "seats.unknown-choice", button=say(locale, "seats.take-button")))
         await ask_for_seat(bot, interaction, record, seat)
 
 
 class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANSWER_TEMPLATE):
     """**Approve** or **Decline** on a member's request for a seat: the host's (or a manager's) alone to press."""
 
-    def __init__(self, game_id: int, seat: int, user_id: int, answer: str, locale: str = SOURCE_LOCALE) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        seat: int,
+        user_id: int,
+        answer: str,
+        locale: str = SOURCE_LOCALE,
+        *,
+        clicked: discord.ui.Button[Any] | None = None,
+    ) -> None:
         approve = answer == "yes"
-        button: discord.ui.Button[Any] = discord.ui.Button(
+        button: discord.ui.Button[Any] = clicked or discord.ui.Button(
             label=say(locale, "seats.approve" if approve else "seats.decline"),
             style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
             custom_id=f"seat:{answer}:{game_id}:{seat}:{user_id}",
@@ -243,8 +279,10 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANSW
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        """Rebuild from the custom id."""
-        return cls(int(match["game_id"]), int(match["seat"]), int(match["user_id"]), match["answer"])
+        """Rebuild from the custom id: the clicked button as it is, its numbers checked (a forged seat is no seat)."""
+        clicked = item if isinstance(item, discord.ui.Button) else discord.ui.Button(custom_id=match.string)
+        game_id, seat, user_id = number(match["game_id"]), index_number(match["seat"]), number(match["user_id"])
+        return cls(game_id, seat, user_id, match["answer"], clicked=clicked)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -258,13 +296,22 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANSW
         public = await bot.languages.public(record.guild_id)
         if self.answer == "no":
             await seats.decline(self.game_id, interaction.user.id, is_manager=is_manager(interaction))
+            open_requests(bot).close(self.game_id, self.user_id)
             declined = say(public, "seats.declined", host=interaction.user.mention, user=f"<@{self.user_id}>")
             await interaction.edit_original_response(content=declined, view=None)
             return
+        await seats.check_answerer(self.game_id, interaction.user.id, is_manager=is_manager(interaction))
         name = await _member_name(interaction, self.user_id)
+        if name is None:  # gone from the server: no seat for them (the table would name them by a raw id)
+            open_requests(bot).close(self.game_id, self.user_id)
+            await interaction.edit_original_response(
+                content=say(public, "seats.member-left", user=f"<@{self.user_id}>"), view=None
+            )
+            raise RefusedError(say(private_locale(interaction), "seats.member-left", user=f"<@{self.user_id}>"))
         result = await seats.approve(
             self.game_id, interaction.user.id, self.seat, self.user_id, name, is_manager=is_manager(interaction)
         )
+        open_requests(bot).close(self.game_id, self.user_id)
         approved = say(
             public,
             "seats.approved",
@@ -277,16 +324,26 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANSW
         await bot.delivery.settle(self.game_id, fresh=[result])
 
 
-async def _member_name(interaction: discord.Interaction, user_id: int) -> str:
-    """The member's name in this server (a cached member needs no request; else one lookup)."""
+async def _member_name(interaction: discord.Interaction, user_id: int) -> str | None:
+    """The member's name in this server; None when they are no longer in it (or never were).
+
+    Always one lookup, never the cache: the bot has no members intent, so its cache does not see members leave, and
+    Discord's Unknown Member (a 404) is what says they are gone. An approval is rare, so the request costs little.
+
+    Raises:
+        RefusedError: Discord could not be asked (the host may try again).
+    """
     guild = interaction.guild
-    member = guild.get_member(user_id) if guild is not None else None
-    if member is None and guild is not None:
-        try:
-            member = await guild.fetch_member(user_id)
-        except discord.HTTPException:
-            member = None
-    return member.display_name if member is not None else str(user_id)
+    if guild is None:
+        return None
+    try:
+        member = await guild.fetch_member(user_id)
+    except discord.NotFound:
+        return None
+    except discord.HTTPException as error:
+        log.info("could not look up member %s of guild %s: %s", user_id, guild.id, error)
+        raise RefusedError(say(private_locale(interaction), "seats.member-unknown", user=f"<@{user_id}>")) from None
+    return member.display_name
 
 
 async def setup(bot: GameBot) -> None:

@@ -448,13 +448,22 @@ class SqlStore:
         """
         await self.update_seat(game_id, seat, auto_streak=streak, expected_version=expected_version)
 
-    async def note_seat(self, game_id: int, seat: int, **reach: Unpack[SeatReach]) -> None:
-        """Record how a seat's player is reached (DMs, DM channel, panel message and digest); bookkeeping.
+    async def note_seat(self, game_id: int, seat: int, *, holder: int, **reach: Unpack[SeatReach]) -> bool:
+        """Record how the seat's player `holder` is reached (DMs, DM channel, panel message and digest); bookkeeping.
 
-        Raises:
-            GameNotFoundError, NotSeatedError.
+        Only while `holder` still holds the seat: the delivery reaches a player across awaits (a slow or retried DM
+        edit), and the seat may change hands meanwhile (`change_seat`, which forgets how the holder before was
+        reached). Written unconditionally, the old holder's DM channel and panel would come back, and every later
+        panel of the seat would go to them. The holder alone names the tenure: a member never holds a seat of a game
+        again once they left it (`service.seats`), and a delivery of one game runs one at a time, so a later
+        version's notes are never overwritten by an earlier one's.
+
+        Returns:
+            Whether the notes were written: False when `holder` no longer holds the seat (or there is no such seat).
         """
-        await self.update_seat(game_id, seat, **reach)
+        where = "game_id = ? AND seat = ? AND user_id = ?"
+        async with self._bookkeeping() as conn:
+            return await update_given(conn, "seats", dict(reach), where, (game_id, seat, holder))
 
     async def set_deadline(
         self,

@@ -188,8 +188,11 @@ class DeliveryProjection(Protocol):
         """Record the Discord ids that show a game."""
         ...
 
-    async def note_seat(self, game_id: int, seat: int, **reach: Unpack[SeatReach]) -> None:
-        """Record how a seat's player is reached: whether DMs work, their DM channel, panel message and its digest."""
+    async def note_seat(self, game_id: int, seat: int, *, holder: int, **reach: Unpack[SeatReach]) -> bool:
+        """Record how the seat's player `holder` is reached (DMs, DM channel, panel message, digest), if still theirs.
+
+        False, and nothing written, once the seat changed hands: a note never points the seat at a former holder.
+        """
         ...
 
     async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:

@@ -52,6 +52,16 @@ def vacated(game: AnyGame, seat: int) -> bool:
     return bool(game.public_view().seats[seat].resigned)
 
 
+def held_seat(record: GameRecord, game: AnyGame, user_id: int) -> int | None:
+    """The seat the member holds and still plays; None when they have none, or left theirs (resigned, removed).
+
+    A seat's private views (its panels, Show my hand, `/<kind> hand`) go to its current holder only. The record still
+    names a member who left until someone takes the seat over, but the cards dealt to it afterwards are not theirs.
+    """
+    seat = record.seat_of(user_id)
+    return None if seat is None or vacated(game, seat) else seat
+
+
 def takeable(record: GameRecord, game: AnyGame, seat: int) -> bool:
     """Whether a member may ask for the seat: a computer's, or a vacated one."""
     return record.seats[seat].is_computer or vacated(game, seat)
@@ -62,6 +72,37 @@ def takeable_seats(record: GameRecord, game: AnyGame) -> tuple[int, ...]:
     if record.status != "running" or game.to_move is None:
         return ()
     return tuple(seat for seat in range(len(record.seats)) if takeable(record, game, seat))
+
+
+class OpenRequests:
+    """The seat requests waiting for the host's answer: at most one per member and game.
+
+    So one member cannot ping the host over and over. Kept in memory: after a restart a member may ask once more
+    (the request before it still waits for its answer).
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[int, set[int]] = {}
+
+    def open(self, game_id: int, user_id: int) -> None:
+        """Note the member's request for a seat of the game.
+
+        Raises:
+            RefusedError: the member has a request of this game waiting already.
+        """
+        waiting = self._open.setdefault(game_id, set())
+        if user_id in waiting:
+            raise RefusedError(Message("refused.seat-already-asked"))
+        waiting.add(user_id)
+
+    def close(self, game_id: int, user_id: int) -> None:
+        """The request is answered (or could not be posted): the member may ask again."""
+        waiting = self._open.get(game_id)
+        if waiting is None:
+            return
+        waiting.discard(user_id)
+        if not waiting:
+            del self._open[game_id]
 
 
 class SeatChanges:
@@ -119,8 +160,8 @@ class SeatChanges:
             self._check_taker(record, game, seat, user_id, await self._left_before(record))
             return await self._change(record, game, seat, Occupant(user_id, user_name), host_id)
 
-    async def decline(self, game_id: int, host_id: int, *, is_manager: bool) -> GameRecord:
-        """Check that the one declining a request may: the host (or a manager). Nothing changes.
+    async def check_answerer(self, game_id: int, host_id: int, *, is_manager: bool) -> GameRecord:
+        """Check that the one answering a request may: the host (or a manager). Nothing changes.
 
         Raises:
             RefusedError: not the host, or no such game.
@@ -128,6 +169,14 @@ class SeatChanges:
         record = await self.tables.get(game_id)
         self._require_host(record, host_id, is_manager)
         return record
+
+    async def decline(self, game_id: int, host_id: int, *, is_manager: bool) -> GameRecord:
+        """The host declines a member's request: nothing changes once the one declining is checked.
+
+        Raises:
+            RefusedError: not the host, or no such game.
+        """
+        return await self.check_answerer(game_id, host_id, is_manager=is_manager)
 
     async def _change(self, record: GameRecord, game: AnyGame, seat: int, to: Occupant, host_id: int) -> MoveResult:
         before = Occupant.of(record.seats[seat])
@@ -194,4 +243,3 @@ class SeatChanges:
     def _host_name(record: GameRecord, user_id: int) -> str | Message:
         seat = record.seat_of(user_id)
         return record.seats[seat].name if seat is not None else Message("shared.the-host")
-

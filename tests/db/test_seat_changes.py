@@ -48,7 +48,7 @@ async def _results(store):
 
 async def test_the_change_is_stored_with_its_move_and_the_seat_forgets_how_the_last_holder_was_reached(store):
     record = await running_game(store, (1, 2, 3))
-    await store.note_seat(record.id, 2, hand_message_id=555, dm_channel_id=666, panel="abc")
+    await store.note_seat(record.id, 2, holder=3, hand_message_id=555, dm_channel_id=666, panel="abc")
     record = await _moves(store, record, [0, 1, (2,)])
     changed = await _change(store, record, 2, Occupant(4, "u4"))
     assert changed.version == record.version + 1 and changed.move_count == record.move_count + 1
