@@ -21,7 +21,7 @@ from cogs._names import seat_name
 from cogs._text import clip
 from cogs._words import name_of
 from cogs.history import HISTORY_COMMANDS, HISTORY_ITEMS
-from cogs.lobby import public_lobby_message
+from cogs.lobby import show_lobby
 from db.records import GameRecord, GameStatus
 from engine.message import Joined, Message
 from engine.registry import GAME_KINDS, game_kind
@@ -324,11 +324,8 @@ async def cancel_game(bot: GameBot, interaction: discord.Interaction, game_id: i
 
 
 async def _edit_lobby(bot: GameBot, record: GameRecord) -> None:
-    if record.lobby_message_id is None:
-        return
-    message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.lobby_message_id)
     try:
-        await message.edit(**await public_lobby_message(bot, record))
+        await show_lobby(bot, None, record)
     except discord.HTTPException:
         log.info("lobby message of game %s could not be edited", record.id)
 

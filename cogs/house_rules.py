@@ -37,7 +37,7 @@ from cogs._language import private_locale
 from cogs._lookup import bot_of, component_game, game_title, guild_id_of
 from cogs._text import clip
 from cogs._translator import slash
-from cogs.lobby import public_lobby_message
+from cogs.lobby import show_lobby
 from db.records import GameRecord
 from engine import registry
 from engine.kinds import GameKind, HouseRule, HouseRuleValue, value_key
@@ -386,11 +386,8 @@ def saved_words(kind: GameKind, preset: Mapping[str, Any], locale: str) -> str:
 
 async def redraw_lobby(bot: GameBot, record: GameRecord) -> None:
     """Show the lobby's new rules on its public message (in the server's language); a failure only costs the redraw."""
-    if record.lobby_message_id is None:
-        return
-    place = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
     try:
-        await place.get_partial_message(record.lobby_message_id).edit(**await public_lobby_message(bot, record))
+        await show_lobby(bot, None, record)
     except discord.HTTPException:
         log.info("the lobby message of game %s could not be redrawn with its house rules", record.id, exc_info=True)
 

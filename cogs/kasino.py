@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs._delivery import settle_and_tell
 from cogs._errors import acknowledge, refusals_answered, sentence
-from cogs._hands import hand_command, show_hand_button
+from cogs._hands import hand_command, seat_of, show_hand_button
 from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kasino_hand_panel
 from cogs._kasino_render import public_table, score_table
 from cogs._kasino_rules import KASINO_RULES
@@ -149,10 +149,13 @@ class KasinoCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.
             return sentence(error, private_locale(interaction))
         if record.status == "frozen":
             return sentence(FROZEN, private_locale(interaction))
-        seat = record.seat_of(interaction.user.id)
         game = engine_as(self.bot.service.game_of(record), KasinoGame)
         locale = private_locale(interaction)
-        if seat is None or game.to_move is None:
+        try:
+            seat = seat_of(record, game, interaction.user.id, locale)  # a member who left the seat has none
+        except RefusedError as error:
+            return sentence(error, locale)
+        if game.to_move is None:
             return say(locale, "table.game-is-over")
         if game.to_move != seat:
             return say(locale, "kasino.table.not-your-turn", player=name_of(record, game.to_move, locale))

@@ -238,20 +238,29 @@ async def public_lobby_message(bot: GameBot, record: GameRecord) -> dict[str, An
     return lobby_message(bot, record, await bot.languages.public(record.guild_id))
 
 
-async def show_lobby(bot: GameBot, interaction: discord.Interaction, record: GameRecord) -> None:
-    """Show the lobby as it now is on its message, edited through the click on it (free).
+async def show_lobby(bot: GameBot, interaction: discord.Interaction | None, record: GameRecord) -> None:
+    """Show the lobby as it now is on its message: edited through the click on it (free), or in its channel.
 
     Where Discord refuses that edit for good (`must_repost`: the message was deleted, or a lobby open for hours used
     up the edits an old message may have, 30046), the lobby is posted anew in its channel, its id stored, and the
     old message retired: once per refusal, the new message not edited in the same step, so it never loops.
+
+    Raises:
+        discord.HTTPException: any other refusal (the caller says what it costs).
     """
     fields = await public_lobby_message(bot, record)
-    refused = await edit_refused(interaction.edit_original_response(**fields))
+    place = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    if interaction is not None:
+        refused = await edit_refused(interaction.edit_original_response(**fields))
+        old = interaction.message.id if interaction.message is not None else record.lobby_message_id
+    elif record.lobby_message_id is not None:
+        refused = await edit_refused(place.get_partial_message(record.lobby_message_id).edit(**fields))
+        old = record.lobby_message_id
+    else:
+        return  # never posted: nothing to show it on
     if refused is None:
         return
     log.info("game #%d: Discord refuses to edit its lobby message (%d); posting it anew", record.id, refused)
-    old = interaction.message.id if interaction.message is not None else record.lobby_message_id
-    place = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
     message = await place.send(**fields)
     await bot.service.projection.set_messages(record.id, lobby_message_id=message.id)
     if refused == EDIT_CAP and old is not None:

@@ -200,3 +200,27 @@ async def test_the_table_rules_and_stats_tell_the_house_rules_of_the_game(simcor
     stats = await alice.slash(channel, "stats")
     field = next(field for field in stats.response.embeds[0].fields if field.name == "High Card")
     assert "1 game under house rules" in field.value
+
+
+async def test_a_lobby_redrawn_in_its_channel_after_an_edit_refused_with_30046_is_posted_anew_once(
+    simcord_env, channel, members
+):
+    """Issue 44, item 7: the panel redraws the lobby through its channel, where the edit cap may refuse it too."""
+    alice = members[0]
+    opened = await alice.slash(channel, "toy new", seats=3)
+    game_id, old = game_id_of(opened), opened.response.message.id
+    panel = await open_panel(alice, opened)
+    refused = {"status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"}
+    simcord_env.inject_error("PATCH", f"/channels/{channel.id}/messages/{old}", **refused, times=None)
+
+    await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
+    new = (await simcord_env.bot.store.get_game(game_id)).lobby_message_id
+    assert new != old
+    lobbies = [message for message in channel.history() if f"#{game_id}" in (message.content or "")]
+    assert [message.id for message in lobbies] == [new]  # one new lobby; the old one deleted
+    assert "House rules: Rounds: one card." in lobbies[0].content
+
+    await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))  # the new lobby is edited
+    assert (await simcord_env.bot.store.get_game(game_id)).lobby_message_id == new
+    shown = next(message for message in channel.history() if message.id == new)
+    assert "House rules: Rounds: one card; Showdown: lowest wins." in shown.content
