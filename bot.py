@@ -33,9 +33,12 @@ from cogs._budget import GLOBAL_LIMIT, RequestBudget
 from cogs._catch_up import CatchUp, catch_up_on_start
 from cogs._delivery import Delivery
 from cogs._errors import GameTree
+from cogs._health import DEFAULT_HOST as DEFAULT_METRICS_HOST
+from cogs._health import HealthServer, MetricsPortError
 from cogs._host import GameBot
 from cogs._invalid import InvalidRequests, budget_for
 from cogs._language import Languages
+from cogs._metrics import Metrics
 from cogs._presenter import Presenter
 from cogs._translator import CommandTranslator
 from db.backends import Storage, open_storage
@@ -117,6 +120,8 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)  # may hold a password: never logged
     requests_per_second: int = GLOBAL_LIMIT  # this process's share of the token's 50
     discord_api_base: str | None = None  # a rate-limiting proxy's address, without /api/v10
+    metrics_port: int | None = None  # where /healthz and /metrics are served; None: not served
+    metrics_host: str = DEFAULT_METRICS_HOST
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -139,6 +144,12 @@ class Settings:
             raise ConfigError(f"SHARD_COUNT must be a whole number from 1 (or empty: Discord decides), not {shards!r}.")
         shard_count = int(shards) if shards else None
         path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        metrics_port = _metrics_port(env.get("METRICS_PORT", "").strip())
+        metrics_host = env.get("METRICS_HOST", "").strip()
+        if metrics_host and metrics_port is None:
+            raise ConfigError("METRICS_HOST needs METRICS_PORT, the port /healthz and /metrics are served on.")
+        if any(character.isspace() or character == "/" for character in metrics_host):
+            raise ConfigError(f"METRICS_HOST must be an address to listen on, such as 0.0.0.0, not {metrics_host!r}.")
         return cls(
             token=token,
             database_path=path,
@@ -149,6 +160,8 @@ class Settings:
             database_url=_database_url(env.get("DATABASE_URL", "").strip()),
             requests_per_second=_requests_per_second(env.get("REQUESTS_PER_SECOND", "").strip()),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "").strip()),
+            metrics_port=metrics_port,
+            metrics_host=metrics_host or DEFAULT_METRICS_HOST,
         )
 
 
@@ -200,6 +213,15 @@ def _requests_per_second(text: str) -> int:
     return int(text)
 
 
+def _metrics_port(text: str) -> int | None:
+    """METRICS_PORT: a TCP port, 1 to 65535, or empty (no /healthz and /metrics)."""
+    if not text:
+        return None
+    if not _whole(text) or not 1 <= int(text) <= 65_535:
+        raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535 (or empty: not served), not {text!r}.")
+    return int(text)
+
+
 def _api_base(text: str) -> str | None:
     """DISCORD_API_BASE: a proxy's http(s) address (with or without /api/v10); kept without it, no trailing slash."""
     if not text:
@@ -247,6 +269,8 @@ class CardBot(GameBot):
         shard_ids: Sequence[int] | None = None,
         requests_per_second: int = GLOBAL_LIMIT,
         invalid_requests: InvalidRequests | None = None,
+        metrics_port: int | None = None,
+        metrics_host: str = DEFAULT_METRICS_HOST,
     ) -> None:
         # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -257,6 +281,9 @@ class CardBot(GameBot):
         # share of the invalid-request budget (cogs/_invalid.py).
         invalid = invalid_requests or InvalidRequests(budget_for(requests_per_second, shard_count, shard_ids))
         trace = invalid.trace_config()
+        # The operator's figures; the same trace counts the requests through interaction tokens (cogs/_metrics.py).
+        self.metrics = Metrics()
+        self.metrics.watch_trace(trace)
         # Slash commands and components only: no privileged intents.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -290,9 +317,12 @@ class CardBot(GameBot):
         self.budget = RequestBudget(limit=requests_per_second)
         self.invalid_requests = invalid
         self._invalid_trace = trace
+        self._metrics_address = None if metrics_port is None else (metrics_host, metrics_port)
+        self.health: HealthServer | None = None  # /healthz and /metrics, once started (with METRICS_PORT)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
+        self.metrics.install(self.http, self._invalid_trace)  # first: it sees a request when it goes out
         self.budget.install(self.http)  # the client is in place now (a test's SimCord installs its own first)
         self.invalid_requests.install(self.http, self._invalid_trace)  # SimCord's client has no session to trace
         forget_idle_buckets(self.http)  # one rate-limit bucket per channel, kept only while it knows something
@@ -305,11 +335,16 @@ class CardBot(GameBot):
         else:
             self.store = self._given_store
         self.service = TableService(
-            self.store, clock=self.clock, new_seed=self.new_seed, coordinator=self._coordinator
+            self.store, clock=self.clock, new_seed=self.new_seed, coordinator=self._coordinator, watch=self.metrics
         )
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
         self.add_listener(self.delivery.note_interaction, "on_interaction")
+        self.add_listener(self.metrics.note_interaction, "on_interaction")
+        self.metrics.read_from(self.invalid_requests.count, self.delivery.pending_retries)
+        if self._metrics_address is not None:
+            self.health = HealthServer(self, self.metrics, *self._metrics_address)
+            await self.health.start()
         self.languages = Languages(self.get_guild, self.service.server_settings)
         self.add_listener(self.languages.note_interaction, "on_interaction")
         # Cheap whatever the number of games: the full check of each game's move log waits until on_ready.
@@ -396,6 +431,8 @@ class CardBot(GameBot):
             if task is not None:
                 task.cancel()
         await super().close()
+        if self.health is not None:
+            await self.health.close()
         if self._storage is not None:
             await self._storage.close()
 
@@ -494,6 +531,8 @@ async def _connect(settings: Settings, storage: Storage) -> int:
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             requests_per_second=settings.requests_per_second,
+            metrics_port=settings.metrics_port,
+            metrics_host=settings.metrics_host,
         )
         try:
             async with bot:
@@ -504,6 +543,9 @@ async def _connect(settings: Settings, storage: Storage) -> int:
                 "Discord rejected DISCORD_TOKEN: check the token in .env (Developer Portal, Bot tab, Reset Token)."
             )
             return EXIT_LOGIN_REFUSED
+        except MetricsPortError as error:
+            log.error("Cannot start: %s", error)
+            return EXIT_BAD_SETTING
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the connection's intents; the bot needs no privileged intents.")
             return EXIT_LOGIN_REFUSED

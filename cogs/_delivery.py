@@ -332,7 +332,13 @@ class Delivery:
             self._failures.pop(game_id, None)
             self._blocked_since.pop(game_id, None)
             self._paused.discard(game_id)
+            if interaction is not None and fresh:  # a member's move, now on Discord: its latency
+                self.bot.metrics.move_shown(interaction)
             return True
+
+    def pending_retries(self) -> int:
+        """Games waiting to retry being shown (their backoff running)."""
+        return len(self._retries)
 
     def close(self) -> None:
         """Stop the pending retries (the bot is shutting down; start-up settles what is still owed)."""

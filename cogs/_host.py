@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs._budget import RequestBudget
 from cogs._invalid import InvalidRequests
 from cogs._language import Languages
+from cogs._metrics import Metrics
 from cogs._table import TableMessage, TableUI
 from db.records import GameRecord
 from engine.base import AnyGame
@@ -121,4 +122,5 @@ class GameBot(commands.AutoShardedBot):
     languages: Languages
     budget: RequestBudget
     invalid_requests: InvalidRequests
+    metrics: Metrics  # the operator's figures (cogs/_metrics.py)
     clock: Callable[[], datetime]

@@ -360,3 +360,11 @@ class PlayerStats:
     def overall_total(self) -> Tally:
         """All kinds together, across all servers."""
         return sum((stats.overall for stats in self.kinds), Tally())
+
+
+@dataclass(frozen=True, slots=True)
+class GameCounts:
+    """The games of this process an operator watches: running, and owed to Discord (shown_version < version)."""
+
+    running: int
+    unshown: int

@@ -17,6 +17,7 @@ from typing import Any, Protocol, Unpack
 
 from db.records import (
     DueTimer,
+    GameCounts,
     GameRecord,
     GameStatus,
     LeaderboardPage,
@@ -221,6 +222,10 @@ class DeliveryProjection(Protocol):
         """Play on in the game's channel (its thread is gone); everything is shown anew."""
         ...
 
+    async def game_counts(self) -> GameCounts:
+        """How many of this process's games run, and how many Discord is behind on (cheap: the health check asks)."""
+        ...
+
 
 class Boards(Protocol):
     """Results as players compare them: leaderboards and player figures."""
@@ -277,6 +282,18 @@ class ServerSettings(Protocol):
 
 class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, Protocol):
     """Every port at once: what one backend (`db.store.Store`, `db.postgres.store.PostgresStore`) provides."""
+
+
+class PlayWatch(Protocol):
+    """Told of what the service does, for the operator's figures (`cogs._metrics.Metrics`); it must not block."""
+
+    def move_saved(self, kind: str) -> None:
+        """A move of a game of `kind` was saved (a player's, a computer's or one made for an absent player)."""
+        ...
+
+    def decided(self, kind: str, seconds: float) -> None:
+        """A computer player of a game of `kind` took `seconds` to decide (in its worker thread)."""
+        ...
 
 
 class Coordinator(Protocol):

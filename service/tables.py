@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
@@ -30,7 +31,15 @@ from service.coordinator import LocalLocks
 from service.engine_cache import EngineCache
 from service.errors import FROZEN as FROZEN  # the refusal of every action on a frozen game, for the cogs too
 from service.errors import RefusedError
-from service.ports import Boards, Coordinator, DeliveryProjection, GameRepository, GameStore, ServerSettings
+from service.ports import (
+    Boards,
+    Coordinator,
+    DeliveryProjection,
+    GameRepository,
+    GameStore,
+    PlayWatch,
+    ServerSettings,
+)
 from service.timers import warning_time
 
 log = logging.getLogger(__name__)
@@ -109,8 +118,10 @@ class TableService:
         clock: Callable[[], datetime],
         new_seed: Callable[[], int] | None = None,
         coordinator: Coordinator | None = None,
+        watch: PlayWatch | None = None,
     ) -> None:
         self.store = store
+        self.watch = watch  # told of each saved move and computer decision (the bot's metrics); None: nobody
         self.clock = clock
         self.new_seed = new_seed or (lambda: secrets.randbits(62))
         self.coordinator = coordinator or LocalLocks()
@@ -510,9 +521,25 @@ class TableService:
             if seat is None or not record.seats[seat].is_computer:
                 raise RefusedError(Message("refused.no-computer-to-move"))
             moves = await self.store.game_moves(game_id)
-            move = await asyncio.to_thread(decide, record, game, seat, moves)
+            move = await asyncio.to_thread(self._timed, decide, record, game, seat, moves)
             log.debug("game #%d: %s plays %s", game_id, record.seats[seat].name, move)
             return await self._apply(record, game, seat, move, auto=False)
+
+    def _timed(
+        self,
+        decide: Callable[[GameRecord, AnyGame, int, list[MoveRecord]], Move],
+        record: GameRecord,
+        game: AnyGame,
+        seat: int,
+        moves: list[MoveRecord],
+    ) -> Move:
+        """`decide`, in its worker thread, its duration told to the watch (the thread's own time, not the queue's)."""
+        started = time.perf_counter()
+        try:
+            return decide(record, game, seat, moves)
+        finally:
+            if self.watch is not None:
+                self.watch.decided(record.kind, time.perf_counter() - started)
 
     async def resign(self, game_id: int, user_id: int) -> MoveResult:
         """The player gives up: they place last; with one opponent left the game ends."""
@@ -682,6 +709,8 @@ class TableService:
             outcome=game.outcome(),
             narration=narrate(events, lead),
         )
+        if self.watch is not None:
+            self.watch.move_saved(saved.kind)
         if saved.status == "running":  # the next move starts from a copy of this engine (`game` goes to the caller)
             self.engines.keep(saved.id, saved.version, game.copy())
         return MoveResult(saved, game, events, seat, str(move), auto)
