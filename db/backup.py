@@ -344,6 +344,23 @@ class ScheduledBackups:
                 removed += 1
         return f"{report.line()}; {self.keep} kept at most, {removed} older removed"
 
+    def run_if_due(self, now: datetime) -> bool:
+        """`take_if_due`, saying what happened in one log line: whether a backup was taken."""
+        try:
+            line = self.take_if_due(now)
+        except BackupError as error:
+            log.error("The scheduled backup failed: %s", error)
+            return False
+        if line is not None:
+            log.info("%s", line)
+        return line is not None
+
+    def describe(self) -> str:
+        """One line for the log at start-up."""
+        return (
+            f"Backups of {self.database} every {self.every_hours} h into {self.folder}, keeping the newest {self.keep}."
+        )
+
 
 # -- command line ------------------------------------------------------------------------------------------------------
 
