@@ -34,6 +34,7 @@ from db.backup import (
     EXIT_CHECK_FAILED,
     EXIT_IN_USE,
     EXIT_OK,
+    EXIT_UNREADABLE,
     EXIT_UNWRITABLE,
     BackupError,
     Check,
@@ -77,6 +78,8 @@ def restore(
         BackupError: the database is held by a bot (4), the backup cannot be read (5) or fails its check (1), or
             the database's folder cannot be written (6); `database` is then as it was.
     """
+    if not backup.is_file():
+        raise BackupError(f"{backup} does not exist or is not a file; give the path of a backup", EXIT_UNREADABLE)
     if database.is_dir():
         raise BackupError(f"{database} is a folder; --database names the bot's database file", EXIT_BAD_ARGUMENTS)
     try:

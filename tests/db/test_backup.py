@@ -66,9 +66,7 @@ async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_ga
         stop = asyncio.Event()
         rng = random.Random(9)
         saved: list[float] = []
-        players = [
-            asyncio.create_task(play_until(store, record, game, rng, stop, saved)) for record, game in playing
-        ]
+        players = [asyncio.create_task(play_until(store, record, game, rng, stop, saved)) for record, game in playing]
         await asyncio.sleep(0.2)  # play is under way
         loop = asyncio.get_running_loop()
         started = loop.time()
