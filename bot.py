@@ -41,7 +41,9 @@ from cogs._language import Languages
 from cogs._metrics import Metrics
 from cogs._presenter import Presenter
 from cogs._translator import CommandTranslator
+from cogs.backups import BackupCog
 from db.backends import Storage, open_storage
+from db.backup import ScheduledBackups
 from db.errors import (
     DatabaseCorruptError,
     DatabaseLockedError,
@@ -77,7 +79,12 @@ def extensions() -> tuple[str, ...]:
         "cogs.seats",
     )
 
+
 DEFAULT_DATABASE_PATH = "data/bot.db"
+DEFAULT_BACKUP_EVERY: Final = 24  # hours
+DEFAULT_BACKUP_KEEP: Final = 7
+MAX_BACKUP_EVERY: Final = 8760  # a year
+MAX_BACKUP_KEEP: Final = 10_000
 DATABASE_URL_SCHEMES: Final = ("postgresql://", "postgres://")
 API_PATH: Final = "/api/v10"  # discord.py's REST version; a proxy's address gets it appended (see `use_api_base`)
 
@@ -122,6 +129,9 @@ class Settings:
     discord_api_base: str | None = None  # a rate-limiting proxy's address, without /api/v10
     metrics_port: int | None = None  # where /healthz and /metrics are served; None: not served
     metrics_host: str = DEFAULT_METRICS_HOST
+    backup_dir: Path | None = None  # None: the bot takes no backups itself
+    backup_every: int = DEFAULT_BACKUP_EVERY  # hours
+    backup_keep: int = DEFAULT_BACKUP_KEEP
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -150,6 +160,8 @@ class Settings:
             raise ConfigError("METRICS_HOST needs METRICS_PORT, the port /healthz and /metrics are served on.")
         if any(character.isspace() or character == "/" for character in metrics_host):
             raise ConfigError(f"METRICS_HOST must be an address to listen on, such as 0.0.0.0, not {metrics_host!r}.")
+        database_url = _database_url(env.get("DATABASE_URL", "").strip())
+        backup_dir, backup_every, backup_keep = _backups(env, database_url is not None)
         return cls(
             token=token,
             database_path=path,
@@ -157,12 +169,21 @@ class Settings:
             log_level=level,
             shard_count=shard_count,
             shard_ids=_shard_ids(env.get("SHARD_IDS", "").strip(), shard_count),
-            database_url=_database_url(env.get("DATABASE_URL", "").strip()),
+            database_url=database_url,
             requests_per_second=_requests_per_second(env.get("REQUESTS_PER_SECOND", "").strip()),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "").strip()),
             metrics_port=metrics_port,
             metrics_host=metrics_host or DEFAULT_METRICS_HOST,
+            backup_dir=backup_dir,
+            backup_every=backup_every,
+            backup_keep=backup_keep,
         )
+
+    def scheduled_backups(self) -> ScheduledBackups | None:
+        """What takes the bot's own backups, when BACKUP_DIR is set."""
+        if self.backup_dir is None:
+            return None
+        return ScheduledBackups(self.database_path, self.backup_dir, self.backup_every, self.backup_keep)
 
 
 def _whole(text: str) -> bool:
@@ -199,6 +220,36 @@ def _database_url(text: str) -> str | None:
             "DATABASE_URL must start with postgresql:// or postgres:// (or be empty: SQLite at DATABASE_PATH)."
         )
     return text
+
+
+def _backups(env: Mapping[str, str], on_postgres: bool) -> tuple[Path | None, int, int]:
+    """BACKUP_DIR, BACKUP_EVERY (hours) and BACKUP_KEEP: the folder (None: no backups), the hours, how many to keep."""
+    folder = env.get("BACKUP_DIR", "").strip()
+    every = env.get("BACKUP_EVERY", "").strip()
+    keep = env.get("BACKUP_KEEP", "").strip()
+    if not folder:
+        for name, value in (("BACKUP_EVERY", every), ("BACKUP_KEEP", keep)):
+            if value:
+                raise ConfigError(f"{name} needs BACKUP_DIR, the folder the bot keeps its backups in.")
+        return None, DEFAULT_BACKUP_EVERY, DEFAULT_BACKUP_KEEP
+    if on_postgres:
+        # Refused rather than ignored: an operator who set BACKUP_DIR believes backups are being taken.
+        raise ConfigError(
+            "BACKUP_DIR backs up the SQLite file; with DATABASE_URL, back PostgreSQL up with its own tools (pg_dump, "
+            "or WAL archiving for point-in-time recovery; see the README's Backups section) and leave BACKUP_DIR empty."
+        )
+    if Path(folder).exists() and not Path(folder).is_dir():
+        raise ConfigError(f"BACKUP_DIR must be a folder, not the file {folder!r}.")
+    if every and (not _whole(every) or not 1 <= int(every) <= MAX_BACKUP_EVERY):
+        raise ConfigError(
+            f"BACKUP_EVERY must be the hours between backups, a whole number from 1 to {MAX_BACKUP_EVERY}, "
+            f"not {every!r}."
+        )
+    if keep and (not _whole(keep) or not 1 <= int(keep) <= MAX_BACKUP_KEEP):
+        raise ConfigError(
+            f"BACKUP_KEEP must be how many backups to keep, a whole number from 1 to {MAX_BACKUP_KEEP}, not {keep!r}."
+        )
+    return Path(folder), int(every or DEFAULT_BACKUP_EVERY), int(keep or DEFAULT_BACKUP_KEEP)
 
 
 def _requests_per_second(text: str) -> int:
@@ -271,6 +322,7 @@ class CardBot(GameBot):
         invalid_requests: InvalidRequests | None = None,
         metrics_port: int | None = None,
         metrics_host: str = DEFAULT_METRICS_HOST,
+        backups: ScheduledBackups | None = None,
     ) -> None:
         # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -319,6 +371,7 @@ class CardBot(GameBot):
         self._invalid_trace = trace
         self._metrics_address = None if metrics_port is None else (metrics_host, metrics_port)
         self.health: HealthServer | None = None  # /healthz and /metrics, once started (with METRICS_PORT)
+        self.backups = backups  # None: no backups of its own (BACKUP_DIR unset)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
@@ -351,6 +404,8 @@ class CardBot(GameBot):
         self._recovered = await self.service.recover()
         for extension in extensions():
             await self.load_extension(extension)
+        if self.backups is not None:
+            await self.add_cog(BackupCog(self.backups, self.clock, self.wait_until_ready))
         await self.tree.set_translator(CommandTranslator(self.tree))  # the commands in each player's language
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
@@ -533,6 +588,7 @@ async def _connect(settings: Settings, storage: Storage) -> int:
             requests_per_second=settings.requests_per_second,
             metrics_port=settings.metrics_port,
             metrics_host=settings.metrics_host,
+            backups=settings.scheduled_backups(),
         )
         try:
             async with bot:

@@ -7,6 +7,10 @@ two-player cases) and prints the synchronous commits (each a flush to disk) made
 per move: `commits per move: kasino 1.00, garbage 1.00 (synchronous)`. The delivery's bookkeeping commits without
 a flush (see `db/store.py`), so the move itself is the one flush; moves saved together by group commit count once.
 
+Last, `backup of N games while playing: X s, moves delayed p99 Y ms`: a database of 1,000 running games is backed
+up (`db.backup`, in a worker thread as the bot does it, its check replaying every running game) while 20 games move
+through the store beside it; the moves' p99 latency during the backup is set against the same play before it.
+
 Both sides write to their own file in one temporary folder with the same settings (WAL and the store's
 `synchronous` level) and the same payload: the snapshots and move texts of a real random 4-player Kasino game.
 The store's figure is everything a move costs the bot: version check, snapshot update, move-log append, the game
@@ -30,8 +34,11 @@ from typing import Any, Self
 
 import aiosqlite
 
+from bench.running_games import build_database
+from db.backup import CHECK_SHARE, take_backup
 from db.records import GameRecord, NewLobby
 from db.store import SYNCHRONOUS, Store
+from engine.base import AnyGame
 from engine.registry import game_class
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
@@ -136,6 +143,80 @@ async def main(rounds: int = 15, per_round: int = 200) -> None:
         print(f"{label:22} {median:7.0f} moves/s  ({1e6 / median:5.0f} µs/move; {spread})")
     print(f"{'ratio store/bare':22} {statistics.median(ratios):7.2f}  (median of per-round ratios; target >= 0.70)")
     await print_commits_per_move()
+    await print_backup_while_playing()
+
+
+BACKUP_GAMES = 1000  # running games in the database the backup copies and checks (each replayed)
+PLAYERS = 20  # games moving while it runs, each a move every PLAYER_PAUSE (about 200 moves/s offered)
+PLAYER_PAUSE = 0.1
+BASELINE_SECONDS = 5.0
+
+
+def p99(latencies: list[float]) -> float:
+    """The 99th percentile, in ms."""
+    return statistics.quantiles(latencies, n=100)[98] * 1000 if len(latencies) > 1 else 0.0
+
+
+async def print_backup_while_playing(games: int = BACKUP_GAMES) -> None:
+    """A backup (`db.backup.take_backup`, in a worker thread as the bot takes it) while games are played beside it.
+
+    Prints the backup's time and the moves' p99 latency while it ran, against the same play without a backup.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bot.db"
+        await build_database(path, games)
+        store = await Store.open(path)
+        try:
+            moving = [await store.get_game(game_id) for game_id in range(1, PLAYERS + 1)]
+            players = [
+                (record, game_class(record.kind).from_dict(record.state))
+                for record in moving
+                if record is not None and record.state is not None
+            ]
+            latencies: list[tuple[float, float]] = []  # (when acknowledged, seconds it took)
+            stop = asyncio.Event()
+            rng = random.Random(1)
+            tasks = [asyncio.create_task(_play(store, record, game, rng, stop, latencies)) for record, game in players]
+            loop = asyncio.get_running_loop()
+            await asyncio.sleep(BASELINE_SECONDS)
+            started = loop.time()
+            report = await asyncio.to_thread(take_backup, path, Path(folder) / "backup.db", share=CHECK_SHARE)
+            ended = loop.time()
+            await asyncio.sleep(0.5)
+            stop.set()
+            await asyncio.gather(*tasks)
+        finally:
+            await store.close()
+    before = [took for moment, took in latencies if moment < started]
+    during = [took for moment, took in latencies if started <= moment <= ended]
+    print(
+        f"backup of {report.check.games} games while playing: {ended - started:.1f} s, moves delayed p99 "
+        f"{p99(during):.1f} ms ({len(during)} moves; without a backup: p99 {p99(before):.1f} ms, {len(before)} moves; "
+        f"{report.check.running} running games replayed by the check)"
+    )
+
+
+async def _play(
+    store: Store,
+    record: GameRecord,
+    game: AnyGame,
+    rng: random.Random,
+    stop: asyncio.Event,
+    latencies: list[tuple[float, float]],
+) -> None:
+    """Random legal moves into one game through the store, one every PLAYER_PAUSE, each one's latency noted."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(rng.uniform(0, PLAYER_PAUSE))  # the players out of step
+    while not stop.is_set() and game.to_move is not None:
+        seat = game.to_move
+        move = rng.choice(game.legal_moves(seat))
+        began = loop.time()
+        game.apply(seat, move)
+        record = await store.save_move(
+            record.id, record.version, seat, str(move), game.to_dict(), NOW, outcome=game.outcome()
+        )
+        latencies.append((loop.time(), loop.time() - began))
+        await asyncio.sleep(PLAYER_PAUSE)
 
 
 async def print_commits_per_move() -> None:

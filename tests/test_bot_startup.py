@@ -76,6 +76,9 @@ def test_env_example_lists_every_setting():
         "DISCORD_API_BASE",
         "METRICS_PORT",
         "METRICS_HOST",
+        "BACKUP_DIR",
+        "BACKUP_EVERY",
+        "BACKUP_KEEP",
     }
     source = BOT.read_text(encoding="utf-8")
     assert all(f'"{name}"' in source for name in names)
