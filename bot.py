@@ -17,7 +17,7 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -52,6 +52,7 @@ from db.sql_store import SqlStore
 from engine import registry
 from service import event_loop, heap
 from service.ports import Coordinator
+from service.privacy import PrivacyService
 from service.tables import TableService
 
 log = logging.getLogger("bot")
@@ -72,9 +73,13 @@ def extensions() -> tuple[str, ...]:
         "cogs.timers",
         "cogs.computers",
         "cogs.seats",
+        "cogs.privacy",
     )
 
 DEFAULT_DATABASE_PATH = "data/bot.db"
+# A server's data is deleted this many days after the bot is removed from it, unless it is added back (issue 45).
+DEFAULT_RETENTION_DAYS: Final = 30
+MAX_RETENTION_DAYS: Final = 3650
 DATABASE_URL_SCHEMES: Final = ("postgresql://", "postgres://")
 API_PATH: Final = "/api/v10"  # discord.py's REST version; a proxy's address gets it appended (see `use_api_base`)
 
@@ -117,6 +122,7 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)  # may hold a password: never logged
     requests_per_second: int = GLOBAL_LIMIT  # this process's share of the token's 50
     discord_api_base: str | None = None  # a rate-limiting proxy's address, without /api/v10
+    retention_days: int = DEFAULT_RETENTION_DAYS  # how long a server's data outlives the bot's removal from it
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -149,7 +155,20 @@ class Settings:
             database_url=_database_url(env.get("DATABASE_URL", "").strip()),
             requests_per_second=_requests_per_second(env.get("REQUESTS_PER_SECOND", "").strip()),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "").strip()),
+            retention_days=_retention_days(env.get("RETENTION_DAYS", "").strip()),
         )
+
+
+def _retention_days(text: str) -> int:
+    """RETENTION_DAYS: whole days from 1 to 3650; empty means the default."""
+    if not text:
+        return DEFAULT_RETENTION_DAYS
+    if not text.isdigit() or not 1 <= int(text) <= MAX_RETENTION_DAYS:
+        raise ConfigError(
+            f"RETENTION_DAYS must be a whole number of days from 1 to {MAX_RETENTION_DAYS} "
+            f"(empty: {DEFAULT_RETENTION_DAYS}), not {text!r}."
+        )
+    return int(text)
 
 
 def _whole(text: str) -> bool:
@@ -247,6 +266,7 @@ class CardBot(GameBot):
         shard_ids: Sequence[int] | None = None,
         requests_per_second: int = GLOBAL_LIMIT,
         invalid_requests: InvalidRequests | None = None,
+        retention_days: int = DEFAULT_RETENTION_DAYS,
     ) -> None:
         # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -290,6 +310,7 @@ class CardBot(GameBot):
         self.budget = RequestBudget(limit=requests_per_second)
         self.invalid_requests = invalid
         self._invalid_trace = trace
+        self.retention = timedelta(days=retention_days)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
@@ -307,6 +328,7 @@ class CardBot(GameBot):
         self.service = TableService(
             self.store, clock=self.clock, new_seed=self.new_seed, coordinator=self._coordinator
         )
+        self.privacy = PrivacyService(self.service, self.store, self.clock, self.retention)
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
         self.add_listener(self.delivery.note_interaction, "on_interaction")
@@ -494,6 +516,7 @@ async def _connect(settings: Settings, storage: Storage) -> int:
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             requests_per_second=settings.requests_per_second,
+            retention_days=settings.retention_days,
         )
         try:
             async with bot:
