@@ -221,3 +221,22 @@ def test_a_forgotten_seat_is_a_former_player_in_the_readers_language(locale, sai
     assert seat_name(seat, locale) == said
     assert player_name(former_player_id(3), FORMER_PLAYER_NAME, locale) == said
     assert seat_name(SeatRecord(1, 310000000000000001, "alice", False, True, 0, None), locale) == "alice"
+
+
+async def test_a_server_seen_at_start_up_keeps_its_data(simcord_env, guild, channel, members, db_path):
+    alice, bob = members[:2]
+    record = await resigned_game(simcord_env, channel, alice, bob)
+    # Marked while the bot was away (removed by an earlier process, say), yet the server is there at READY.
+    await simcord_env.bot.store.mark_departed(guild.id, simcord_env.now())
+    seeds = itertools.count(100)
+    fresh = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, retention_days=RETENTION_DAYS)
+    try:
+        await simcord_env.bot.store.close()
+        await simcord_env.restart_bot(fresh)
+        await simcord_env.settle()
+        assert await fresh.store.departed_since(guild.id) is None
+        _stop_play_loops(simcord_env)
+        await simcord_env.advance_time(timedelta(days=RETENTION_DAYS + 1).total_seconds())
+        assert await fresh.store.get_game(record.id) is not None
+    finally:
+        await fresh.close()
