@@ -74,6 +74,7 @@ def test_env_example_lists_every_setting():
         "DATABASE_URL",
         "REQUESTS_PER_SECOND",
         "DISCORD_API_BASE",
+        "RETENTION_DAYS",
     }
     source = BOT.read_text(encoding="utf-8")
     assert all(f'"{name}"' in source for name in names)
