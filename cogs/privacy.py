@@ -26,6 +26,7 @@ from discord.ext import commands, tasks
 from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._language import private_locale
 from cogs._lookup import bot_of, game_title
+from cogs._text import CONTENT_LIMIT, clip
 from cogs.lobby import public_lobby_message
 from db.records import GameRecord
 from i18n import counted, join_names, say
@@ -111,7 +112,7 @@ def forgotten_words(done: Forgetting, locale: str) -> str:
     if done.cancelled:
         lines.append(say(locale, "privacy.cancelled", games=_titles(done.cancelled, locale)))
     lines.append(say(locale, "privacy.forgotten", games=counted(len(done.forgotten.games), "game", locale)))
-    return "\n".join(lines)
+    return clip("\n".join(lines), CONTENT_LIMIT)  # a member of hundreds of games gets their list cut
 
 
 async def show_changes(bot: GameBot, done: Forgetting) -> None:
