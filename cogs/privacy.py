@@ -174,8 +174,8 @@ class PrivacyCog(commands.Cog):
         """Removed from a server: its data goes after the retention period, unless the bot is added back."""
         try:
             await self.bot.privacy.departed(guild.id)
-        except USER_ERRORS:
-            log.warning("server %d: its removal could not be noted; its data stays", guild.id, exc_info=True)
+        except USER_ERRORS as error:
+            log.warning("server %d: its removal could not be noted (%s); its data stays", guild.id, error)
             return
         log.info("removed from server %d: its data is deleted in %s unless the bot is added back", guild.id,
                  self.bot.retention)  # fmt: skip
@@ -196,16 +196,16 @@ class PrivacyCog(commands.Cog):
             for guild_id in marked.intersection(guild_ids):
                 await self.bot.privacy.present(guild_id)
                 log.info("back in server %d: its data is kept", guild_id)
-        except USER_ERRORS:
-            log.warning("could not note the servers the bot is in", exc_info=True)
+        except USER_ERRORS as error:  # the store logs an outage once; the hourly purge keeps a server the bot is in
+            log.debug("could not note the servers the bot is in: %s", error)
 
     @tasks.loop(hours=PURGE_EVERY_HOURS)
     async def purge(self) -> None:
         """Delete the data of servers the bot left more than the retention period ago."""
         try:
-            await self.bot.privacy.purge_departed()
-        except USER_ERRORS as error:  # tried again within the hour
-            log.warning("departed servers' data not deleted this time: %s", error)
+            await self.bot.privacy.purge_departed(lambda guild_id: self.bot.get_guild(guild_id) is not None)
+        except USER_ERRORS as error:  # the store logs an outage once; tried again within the hour
+            log.debug("departed servers' data not deleted this time: %s", error)
         except Exception:
             log.exception("deleting departed servers' data failed; tried again within the hour")
 

@@ -99,10 +99,18 @@ class PrivacyService:
         """The bot is in the server (joined again, or seen at start-up): keep its data. True if it was marked."""
         return await self.store.clear_departed(guild_id)
 
-    async def purge_departed(self) -> list[int]:
-        """Delete the data of every server the bot left more than the retention period ago; their ids."""
+    async def purge_departed(self, is_present: Callable[[int], bool] = lambda _: False) -> list[int]:
+        """Delete the data of every server the bot left more than the retention period ago; their ids.
+
+        A server `is_present` says the bot is in (a rejoin whose mark could not be cleared then) is kept, its mark
+        cleared.
+        """
         purged = []
         for guild_id in await self.store.departed_before(self.clock() - self.retention):
+            if is_present(guild_id):
+                await self.store.clear_departed(guild_id)
+                log.info("server %d: the bot is in it again; its data is kept", guild_id)
+                continue
             games = await self.store.purge_guild(guild_id)
             for game_id in games:
                 self.tables.engines.forget(game_id)

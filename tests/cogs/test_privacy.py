@@ -240,3 +240,14 @@ async def test_a_server_seen_at_start_up_keeps_its_data(simcord_env, guild, chan
         assert await fresh.store.get_game(record.id) is not None
     finally:
         await fresh.close()
+
+
+async def test_a_server_the_bot_is_in_is_never_purged_even_if_marked(simcord_env, guild, channel, members):
+    alice, bob = members[:2]
+    record = await resigned_game(simcord_env, channel, alice, bob)
+    _stop_play_loops(simcord_env)
+    # A rejoin whose mark could not be cleared then (the database was down): the hourly purge sees the server.
+    await simcord_env.bot.store.mark_departed(guild.id, simcord_env.now())
+    await simcord_env.advance_time(timedelta(days=RETENTION_DAYS, hours=2).total_seconds())
+    assert await simcord_env.bot.store.get_game(record.id) is not None
+    assert await simcord_env.bot.store.departed_since(guild.id) is None
