@@ -17,7 +17,7 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -57,6 +57,7 @@ from db.sql_store import SqlStore
 from engine import registry
 from service import event_loop, heap
 from service.ports import Coordinator
+from service.privacy import PrivacyService
 from service.tables import TableService
 
 log = logging.getLogger("bot")
@@ -77,6 +78,7 @@ def extensions() -> tuple[str, ...]:
         "cogs.timers",
         "cogs.computers",
         "cogs.seats",
+        "cogs.privacy",
     )
 
 
@@ -85,6 +87,9 @@ DEFAULT_BACKUP_EVERY: Final = 24  # hours
 DEFAULT_BACKUP_KEEP: Final = 7
 MAX_BACKUP_EVERY: Final = 8760  # a year
 MAX_BACKUP_KEEP: Final = 10_000
+# A server's data is deleted this many days after the bot is removed from it, unless it is added back (issue 45).
+DEFAULT_RETENTION_DAYS: Final = 30
+MAX_RETENTION_DAYS: Final = 3650
 DATABASE_URL_SCHEMES: Final = ("postgresql://", "postgres://")
 API_PATH: Final = "/api/v10"  # discord.py's REST version; a proxy's address gets it appended (see `use_api_base`)
 
@@ -132,6 +137,7 @@ class Settings:
     backup_dir: Path | None = None  # None: the bot takes no backups itself
     backup_every: int = DEFAULT_BACKUP_EVERY  # hours
     backup_keep: int = DEFAULT_BACKUP_KEEP
+    retention_days: int = DEFAULT_RETENTION_DAYS  # how long a server's data outlives the bot's removal from it
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -177,6 +183,7 @@ class Settings:
             backup_dir=backup_dir,
             backup_every=backup_every,
             backup_keep=backup_keep,
+            retention_days=_retention_days(env.get("RETENTION_DAYS", "").strip()),
         )
 
     def scheduled_backups(self) -> ScheduledBackups | None:
@@ -184,6 +191,18 @@ class Settings:
         if self.backup_dir is None:
             return None
         return ScheduledBackups(self.database_path, self.backup_dir, self.backup_every, self.backup_keep)
+
+
+def _retention_days(text: str) -> int:
+    """RETENTION_DAYS: whole days from 1 to 3650; empty means the default."""
+    if not text:
+        return DEFAULT_RETENTION_DAYS
+    if not text.isdigit() or not 1 <= int(text) <= MAX_RETENTION_DAYS:
+        raise ConfigError(
+            f"RETENTION_DAYS must be a whole number of days from 1 to {MAX_RETENTION_DAYS} "
+            f"(empty: {DEFAULT_RETENTION_DAYS}), not {text!r}."
+        )
+    return int(text)
 
 
 def _whole(text: str) -> bool:
@@ -323,6 +342,7 @@ class CardBot(GameBot):
         metrics_port: int | None = None,
         metrics_host: str = DEFAULT_METRICS_HOST,
         backups: ScheduledBackups | None = None,
+        retention_days: int = DEFAULT_RETENTION_DAYS,
     ) -> None:
         # A card bot never joins voice: skip discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -372,6 +392,7 @@ class CardBot(GameBot):
         self._metrics_address = None if metrics_port is None else (metrics_host, metrics_port)
         self.health: HealthServer | None = None  # /healthz and /metrics, once started (with METRICS_PORT)
         self.backups = backups  # None: no backups of its own (BACKUP_DIR unset)
+        self.retention = timedelta(days=retention_days)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, re-attach game buttons, sync commands (translated)."""
@@ -390,6 +411,7 @@ class CardBot(GameBot):
         self.service = TableService(
             self.store, clock=self.clock, new_seed=self.new_seed, coordinator=self._coordinator, watch=self.metrics
         )
+        self.privacy = PrivacyService(self.service, self.store, self.clock, self.retention)
         self.presenter = Presenter(self)
         self.delivery = Delivery(self)
         self.add_listener(self.delivery.note_interaction, "on_interaction")
@@ -589,6 +611,7 @@ async def _connect(settings: Settings, storage: Storage) -> int:
             metrics_port=settings.metrics_port,
             metrics_host=settings.metrics_host,
             backups=settings.scheduled_backups(),
+            retention_days=settings.retention_days,
         )
         try:
             async with bot:

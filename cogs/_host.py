@@ -8,7 +8,7 @@ that adds something to what every table shows (the Rematch button of `cogs.lobby
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import discord
@@ -21,6 +21,7 @@ from cogs._metrics import Metrics
 from cogs._table import TableMessage, TableUI
 from db.records import GameRecord
 from engine.base import AnyGame
+from service.privacy import PrivacyService
 from service.tables import MoveResult, TableService
 
 HandPanel = Callable[[GameRecord, AnyGame, int, str], dict[str, Any]]  # a seat's panel for one locale
@@ -117,6 +118,8 @@ class GameBot(commands.AutoShardedBot):
     """
 
     service: TableService
+    privacy: PrivacyService
+    retention: timedelta
     presenter: Presents
     delivery: Delivers
     languages: Languages

@@ -56,6 +56,7 @@ TABLES: Final = (
     "guild_settings",
     "house_rule_presets",
     "seat_changes",
+    "departed_guilds",
 )
 STATUSES: Final = ("running", "finished", "cancelled", "frozen", "lobby")
 BATCH_ROWS: Final = 5000  # rows read from SQLite and sent as one COPY: memory stays flat however big the file

@@ -89,6 +89,62 @@ def is_computer_id(user_id: int) -> bool:
     return user_id < 0
 
 
+# A member who asked to be forgotten (`/privacy forget`, issue 45) keeps their seats in stored games, so that every
+# finished game still replays, but no longer their id nor their name. Their user id becomes an id Discord never
+# gives (a snowflake's low 22 bits are worker, process and counter, its time the rest, so every real id is at least
+# 2**22), positive so that it never reads as a computer (`is_computer_id`), and one per seat so that two forgotten
+# players of one game stay two seats; a game they hosted is hosted by FORMER_PLAYER_BASE. Their name becomes
+# FORMER_PLAYER_NAME, English words kept for readers of the raw rows (an export's tags); presenters recognise the id
+# and say message FORMER_PLAYER_MESSAGE in the reader's language, and stored narration carries that message itself.
+FORMER_PLAYER_BASE: Final = 1 << 21
+FORMER_PLAYER_NAME: Final = "a former player"
+FORMER_PLAYER_MESSAGE: Final = "privacy.former-player"
+
+
+def former_player_id(seat: int) -> int:
+    """The id a forgotten member's seat `seat` keeps (never a Discord id, never a computer's)."""
+    return FORMER_PLAYER_BASE + seat
+
+
+def is_former_player_id(user_id: int | None) -> bool:
+    """Whether `user_id` stands for a member who asked to be forgotten (see `former_player_id`)."""
+    return user_id is not None and FORMER_PLAYER_BASE <= user_id < 1 << 22
+
+
+@dataclass(frozen=True, slots=True)
+class MemberData:
+    """Everything stored under one member's id (`/privacy show`), as JSON-safe rows by what they are."""
+
+    user_id: int
+    games: tuple[dict[str, Any], ...]  # each seat they hold or held, with its game and their result in it
+    seat_changes: tuple[dict[str, Any], ...]  # seats they gave up or took during a game
+    hosted: tuple[int, ...]  # the games they opened
+    results: tuple[dict[str, Any], ...]  # their place, score and rating change in each finished game
+    ratings: tuple[dict[str, Any], ...]  # per server and game kind
+    stats: tuple[dict[str, Any], ...]  # games, wins and points per server and game kind
+
+    def to_dict(self) -> dict[str, Any]:
+        """The data as one JSON-safe document."""
+        return {
+            "user_id": self.user_id,
+            "games": list(self.games),
+            "seat_changes": list(self.seat_changes),
+            "hosted_games": list(self.hosted),
+            "results": list(self.results),
+            "ratings": list(self.ratings),
+            "stats": list(self.stats),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What forgetting a member changed: the games whose rows now name a former player, and the rows deleted."""
+
+    games: tuple[int, ...]
+    results: int
+    ratings: int
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """One seat of a game. `user_id` is None for a computer player; `hand_message_id` is the bot's DM hand message.

@@ -21,7 +21,15 @@ from typing import Final
 
 from db._queries import fetch_moves, fetch_seat_changes
 from db.ratings import DEFAULT_SKILL, Skill, rate
-from db.records import COMPUTER_USER_IDS, GameRecord, MoveRecord, SeatChange, SeatRecord, computer_name
+from db.records import (
+    COMPUTER_USER_IDS,
+    GameRecord,
+    MoveRecord,
+    SeatChange,
+    SeatRecord,
+    computer_name,
+    is_former_player_id,
+)
 from db.sql import Connection
 from engine.base import Outcome
 from engine.registry import game_kind
@@ -118,7 +126,8 @@ def entrants(game: GameRecord, changes: Sequence[SeatChange] = (), moves: Sequen
         if user_id not in taken:  # a member holds one seat of a game at most (the service refuses a second)
             taken.add(user_id)
             chosen.append(_Entrant(game.seats[seat_number], user_id, name, left=order))
-    return chosen
+    # A member who asked to be forgotten (issue 45) is rated no more: no result row nor rating is written for them.
+    return [entrant for entrant in chosen if not is_former_player_id(entrant.user_id)]
 
 
 def _place(player: _Entrant, outcome: Outcome, seats: int, leavers: int) -> int:

@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, Final, TypeVar, Unpack
 
-from db import recovery, stats
+from db import privacy, recovery, stats
 from db._codec import (
     GAME_COLUMNS,
     GAME_COLUMNS_NO_STATE,
@@ -60,11 +60,13 @@ from db.errors import (
 from db.records import (
     COMPUTER_USER_IDS,
     DueTimer,
+    Forgotten,
     GameCounts,
     GameRecord,
     GameStatus,
     LeaderboardPage,
     LeaderboardSort,
+    MemberData,
     MessageIds,
     MoveRecord,
     NewLobby,
@@ -1044,6 +1046,53 @@ class SqlStore:
         """A player's figures per kind in this server (with rating and rank) and across all servers."""
         async with self._reading() as conn:
             return await stats.player_stats(conn, user_id, guild_id)
+
+    # -- a member's data and a departed server's (issue 45) -----------------------------------------------------------
+
+    async def member_data(self, user_id: int) -> MemberData:
+        """Everything stored under `user_id` (`/privacy show`)."""
+        async with self._reading() as conn:
+            return await privacy.member_data(conn, user_id)
+
+    async def member_games(self, user_id: int, statuses: Sequence[GameStatus] = UNFINISHED) -> list[GameRecord]:
+        """The games of `statuses` in which `user_id` holds a seat, in id order."""
+        async with self._reading() as conn:
+            return await fetch_games(
+                conn,
+                f"id IN (SELECT game_id FROM seats WHERE user_id = ?) AND status IN ({marks(statuses)})",
+                (user_id, *statuses),
+            )
+
+    async def forget_member(self, user_id: int, names: Sequence[str] = ()) -> Forgotten:
+        """Take `user_id` and their names out of every row, delete their results and ratings (`db.privacy`)."""
+        async with self.transaction() as conn:
+            return await privacy.forget_member(conn, user_id, names)
+
+    async def mark_departed(self, guild_id: int, now: datetime) -> None:
+        """Note that the bot was removed from `guild_id` at `now` (a first mark stands)."""
+        async with self.transaction() as conn:
+            await privacy.mark_departed(conn, guild_id, now)
+
+    async def clear_departed(self, guild_id: int) -> bool:
+        """The bot is in `guild_id` (again): keep its data. True if it had been marked as departed."""
+        async with self.transaction() as conn:
+            cursor = await conn.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
+            return bool(cursor.rowcount)
+
+    async def departed_since(self, guild_id: int) -> datetime | None:
+        """When the bot was removed from `guild_id`; None while it is there."""
+        async with self._reading() as conn:
+            return await privacy.departed_since(conn, guild_id)
+
+    async def departed_before(self, cutoff: datetime) -> list[int]:
+        """The servers the bot was removed from before `cutoff`."""
+        async with self._reading() as conn:
+            return await privacy.departed_before(conn, cutoff)
+
+    async def purge_guild(self, guild_id: int) -> list[int]:
+        """Delete every row of `guild_id` (games, moves, results, ratings, settings); the deleted games' ids."""
+        async with self.transaction() as conn:
+            return await privacy.purge_guild(conn, guild_id)
 
     # -- server settings --------------------------------------------------------------------------------------------
 

@@ -17,11 +17,13 @@ from typing import Any, Protocol, Unpack
 
 from db.records import (
     DueTimer,
+    Forgotten,
     GameCounts,
     GameRecord,
     GameStatus,
     LeaderboardPage,
     LeaderboardSort,
+    MemberData,
     MessageIds,
     MoveRecord,
     NewLobby,
@@ -280,7 +282,43 @@ class ServerSettings(Protocol):
         ...
 
 
-class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, Protocol):
+class MemberRecords(Protocol):
+    """A member's stored data and a departed server's (issue 45): shown, forgotten, kept a while, then deleted."""
+
+    async def member_data(self, user_id: int) -> MemberData:
+        """Everything stored under a member's id."""
+        ...
+
+    async def member_games(self, user_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:
+        """The games of `statuses` in which the member holds a seat."""
+        ...
+
+    async def forget_member(self, user_id: int, names: Sequence[str] = ...) -> Forgotten:
+        """The member's id and names out of every row; their results and ratings deleted."""
+        ...
+
+    async def mark_departed(self, guild_id: int, now: datetime) -> None:
+        """The bot was removed from a server."""
+        ...
+
+    async def clear_departed(self, guild_id: int) -> bool:
+        """The bot is in a server (again); True if it had been marked as departed."""
+        ...
+
+    async def departed_since(self, guild_id: int) -> datetime | None:
+        """When the bot was removed from a server; None while it is there."""
+        ...
+
+    async def departed_before(self, cutoff: datetime) -> list[int]:
+        """The servers the bot was removed from before `cutoff`."""
+        ...
+
+    async def purge_guild(self, guild_id: int) -> list[int]:
+        """Delete everything stored for a server; the deleted games' ids."""
+        ...
+
+
+class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, MemberRecords, Protocol):
     """Every port at once: what one backend (`db.store.Store`, `db.postgres.store.PostgresStore`) provides."""
 
 

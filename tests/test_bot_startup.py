@@ -79,6 +79,7 @@ def test_env_example_lists_every_setting():
         "BACKUP_DIR",
         "BACKUP_EVERY",
         "BACKUP_KEEP",
+        "RETENTION_DAYS",
     }
     source = BOT.read_text(encoding="utf-8")
     assert all(f'"{name}"' in source for name in names)

@@ -27,7 +27,9 @@ def control(message, suffix):
 
 def table_record(names, *, computers=()):
     """What the table functions read of a game's record, with the version its buttons carry."""
-    seats = tuple(SimpleNamespace(name=name, is_computer=seat in computers) for seat, name in enumerate(names))
+    seats = tuple(
+        SimpleNamespace(name=name, is_computer=seat in computers, user_id=None) for seat, name in enumerate(names)
+    )
     return SimpleNamespace(kind="garbage", id=7, version=3, status="running", seats=seats)
 
 

@@ -97,7 +97,7 @@ def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch):
         kind="kasino",
         id=9,
         status="finished",
-        seats=tuple(SimpleNamespace(name=name, is_computer=False, strength=None) for name in names),
+        seats=tuple(SimpleNamespace(name=name, is_computer=False, strength=None, user_id=None) for name in names),
     )
     teams = TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9), ((0, 2), (1, 3)))
     game = SimpleNamespace(outcome=lambda: teams)

@@ -44,7 +44,7 @@ WRONG = re.compile(r"\b1 (cards|points|spots|hands|games|wins|turns|seconds|minu
 
 def record_stub(kind, names, *, game_id=7):
     """What the table functions read of a game's record: kind, id, status and the seats' names."""
-    seats = tuple(SimpleNamespace(name=name, is_computer=False) for name in names)
+    seats = tuple(SimpleNamespace(name=name, is_computer=False, user_id=None) for name in names)
     return SimpleNamespace(kind=kind, id=game_id, status="running", seats=seats)
 
 

@@ -96,6 +96,7 @@ async def test_every_table_is_copied_and_verified(source, postgres_url):
         "guild_settings": 1,
         "house_rule_presets": 1,
         "seat_changes": 1,
+        "departed_guilds": 0,
     }
     assert list(report.copied) == list(TABLES)  # foreign-key order
     verification = report.verification
@@ -262,7 +263,7 @@ def test_main_copies_verifies_and_never_prints_the_password(tmp_path, postgres_u
     assert out.splitlines() == [
         f"copying {path} into {mask_url(url)}",
         "copied games 7, seats 14, moves 29, results 5, ratings 4, guild_settings 1, house_rule_presets 1, "
-        "seat_changes 1",
+        "seat_changes 1, departed_guilds 0",
         "verified: counts equal; 3 running games replay to their snapshots; finished 2, cancelled 1, frozen 0, lobby 1",
     ]
     # Run again: the target is no longer empty.
