@@ -482,6 +482,21 @@ class Delivery:
             return await self._post_table(record, table, retire_old=error.code == EDIT_CAP)
         return await self._post_table(record, table, retire_old=False)
 
+    async def redraw_table(self, game_id: int) -> None:
+        """Draw a game that is over again on its table message, from the stored record (its seats renamed, say).
+
+        One edit in place (a counted request); a refusal only costs the redraw: a game that is over is not posted
+        anew, since nothing of it is owed. A running game needs no call: its next settle draws it.
+        """
+        record = await self.bot.service.get(game_id)
+        if record.state is None or record.table_message_id is None or record.status not in ("finished", "cancelled"):
+            return
+        table = await self.bot.presenter.render_pictured(record, self.bot.service.game_of(record))
+        try:
+            await self._edit_table(record, table, None)
+        except discord.HTTPException as error:
+            log.info("game #%d: its table could not be drawn again (%s)", game_id, error.code or error.status)
+
     async def _edit_table(self, record: GameRecord, table: TableMessage, via: Via | None) -> bool:
         """Edit the table message, through the click on it when there is one; False when it has none yet."""
         fields: dict[str, Any] = {

@@ -110,6 +110,10 @@ class Delivers(Protocol):
         """Note a member's new ephemeral panel of a game (`state`: what it shows); the one before it goes."""
         ...
 
+    async def redraw_table(self, game_id: int) -> None:
+        """Draw a game that is over again on its table message, from the stored record."""
+        ...
+
 
 class GameBot(commands.AutoShardedBot):
     """The bot as the cogs see it: the service, presenter, delivery, languages, request budgets and clock.

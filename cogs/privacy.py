@@ -27,7 +27,7 @@ from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._language import private_locale
 from cogs._lookup import bot_of, game_title
 from cogs._text import CONTENT_LIMIT, clip
-from cogs.lobby import public_lobby_message
+from cogs.lobby import show_lobby
 from db.records import GameRecord
 from i18n import counted, join_names, say
 from service.privacy import Forgetting
@@ -116,23 +116,25 @@ def forgotten_words(done: Forgetting, locale: str) -> str:
 
 
 async def show_changes(bot: GameBot, done: Forgetting) -> None:
-    """Bring Discord in line: each resigned game told and redrawn (as a resign is), each lobby's message edited."""
+    """Bring Discord in line with the stored rows after a member is forgotten.
+
+    Each resigned game is told and redrawn (as a resign is), each lobby's message edited, and the table of each game
+    over that named the member drawn again with "a former player". The one-off posts of games over (round scores,
+    results) are not stored by id, so they cannot be changed.
+    """
     for result in done.resigned:
         await bot.delivery.settle(result.record.id, fresh=[result])
     for record in (*done.left, *done.cancelled):
         if record.status == "cancelled":
             await bot.delivery.settle(record.id)
-        await _edit_lobby(bot, await bot.service.get(record.id))
-
-
-async def _edit_lobby(bot: GameBot, record: GameRecord) -> None:
-    if record.lobby_message_id is None:
-        return
-    message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.lobby_message_id)
-    try:
-        await message.edit(**await public_lobby_message(bot, record))
-    except discord.HTTPException:
-        log.info("lobby message of game %s could not be edited", record.id)
+        try:
+            await show_lobby(bot, None, await bot.service.get(record.id))
+        except discord.HTTPException:
+            log.info("lobby message of game %s could not be edited", record.id)
+    playing = {result.record.id for result in done.resigned}
+    for game_id in done.forgotten.games:
+        if game_id not in playing:
+            await bot.delivery.redraw_table(game_id)
 
 
 class PrivacyCog(commands.Cog):

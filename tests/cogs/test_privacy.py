@@ -124,6 +124,10 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     after = await answers_to(simcord_env, bob, channel, [*finished, running_id])
     assert "alice" not in after.lower() and str(alice.id) not in after
     assert "a former player" in after
+    for game_id in finished:  # the tables of games over are drawn again
+        table = table_message(game_thread(channel, game_id), game_id)
+        drawn = str(table.embeds[0].to_dict()) + (table.content or "")
+        assert "alice" not in drawn and "a former player" in drawn
     changed = {key: text for key, text in public_messages(guild).items() if posted.get(key) != text}
     assert changed and not [text for text in changed.values() if "alice" in text or str(alice.id) in text]
     for game_id in finished:  # every finished game still replays from its export to the stored state
