@@ -21,6 +21,22 @@ _BY_CODE = {kind.code: kind for kind in GAME_KINDS}
 KINDS = tuple(_BY_NAME)
 
 
+def _clash(kind: GameKind, listed: tuple[GameKind, ...]) -> str | None:
+    """What `kind` shares with a listed kind that must be its own (players tell games apart by title), if anything."""
+    for other in listed:
+        for what, mine, theirs in (("name", kind.name, other.name), ("code", kind.code, other.code)):
+            if mine == theirs:
+                return f"a kind {what}d {mine!r} is listed already"
+        if kind.title.casefold() == other.title.casefold():
+            return f"a kind titled {other.title!r} is listed already"
+    return None
+
+
+for _index, _kind in enumerate(GAME_KINDS):
+    if (_said := _clash(_kind, GAME_KINDS[:_index])) is not None:
+        raise ValueError(f"engine.{KIND_PACKAGES[_index]}: {_said}")
+
+
 @contextlib.contextmanager
 def registered(kind: GameKind) -> Iterator[GameKind]:
     """List `kind` among the registry's kinds while the block runs (a kind defined by a test, say).
@@ -28,11 +44,11 @@ def registered(kind: GameKind) -> Iterator[GameKind]:
     Code that reads `registry.GAME_KINDS` or looks a kind up by name or code while the block runs finds it.
 
     Raises:
-        ValueError: a kind of that name or code is listed already.
+        ValueError: a kind of that name, code or title is listed already.
     """
     global GAME_KINDS, KINDS
-    if kind.name in _BY_NAME or kind.code in _BY_CODE:
-        raise ValueError(f"a kind named {kind.name!r} or coded {kind.code!r} is listed already")
+    if (said := _clash(kind, GAME_KINDS)) is not None:
+        raise ValueError(said)
     before = GAME_KINDS
     GAME_KINDS, KINDS = (*before, kind), (*KINDS, kind.name)
     _BY_NAME[kind.name], _BY_CODE[kind.code] = kind, kind

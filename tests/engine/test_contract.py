@@ -20,7 +20,7 @@ import contextlib
 import json
 import random
 import zlib
-from dataclasses import fields, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 import pytest
@@ -247,3 +247,19 @@ def test_a_kind_registered_by_a_test_is_listed_only_while_it_runs():
     assert "toy" not in registry.KINDS and toy_game.KIND not in registry.GAME_KINDS
     with pytest.raises(KeyError):
         registry.game_kind("toy")
+
+
+def _titled(title):
+    """The toy engine under another title (a kind's title is its engine's)."""
+    return {"engine": type("Titled", (toy_game.KIND.engine,), {"TITLE": title})}
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [({"name": "kasino"}, "named 'kasino'"), ({"code": "k"}, "coded 'k'"), (_titled("KASINO"), "titled 'Kasino'")],
+)
+def test_the_registry_refuses_a_second_kind_with_the_same_name_code_or_title(changes, said):
+    twin = replace(toy_game.KIND, **changes)
+    with pytest.raises(ValueError, match=f"{said} is listed already"):
+        registry.registered(twin).__enter__()
+    assert twin not in registry.GAME_KINDS
