@@ -34,6 +34,7 @@ from typing import Any, Self
 
 import aiosqlite
 
+from bench.random_play import random_moves
 from bench.running_games import build_database
 from db.backup import CHECK_SHARE, take_backup
 from db.records import GameRecord, NewLobby
@@ -49,13 +50,7 @@ def recorded_moves(kind: str, players: int, seed: int) -> list[Step]:
     """(seat, move text, snapshot after it) for every move of one random game."""
     game = game_class(kind).new(players, seed)
     rng = random.Random(seed)
-    steps = []
-    while game.to_move is not None:
-        seat = game.to_move
-        move = rng.choice(game.legal_moves(seat))
-        game.apply(seat, move)
-        steps.append((seat, str(move), game.to_dict()))
-    return steps
+    return [(seat, str(move), game.to_dict()) for seat, move, _ in random_moves(game, rng)]
 
 
 class StoreSide:

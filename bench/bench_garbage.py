@@ -12,6 +12,7 @@ import argparse
 import random
 import time
 
+from bench.random_play import random_moves
 from engine.garbage import GarbageGame, GarbageSettings, HandWon
 
 HANDS_TARGET = 1_000
@@ -20,12 +21,7 @@ HANDS_TARGET = 1_000
 def play_random_game(players: int, seed: int, settings: GarbageSettings) -> tuple[int, int]:
     """Play one game to its end; return (hands won, moves applied)."""
     game = GarbageGame.new(players, seed, settings)
-    chooser = random.Random(seed)
-    hands = 0
-    while (seat := game.to_move) is not None:
-        for event in game.apply(seat, chooser.choice(game.legal_moves(seat))):
-            if type(event) is HandWon:
-                hands += 1
+    hands = sum(type(event) is HandWon for _, _, events in random_moves(game, random.Random(seed)) for event in events)
     return hands, game.move_count
 
 

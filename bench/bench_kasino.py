@@ -12,6 +12,7 @@ import random
 import statistics
 import time
 
+from bench.random_play import random_moves
 from engine.kasino import KasinoGame
 from engine.kasino.rules import legal_moves
 
@@ -33,13 +34,7 @@ CROWDED = {
 def random_game(players: int, seed: int) -> int:
     """Play one full game with uniformly random legal moves; return the number of moves."""
     game = KasinoGame.new(players, seed)
-    chooser = random.Random(seed)
-    moves = 0
-    while game.to_move is not None:
-        seat = game.to_move
-        game.apply(seat, chooser.choice(game.legal_moves(seat)))
-        moves += 1
-    return moves
+    return sum(1 for _ in random_moves(game, random.Random(seed)))
 
 
 def games_per_second(players: int, games: int, repeats: int) -> tuple[list[float], float]:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bench.random_play import random_moves
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from render import Rendered, render_table
@@ -47,12 +48,8 @@ def crowded_kasino() -> KasinoGame:
 def garbage_game(players: int, moves: int = 60, seed: int = 7) -> GarbageGame:
     """A game of `players` at layout size 10, `moves` random legal moves in (a mix of face-up, face-down, Jacks)."""
     game = GarbageGame.new(players, seed)
-    chooser = random.Random(seed)
-    for _ in range(moves):
-        seat = game.to_move
-        if seat is None:
-            break
-        game.apply(seat, chooser.choice(game.legal_moves(seat)))
+    for _ in random_moves(game, random.Random(seed), moves):
+        pass
     return game
 
 

@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from bench.random_play import random_moves
 from engine.registry import GAME_KINDS, game_class
 
 EPOCH: Final = datetime(2025, 1, 1, tzinfo=UTC)
@@ -56,10 +57,7 @@ def _random_play(
     rng = random.Random(seed)
     log: list[tuple[int, str]] = []
     states = {0: _to_json(game.to_dict())} if 0 in keep else {}
-    while game.to_move is not None:
-        seat = game.to_move
-        move = rng.choice(game.legal_moves(seat))
-        game.apply(seat, move)
+    for seat, move, _ in random_moves(game, rng):
         log.append((seat, str(move)))
         if len(log) in keep:
             states[len(log)] = _to_json(game.to_dict())

@@ -24,7 +24,7 @@ from discord import app_commands
 from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._ids import any_kind_template, component_id, kind_named_by, number
 from cogs._language import private_locale
-from cogs._lookup import bot_of, component_game, my_running_game
+from cogs._lookup import bot_of, clicked_game, my_running_game
 from cogs._words import name_of
 from db.records import GameRecord
 from engine.base import AnyGame
@@ -159,12 +159,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the panel (Show my hand), or redraw the panel in place (Refresh)."""
-        bot = bot_of(interaction)
-        if self.action == "hand":
-            await acknowledge(interaction, ephemeral=True, thinking=True)
-        else:
-            await acknowledge(interaction)
-        record = await component_game(bot, interaction, self.game_id, self.kind)
+        bot, record = await clicked_game(interaction, self.game_id, self.kind, ephemeral=self.action == "hand")
         if self.action == "hand":
             await answer_with_panel(bot, interaction, record)
             return

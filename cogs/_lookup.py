@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 import discord
 from discord import app_commands
 
+from cogs._errors import acknowledge
 from cogs._language import private_locale
 from db.records import GameRecord
 from engine.base import AnyGame
@@ -89,6 +90,20 @@ async def component_game(bot: GameBot, interaction: discord.Interaction, game_id
     if interaction.guild_id is not None and record.guild_id != interaction.guild_id:
         raise RefusedError(say(private_locale(interaction), "lookup.other-server"))
     return record
+
+
+async def clicked_game(
+    interaction: discord.Interaction, game_id: int, kind: str, *, ephemeral: bool = False
+) -> tuple[GameBot, GameRecord]:
+    """Acknowledge a component's click (privately, thinking, if `ephemeral`), then the game its custom id names.
+
+    Raises:
+        InteractionExpiredError: the click came too late to acknowledge.
+        RefusedError: no such game, another kind, or another server (`component_game`).
+    """
+    await acknowledge(interaction, ephemeral=ephemeral, thinking=ephemeral)
+    bot = bot_of(interaction)
+    return bot, await component_game(bot, interaction, game_id, kind)
 
 
 async def find_game(bot: GameBot, interaction: discord.Interaction, game_id: int | None) -> GameRecord:

@@ -19,7 +19,7 @@ from cogs._errors import acknowledge, guarded, refusals_answered
 from cogs._garbage_rules import GARBAGE_RULES
 from cogs._ids import component_id, game_template, number
 from cogs._language import private_locale
-from cogs._lookup import bot_of, component_game, engine_as, my_running_game
+from cogs._lookup import clicked_game, engine_as, my_running_game
 from cogs._table import TableMessage, seat_heading, turn_headline
 from cogs._text import clip, legible
 from cogs._words import game_title, said
@@ -193,9 +193,7 @@ class TurnButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the decision for the clicking player, if it is theirs to make; the table updates through the click."""
-        bot = bot_of(interaction)
-        await acknowledge(interaction)
-        await component_game(bot, interaction, self.game_id, "garbage")
+        bot, _ = await clicked_game(interaction, self.game_id, "garbage")
         try:
             result = await bot.service.play(self.game_id, interaction.user.id, self.move, version=self.version)
         except USER_ERRORS:

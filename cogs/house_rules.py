@@ -34,7 +34,7 @@ from cogs._ids import (
     number,
 )
 from cogs._language import private_locale
-from cogs._lookup import bot_of, component_game, game_title, guild_id_of
+from cogs._lookup import bot_of, clicked_game, component_game, game_title, guild_id_of
 from cogs._text import clip
 from cogs._translator import slash
 from cogs.lobby import show_lobby
@@ -273,11 +273,9 @@ class HouseRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the host's panel (anyone else is told why not), or keep the lobby's rules as the server's usual."""
-        bot = bot_of(interaction)
         locale = private_locale(interaction)
         if self.action == HOUSE_RULES_ACTION:
-            await acknowledge(interaction, ephemeral=True, thinking=True)
-            record = await component_game(bot, interaction, self.game_id, self.kind)
+            _, record = await clicked_game(interaction, self.game_id, self.kind, ephemeral=True)
             if record.status != "lobby":
                 raise RefusedError(Message("refused.house-rules-started"))
             if interaction.user.id != record.host_id:
@@ -286,8 +284,7 @@ class HouseRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             await interaction.followup.send(**panel, ephemeral=True)
             return
         require_panel(interaction)
-        await acknowledge(interaction)
-        record = await component_game(bot, interaction, self.game_id, self.kind)
+        bot, record = await clicked_game(interaction, self.game_id, self.kind)
         preset = await bot.service.save_lobby_as_preset(
             record.id, guild_id=guild_id_of(interaction), is_manager=is_manager(interaction)
         )

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from cogs._delivery import EDIT_CAP, REPOSTED, edit_refused, retire
-from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
+from cogs._errors import guarded, is_manager, refusals_answered
 from cogs._house_rules import house_rules_line
 from cogs._ids import (
     LOBBY_COMPUTER_TEMPLATE,
@@ -25,7 +25,7 @@ from cogs._ids import (
     number,
 )
 from cogs._language import private_locale
-from cogs._lookup import bot_of, channel_id_of, component_game, game_title, not_in_a_server
+from cogs._lookup import bot_of, channel_id_of, clicked_game, game_title, not_in_a_server
 from cogs._names import seat_name
 from cogs._text import AUTOCOMPLETE_LIMIT, jump_link
 from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
@@ -91,9 +91,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Join, leave, start or cancel the lobby."""
-        bot = bot_of(interaction)
-        await acknowledge(interaction)
-        await component_game(bot, interaction, self.game_id, self.kind)
+        bot, _ = await clicked_game(interaction, self.game_id, self.kind)
         user = interaction.user
         if self.action == "join":
             record = await bot.service.join(self.game_id, user.id, user.display_name)
@@ -157,9 +155,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Seat or remove the chosen computer player (the service refuses anyone but the host)."""
-        bot = bot_of(interaction)
-        await acknowledge(interaction)
-        await component_game(bot, interaction, self.game_id, self.kind)
+        bot, _ = await clicked_game(interaction, self.game_id, self.kind)
         computers = ComputerPlayers(bot.service)
         choice = self.item.values[0] if self.item.values else ""
         if self.action == "cpuadd":
@@ -493,9 +489,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the rematch lobby in the game's channel and take the button away."""
-        bot = bot_of(interaction)
-        await acknowledge(interaction)
-        old = await component_game(bot, interaction, self.game_id, self.kind)
+        bot, old = await clicked_game(interaction, self.game_id, self.kind)
         record = await bot.service.rematch(self.game_id, interaction.user.id, interaction.user.display_name)
         await interaction.edit_original_response(view=None)
         for seat in old.seats:  # the same computer opponents again (the one asking hosts the rematch)

@@ -17,10 +17,10 @@ from engine.cards import Card
 from engine.garbage.views import GarbagePublicView, SeatView
 from i18n import SOURCE_LOCALE, card_words, counted, join_names, say
 from render import cards, style
+from render._panel import NAME, NAME_LEFT, SMALL, SMALL_BOLD, TITLE, TURN, WIDTH, heading, seat_head, to_play, wrap_name
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, pack, wrap
 
-WIDTH: Final = 600
 PAD: Final = 12
 GAP: Final = 8
 INSET: Final = 8  # inside a seat panel
@@ -28,14 +28,7 @@ SPOT_GAP: Final = 4
 PER_ROW: Final = 10  # a layout is one row of ten spots, spot 1 at the left: the widest cards a narrow picture allows
 CARD: Final = (WIDTH - 2 * PAD - 2 * INSET - (PER_ROW - 1) * SPOT_GAP) // PER_ROW
 PANEL_WIDTH: Final = WIDTH - 2 * PAD
-NAME_LEFT: Final = 12 + style.DOT + 8  # a name starts right of its seat's dot
 LABEL_GAP: Final = 8  # between a header card and its words
-
-SMALL: Final = style.font(style.smallest_type(WIDTH))
-SMALL_BOLD: Final = style.font(style.smallest_type(WIDTH), bold=True)
-NAME: Final = style.font(24, bold=True)
-TURN: Final = style.font(26, bold=True)
-TITLE: Final = style.font(30, bold=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +72,7 @@ def render_garbage_table(view: GarbagePublicView, names: Sequence[str], locale: 
     height = 2 * PAD + header + sum(GAP + panel.height for panel in panels)
     image = Image.new("RGB", (WIDTH, height), style.FELT)
     pen = Pen(image)
-    pen.write((PAD, PAD), say(locale, "picture.garbage.title", hand=view.hand_number), TITLE, style.TEXT)
-    pen.write_lines(PAD, PAD + line_height(TITLE), turn, TURN, style.GOLD)
+    heading(pen, PAD, say(locale, "picture.garbage.title", hand=view.hand_number), turn)
     drawn = _piles(image, pen, view, PAD + header - row.height, row, locale)
     y = PAD + header + GAP
     for panel in panels:
@@ -96,7 +88,7 @@ def _turn_line(view: GarbagePublicView, names: Sequence[str], locale: str) -> st
         best = [names[seat.seat] for seat in playing if seat.hands_won == most]  # several share a win (GV4)
         hands = counted(most, "hand", locale)
         return say(locale, "picture.garbage.won", player=join_names(best, locale), hands=hands)
-    return "▶ " + say(locale, "picture.to-play", player=names[view.to_move])
+    return to_play(names, view.to_move, locale)
 
 
 _LABEL_TOP: Final = 4  # a label's first line starts this far below its card's top
@@ -209,14 +201,14 @@ def _panel(view: GarbagePublicView, seat: SeatView, name: str, locale: str) -> _
     parts = [counted(seat.layout_size, "spot", locale), counted(seat.hands_won, "hand won", locale)]
     parts += [say(locale, "picture.resigned")] if seat.resigned else []
     room = PANEL_WIDTH - NAME_LEFT - INSET
-    name_lines = wrap(("▶ " if active else "") + name, NAME, room)
+    lines = wrap_name(name, active, room)
     counts = pack(parts, SMALL, room)
-    beside = len(counts) == 1 and NAME.getlength(name_lines[-1]) + 2 * GAP + SMALL.getlength(counts[0]) <= room
+    beside = len(counts) == 1 and NAME.getlength(lines[-1]) + 2 * GAP + SMALL.getlength(counts[0]) <= room
     holding = [] if seat.pending is None else wrap(
         say(locale, "picture.garbage.holding-jack", card=card_words(seat.pending, locale)),
         SMALL, PANEL_WIDTH - 2 * INSET,
     )  # fmt: skip
-    return _Panel(seat, name_lines, counts, beside, holding, active)
+    return _Panel(seat, lines, counts, beside, holding, active)
 
 
 def _draw_panel(
@@ -228,10 +220,9 @@ def _draw_panel(
     """
     x0 = PAD
     seat = panel.seat
-    style.seat_panel(pen.draw, (x0, y0, x0 + PANEL_WIDTH - 1, y0 + panel.height - 1), seat.seat, active=panel.active,
-                     dot_top=INSET + 6)  # fmt: skip
+    box = (x0, y0, x0 + PANEL_WIDTH - 1, y0 + panel.height - 1)
     y = y0 + INSET
-    name_height = pen.write_lines(x0 + NAME_LEFT, y, panel.name, NAME, style.GOLD if panel.active else style.TEXT)
+    name_height = seat_head(pen, box, seat.seat, panel.name, active=panel.active, inset=INSET)
     if panel.counts_beside:
         # On the name's last line, right-aligned, on the same baseline.
         baseline = y + name_height - line_height(NAME) + NAME.getmetrics()[0]

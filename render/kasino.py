@@ -19,24 +19,17 @@ from engine.kasino.table import TableItem
 from engine.kasino.views import KasinoPublicView, SeatSummary
 from i18n import SOURCE_LOCALE, counted, join_names, say
 from render import cards, style
+from render._panel import NAME, NAME_LEFT, SMALL, SMALL_BOLD, TITLE, TURN, WIDTH, heading, seat_head, to_play, wrap_name
 from render.layout import Drawn, Rendered, encode
 from render.writing import Pen, line_height, pack, wrap
 
-WIDTH: Final = 600
 PAD: Final = 14
 GAP: Final = 10
 INSET: Final = 12  # inside a seat panel
 CARD: Final = 68  # table cards: 34 px wide on a phone that shows the picture 300 px across
 STOCK_CARD: Final = 44
 PLATE: Final = 6  # how far a pile's or build's plate reaches past its cards
-NAME_LEFT: Final = 12 + style.DOT + 8  # a name starts right of its seat's dot
 PANEL_WIDTH: Final = (WIDTH - 2 * PAD - GAP) // 2  # seats go two to a row
-
-SMALL: Final = style.font(style.smallest_type(WIDTH))
-SMALL_BOLD: Final = style.font(style.smallest_type(WIDTH), bold=True)
-NAME: Final = style.font(24, bold=True)
-TURN: Final = style.font(26, bold=True)
-TITLE: Final = style.font(30, bold=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +88,7 @@ def render_kasino_table(view: KasinoPublicView, names: Sequence[str], locale: st
     image = Image.new("RGB", (WIDTH, height), style.FELT)
     pen = Pen(image)
     drawn: list[Drawn] = []
-    pen.write((PAD, PAD), say(locale, "picture.kasino.title", round=view.round), TITLE, style.TEXT)
-    y = PAD + line_height(TITLE)
-    y += pen.write_lines(PAD, y, turn, TURN, style.GOLD)
+    y = heading(pen, PAD, say(locale, "picture.kasino.title", round=view.round), turn)
     pen.write_lines(PAD, y, facts, SMALL, style.MUTED)
     if view.stock:
         drawn.append(cards.paste_back(image, WIDTH - PAD - STOCK_CARD, PAD, STOCK_CARD, "stock"))
@@ -123,7 +114,7 @@ def _turn_line(view: KasinoPublicView, names: Sequence[str], locale: str) -> str
         best = max(seat.score for seat in playing)
         leaders = join_names([names[seat.seat] for seat in playing if seat.score == best], locale)
         return say(locale, "picture.kasino.won-by", winners=leaders, points=counted(best, "point", locale))
-    return "▶ " + say(locale, "picture.to-play", player=names[view.to_move])
+    return to_play(names, view.to_move, locale)
 
 
 def _panel(view: KasinoPublicView, seat: SeatSummary, name: str, locale: str) -> _Panel:
@@ -132,7 +123,7 @@ def _panel(view: KasinoPublicView, seat: SeatSummary, name: str, locale: str) ->
     In partnerships (KV5) the score is the team's and its team follows it; with sweeps off (KV2) none are counted.
     """
     active = seat.seat == view.to_move and not view.over
-    name_lines = wrap(("▶ " if active else "") + name, NAME, PANEL_WIDTH - NAME_LEFT - INSET)
+    lines = wrap_name(name, active, PANEL_WIDTH - NAME_LEFT - INSET)
     score = counted(seat.score, "point", locale)
     parts = [score]
     if view.teams is not None:  # KV5: the score is the team's; partners sit in one column (seats 1 and 3, 2 and 4)
@@ -149,15 +140,13 @@ def _panel(view: KasinoPublicView, seat: SeatSummary, name: str, locale: str) ->
         parts.append(say(locale, "picture.resigned"))
     bold_extra = SMALL_BOLD.getlength(score) - SMALL.getlength(score)  # the score is packed plain, drawn bold
     counts = pack(parts, SMALL, PANEL_WIDTH - 2 * INSET - bold_extra)
-    return _Panel(seat, name_lines, counts, score, active)
+    return _Panel(seat, lines, counts, score, active)
 
 
 def _draw_panel(pen: Pen, panel: _Panel, x0: int, y0: int, height: int) -> None:
     """Name beside the seat's dot, then score and counts; the player to move is framed in gold."""
     box = (x0, y0, x0 + PANEL_WIDTH - 1, y0 + height - 1)
-    style.seat_panel(pen.draw, box, panel.seat.seat, active=panel.active, dot_top=INSET + 6)
-    y = y0 + INSET
-    y += pen.write_lines(x0 + NAME_LEFT, y, panel.name, NAME, style.GOLD if panel.active else style.TEXT) + 4
+    y = y0 + INSET + seat_head(pen, box, panel.seat.seat, panel.name, active=panel.active, inset=INSET) + 4
     for line in panel.counts:
         x: float = x0 + INSET
         rest = line

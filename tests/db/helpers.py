@@ -4,6 +4,7 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bench.random_play import random_moves
 from db.records import NewLobby
 from db.store import Store
 from engine.base import Game, Outcome
@@ -50,12 +51,7 @@ async def real_game(store, kind, users, seed=7):
 
 async def play_random(store, record, game: Game, moves: int, rng: random.Random):
     """Play up to `moves` random legal moves through the store; returns the last record."""
-    for _ in range(moves):
-        seat = game.to_move
-        if seat is None:
-            break
-        move = rng.choice(game.legal_moves(seat))
-        game.apply(seat, move)
+    for seat, move, _ in random_moves(game, rng, moves):
         record = await store.save_move(
             record.id,
             record.version,

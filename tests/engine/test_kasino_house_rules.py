@@ -13,6 +13,7 @@ import pytest
 
 from ai.arena import play_game
 from ai.players import player_for
+from bench.random_play import random_moves
 from engine.base import Outcome
 from engine.cards import Card, new_deck
 from engine.errors import IllegalMoveError, SettingError
@@ -277,9 +278,7 @@ def test_kv4_a_table_with_a_build_is_refused_when_building_is_off():
 def test_kv4_whole_games_without_building_never_put_a_build_or_pile_on_the_table(seed):
     game = KasinoGame.new(2 + seed % 3, seed=seed, settings={"building": False, "target": 11})
     rng = random.Random(seed)
-    while game.to_move is not None:
-        seat = game.to_move
-        game.apply(seat, rng.choice(game.legal_moves(seat)))
+    for _ in random_moves(game, rng):
         assert all(item.kind == "loose" for item in game.public_view().table)
     assert sorted(state_cards(game), key=str) == sorted(DECK, key=str)
 
