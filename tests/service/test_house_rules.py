@@ -92,7 +92,8 @@ async def test_start_checks_the_house_rules_again_against_the_players_seated(tab
 
 
 async def test_a_kind_without_house_rules_refuses_them(tables):
-    plain = replace(toy_game.KIND, name="plain", code="q", house_rules=(), house_rules_fit=None)  # the toy, no variants
+    titled = type("Plain", (toy_game.KIND.engine,), {"TITLE": "Plain Card"})  # a kind's title is its own
+    plain = replace(toy_game.KIND, name="plain", code="q", engine=titled, house_rules=(), house_rules_fit=None)
     with registry.registered(plain):
         record = await lobby(tables, seats=2, kind="plain")
         with pytest.raises(RefusedError) as refused:
