@@ -15,6 +15,7 @@ COPY engine ./engine
 COPY i18n ./i18n
 COPY render ./render
 COPY service ./service
+COPY process ./process
 
 # Settings come from the environment (docker-compose.yml, .env.example); logs go to stdout.
 ENV PYTHONUNBUFFERED=1

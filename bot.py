@@ -27,21 +27,21 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
-from cogs._backoff import retry_delay
-from cogs._buckets import forget_idle_buckets
-from cogs._budget import GLOBAL_LIMIT, RequestBudget
-from cogs._catch_up import CatchUp, catch_up_on_start
-from cogs._delivery import Delivery
-from cogs._errors import GameTree
-from cogs._health import DEFAULT_HOST as DEFAULT_METRICS_HOST
-from cogs._health import HealthServer, MetricsPortError
-from cogs._host import GameBot
-from cogs._invalid import InvalidRequests, budget_for
-from cogs._language import Languages
-from cogs._metrics import Metrics
-from cogs._presenter import Presenter
-from cogs._translator import CommandTranslator
 from cogs.backups import BackupCog
+from cogs.runtime.backoff import retry_delay
+from cogs.runtime.buckets import forget_idle_buckets
+from cogs.runtime.budget import GLOBAL_LIMIT, RequestBudget
+from cogs.runtime.catch_up import CatchUp, catch_up_on_start
+from cogs.runtime.delivery import Delivery
+from cogs.runtime.errors import GameTree
+from cogs.runtime.health import DEFAULT_HOST as DEFAULT_METRICS_HOST
+from cogs.runtime.health import HealthServer, MetricsPortError
+from cogs.runtime.host import GameBot
+from cogs.runtime.invalid import InvalidRequests, budget_for
+from cogs.runtime.language import Languages
+from cogs.runtime.metrics import Metrics
+from cogs.runtime.presenter import Presenter
+from cogs.runtime.translator import CommandTranslator
 from db.backends import Storage, open_storage
 from db.backup import ScheduledBackups
 from db.errors import (
@@ -55,7 +55,7 @@ from db.errors import (
 from db.records import StartUpCheck
 from db.sql_store import SqlStore
 from engine import registry
-from service import event_loop, heap
+from process import event_loop, heap
 from service.ports import Coordinator
 from service.privacy import PrivacyService
 from service.tables import TableService
@@ -350,10 +350,11 @@ class CardBot(GameBot):
         # None (or left out): every shard of shard_count runs here; discord.py's options take no None.
         shards: dict[str, Any] = {} if shard_ids is None else {"shard_ids": list(shard_ids)}
         # Discord's refusals of this process (401, 403, 429), seen on every response of its HTTP session, against its
-        # share of the invalid-request budget (cogs/_invalid.py).
+        # share of the invalid-request budget (cogs/runtime/invalid.py).
         invalid = invalid_requests or InvalidRequests(budget_for(requests_per_second, shard_count, shard_ids))
         trace = invalid.trace_config()
-        # The operator's figures; the same trace counts the requests through interaction tokens (cogs/_metrics.py).
+        # The operator's figures; the same trace counts the requests through interaction tokens
+        # (cogs/runtime/metrics.py).
         self.metrics = Metrics()
         self.metrics.watch_trace(trace)
         # Slash commands and components only: no privileged intents.

@@ -22,7 +22,7 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogs._budget import GLOBAL_LIMIT, RequestBudget
+from cogs.runtime.budget import GLOBAL_LIMIT, RequestBudget
 
 SECONDS = 10.0
 

@@ -65,7 +65,7 @@ from db import recovery
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
 from engine.errors import GameError
-from service import event_loop
+from process import event_loop
 from service.tables import LobbyOptions, TableService
 
 # Moves in flight in all during a throughput run, split over its processes. Near one process's ACTIONS (20

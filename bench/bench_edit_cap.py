@@ -4,7 +4,7 @@ Plays one two-player Kasino game through SimCord (moves from the DM panels, so e
 through the channel's own route, the counted kind) with a move every few minutes for some game-hours, twice: once
 as Discord allows it, and once with Discord refusing (30046) every edit of a table message older than an hour, the
 worst case (the real cap is undocumented). The bot answers a refusal by posting the table anew and deleting the old
-one (`cogs._delivery`), so the second run shows what that costs per game-hour.
+one (`cogs.runtime.delivery`), so the second run shows what that costs per game-hour.
 
     python -m bench.bench_edit_cap [--hours H] [--gap MINUTES]
 

@@ -22,9 +22,9 @@ The last lines (issue 44), `invalid requests during a 50001 storm over 200 games
 the bot's access away from 200 running Kasino games (every thread, and their channel, answer 403 Missing Access) for
 an hour of virtual time while their turn timers (15 minutes) keep making moves Discord cannot show, then give it back.
 Discord blocks an address after 10,000 such refusals in 10 minutes; the peak is the most refusals the bot was answered
-within any 10 minutes, observed on its HTTP client, against this process's budget (`cogs/_invalid.py`). Once access
-returns every game's shown version must catch up with its stored one: by the game's own retry, or at its next move
-(a game refused for half an hour waits for one). The second line gives the process a tenth of the budget (as one of
+within any 10 minutes, observed on its HTTP client, against this process's budget (`cogs/runtime/invalid.py`). Once
+access returns every game's shown version must catch up with its stored one: by the game's own retry, or at its next
+move (a game refused for half an hour waits for one). The second line gives the process a tenth of the budget (as one of
 ten processes would keep), so that its retries have to slow down.
 """
 
@@ -44,11 +44,11 @@ import discord
 import simcord
 from discord.http import Route
 
-import cogs._timing
+import cogs.runtime.timing
 from bot import create_bot
-from cogs._invalid import BUDGET, WINDOW_SECONDS, InvalidRequests
-from cogs._timing import TIMER_PRESETS
 from cogs.lobby import AFK_LIMIT_MAX
+from cogs.runtime.invalid import BUDGET, WINDOW_SECONDS, InvalidRequests
+from cogs.runtime.timing import TIMER_PRESETS
 from tests.cogs.helpers import (
     components,
     custom_ids,
@@ -202,7 +202,8 @@ async def history_pages(folder: Path) -> tuple[int, int, int]:
     """A member pages through a finished Kasino game (member against a computer, to 21): its whole history, its
     replay move by move for 40 moves, each round from the menu, and back; returns (pages, counted, all requests)."""
     bot = create_bot(folder / "history.db", new_seed=lambda: 7, shard_count=1)
-    pause, cogs._timing.COMPUTER_PAUSE_SECONDS = cogs._timing.COMPUTER_PAUSE_SECONDS, 0.0  # the pages are measured
+    # The pages are measured, not the computers' pauses.
+    pause, cogs.runtime.timing.COMPUTER_PAUSE_SECONDS = cogs.runtime.timing.COMPUTER_PAUSE_SECONDS, 0.0
     try:
         async with simcord.run(bot) as env:
             guild = env.create_guild("Cards")
@@ -228,7 +229,7 @@ async def history_pages(folder: Path) -> tuple[int, int, int]:
             requests = env.http_requests[start:]
             return pages, sum(1 for entry in requests if counted(entry.path)), len(requests)
     finally:
-        cogs._timing.COMPUTER_PAUSE_SECONDS = pause
+        cogs.runtime.timing.COMPUTER_PAUSE_SECONDS = pause
         await bot.close()
 
 

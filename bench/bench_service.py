@@ -46,7 +46,7 @@ from db.records import GameRecord
 from db.sql_store import SqlStore
 from engine.base import AnyGame
 from engine.registry import game_class
-from service import event_loop, heap
+from process import event_loop, heap
 from service.tables import TableService
 from tests.postgres import fresh_database
 

@@ -20,8 +20,8 @@ Then two lines about what the bot does once connected, each for `--owed` (10,000
 The first: every game is owed to Discord (`shown_version = version - 1`: its last move's table, panels and ping are
 not shown; its one-off posts went out). A bot process logs in to a fake Discord served by this process on
 127.0.0.1 (`bench/fake_discord.py`, through `discord.http.Route.BASE`), runs `setup_hook`, then what READY starts:
-the catch-up of every owed game (`cogs/_catch_up.py`) and the full check of every log. No gateway. Peak is the bot
-process's own VmHWM. The catch-up runs in virtual time: its request budget (40 a second for play and catch-up)
+the catch-up of every owed game (`cogs/runtime/catch_up.py`) and the full check of every log. No gateway. Peak is the
+bot process's own VmHWM. The catch-up runs in virtual time: its request budget (40 a second for play and catch-up)
 keeps its own clock, which moves only when the budget makes the catch-up wait, while each request to the fake
 Discord takes no virtual time; so "settled in" is what the budget allows, not the machine's speed (the real time
 taken is printed on the next line).
@@ -102,7 +102,7 @@ async def owed_child(path: str, base: str) -> None:
 
     discord.http.Route.BASE = base
     from bot import create_bot
-    from cogs._budget import RequestBudget
+    from cogs.runtime.budget import RequestBudget
     from db.store import Store
 
     store = await Store.open(path)

@@ -37,7 +37,7 @@ from db.records import GameRecord
 from db.sql_store import shard_condition
 from engine.base import AnyGame
 from engine.registry import game_class
-from service import event_loop, heap
+from process import event_loop, heap
 from service.errors import RefusedError
 from service.tables import TableService
 

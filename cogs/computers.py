@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Final
 
 from discord.ext import commands, tasks
 
-from cogs import _timing
+from cogs.runtime import timing
 from service.computers import ComputerPlayers
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class ComputerCog(commands.Cog):
     def __init__(self, bot: GameBot, pause: float | None = None) -> None:
         self.bot = bot
         self.players = ComputerPlayers(bot.service)
-        self.pause = _timing.COMPUTER_PAUSE_SECONDS if pause is None else pause
+        self.pause = timing.COMPUTER_PAUSE_SECONDS if pause is None else pause
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._poked: set[int] = set()
 

@@ -10,18 +10,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._delivery import settle_and_tell
-from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._hands import HAND_ITEMS
-from cogs._house_rules import house_rules_sentences
-from cogs._ids import number
-from cogs._language import LANGUAGE_NAMES, private_locale
-from cogs._lookup import GAME_CHOICES, bot_of, find_game, game_title, guild_id_of
-from cogs._names import seat_name
-from cogs._text import clip
-from cogs._words import name_of
 from cogs.history import HISTORY_COMMANDS, HISTORY_ITEMS
 from cogs.lobby import show_lobby
+from cogs.runtime.delivery import settle_and_tell
+from cogs.runtime.errors import acknowledge, guarded, is_manager, refusals_answered
+from cogs.runtime.hands import HAND_ITEMS
+from cogs.runtime.house_rules import house_rules_sentences
+from cogs.runtime.ids import number
+from cogs.runtime.language import LANGUAGE_NAMES, private_locale
+from cogs.runtime.lookup import GAME_CHOICES, bot_of, find_game, game_title, guild_id_of
+from cogs.runtime.names import seat_name
+from cogs.runtime.text import clip
+from cogs.runtime.words import name_of
 from db.records import GameRecord, GameStatus
 from engine.message import Joined, Message
 from engine.registry import GAME_KINDS, game_kind
@@ -29,7 +29,7 @@ from i18n import SOURCE_LOCALE, join_names, render_message, say
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

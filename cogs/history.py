@@ -4,9 +4,9 @@ Every page is private (ephemeral) and in its reader's language, and every turn o
 that asked for it (an interaction response or an edit through its token), so paging costs no counted request.
 
 - The history tells the game move by move as its table told it (`service.history`), with the one-off posts of each
-  round (the kinds' `TableUI.notices`: a round's scores, a won hand). For a running game that is all: what every
+  round (the kinds' `GameUI.notices`: a round's scores, a won hand). For a running game that is all: what every
   spectator saw. A finished game adds what the rules reveal once a round is scored, where its kind says so
-  (`RoundReveals`: Kasino's capture piles, K16).
+  (`GameUI.reveals`: Kasino's capture piles, K16).
 - The replay draws the table at move N from the public view of the game replayed to N (text, and its picture where
   the server shows pictures), with ◀ ▶ and a menu to jump to a round.
 - The export is a text file (`service.export`, `docs/export-format.md`).
@@ -25,23 +25,22 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
 
-from cogs._drawing import drawn
-from cogs._errors import acknowledge, guarded, refusals_answered
-from cogs._ids import number
-from cogs._language import private_locale
-from cogs._lookup import bot_of, channel_id_of, game_title, guild_id_of
-from cogs._names import seat_name
-from cogs._recent import Recent
-from cogs._table import PICTURE_NAME
-from cogs._text import CONTENT_LIMIT, clip, legible, legible_embed
-from cogs._words import said, seat_names
+from cogs.runtime.drawing import drawn
+from cogs.runtime.errors import acknowledge, guarded, refusals_answered
+from cogs.runtime.ids import number
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, channel_id_of, game_title, guild_id_of
+from cogs.runtime.names import seat_name
+from cogs.runtime.recent import Recent
+from cogs.runtime.table import PICTURE_NAME
+from cogs.runtime.text import CONTENT_LIMIT, clip, legible, legible_embed
+from cogs.runtime.words import said, seat_names
 from db.records import GameRecord, GameStatus
-from engine.base import Event
 from engine.message import Param
 from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, counted, join_names, say
@@ -52,7 +51,7 @@ from service.export import export_text
 from service.history import GameHistory, Step, load_history
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 HISTORY_PAGE_TEMPLATE = r"hist:(?P<game_id>[0-9]+):(?P<moves>[0-9]+):(?P<page>[0-9]+):(?P<way>prev|next|back)"
 REPLAY_STEP_TEMPLATE = r"replay:(?P<game_id>[0-9]+):(?P<moves>[0-9]+):(?P<step>[0-9]+):(?P<way>prev|next|open)"
@@ -84,15 +83,6 @@ NOT_REPLAYABLE: dict[GameStatus, str] = {
     "frozen": "export.not-replayable-frozen",
     "lobby": "export.not-replayable-cancelled",
 }
-
-
-@runtime_checkable
-class RoundReveals(Protocol):
-    """A kind's table UI that tells, for a finished game, what the rules reveal when a round is scored."""
-
-    def reveals(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
-        """What one move's events reveal at a round's end (Kasino: each capture pile, K16), in `locale`."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,14 +130,13 @@ def _entries(bot: GameBot, told: Told, locale: str) -> list[tuple[int, str]]:
     history = told.history
     record = history.record
     ui = bot.presenter.uis[record.kind]
-    reveals = ui if history.finished and isinstance(ui, RoundReveals) else None
     entries = []
     for step in history.steps:
         lines = [f"`{step.number}` " + " ".join(said(_as_then(record, step), step.narration, locale))]
         if step.number:
             lines += ui.notices(record, step.events, locale)
-            if reveals is not None:
-                lines += reveals.reveals(record, step.events, locale)
+            if history.finished:
+                lines += ui.reveals(record, step.events, locale)
         entries.append((step.number, clip(legible("\n".join(lines)), DESCRIPTION_BUDGET)))
     return entries
 

@@ -22,9 +22,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._house_rules import house_rules_line, house_rules_sentences, rule_and_value, rule_name, value_sentence
-from cogs._ids import (
+from cogs.lobby import show_lobby
+from cogs.runtime.errors import acknowledge, guarded, is_manager, refusals_answered
+from cogs.runtime.house_rules import house_rules_line, house_rules_sentences, rule_and_value, rule_name, value_sentence
+from cogs.runtime.ids import (
     HOUSE_RULE_TEMPLATE,
     HOUSE_RULES_ACTION,
     HOUSE_RULES_PAGE_TEMPLATE,
@@ -33,11 +34,10 @@ from cogs._ids import (
     kind_named_by,
     number,
 )
-from cogs._language import private_locale
-from cogs._lookup import bot_of, clicked_game, component_game, game_title, guild_id_of
-from cogs._text import clip
-from cogs._translator import slash
-from cogs.lobby import show_lobby
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, clicked_game, component_game, game_title, guild_id_of
+from cogs.runtime.text import clip
+from cogs.runtime.translator import slash
 from db.records import GameRecord
 from engine import registry
 from engine.kinds import GameKind, HouseRule, HouseRuleValue, value_key
@@ -49,7 +49,7 @@ from service.house_rules import misfit
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

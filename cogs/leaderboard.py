@@ -13,17 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._errors import acknowledge, guarded
-from cogs._ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, number
-from cogs._language import private_locale
-from cogs._lookup import GAME_CHOICES, bot_of, guild_id_of, not_in_a_server
-from cogs._names import player_name
+from cogs.runtime.errors import acknowledge, guarded
+from cogs.runtime.ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, number
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import GAME_CHOICES, bot_of, guild_id_of, not_in_a_server
+from cogs.runtime.names import player_name
 from db.records import KindStats, LeaderboardPage, LeaderboardSort, Tally
 from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, counted, say
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 PER_PAGE = 10
 LAST_PAGE = 10_000  # a page number from a custom id is never taken past this

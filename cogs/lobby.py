@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from cogs._delivery import EDIT_CAP, REPOSTED, edit_refused, retire
-from cogs._errors import guarded, is_manager, refusals_answered
-from cogs._house_rules import house_rules_line
-from cogs._ids import (
+from cogs.runtime.delivery import EDIT_CAP, REPOSTED, edit_refused, retire
+from cogs.runtime.errors import guarded, is_manager, refusals_answered
+from cogs.runtime.house_rules import house_rules_line
+from cogs.runtime.ids import (
     LOBBY_COMPUTER_TEMPLATE,
     LOBBY_TEMPLATE,
     REMATCH_TEMPLATE,
@@ -24,11 +24,11 @@ from cogs._ids import (
     kind_named_by,
     number,
 )
-from cogs._language import private_locale
-from cogs._lookup import bot_of, channel_id_of, clicked_game, game_title, not_in_a_server
-from cogs._names import seat_name
-from cogs._text import AUTOCOMPLETE_LIMIT, jump_link
-from cogs._timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, channel_id_of, clicked_game, game_title, not_in_a_server
+from cogs.runtime.names import seat_name
+from cogs.runtime.text import AUTOCOMPLETE_LIMIT, jump_link
+from cogs.runtime.timing import DEFAULT_TIMER, TIMER_CHOICES, TIMER_PRESETS, timer_summary
 from db.records import GameRecord
 from engine.errors import SettingError
 from engine.kinds import GameKind, LobbyOption, OneOf, WholeNumber, YesNo
@@ -41,7 +41,7 @@ from service.house_rules import misfit
 from service.tables import DEFAULT_AFK_LIMIT, LobbyOptions
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

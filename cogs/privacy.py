@@ -23,18 +23,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs._errors import acknowledge, guarded, refusals_answered
-from cogs._language import private_locale
-from cogs._lookup import bot_of, game_title
-from cogs._text import CONTENT_LIMIT, clip
 from cogs.lobby import show_lobby
+from cogs.runtime.errors import acknowledge, guarded, refusals_answered
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, game_title
+from cogs.runtime.text import CONTENT_LIMIT, clip
 from db.records import GameRecord
 from i18n import counted, join_names, say
 from service.privacy import Forgetting
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -21,13 +21,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._delivery import settle_and_tell
-from cogs._errors import acknowledge, guarded, is_manager, refusals_answered
-from cogs._ids import index_number, number
-from cogs._language import private_locale
-from cogs._lookup import bot_of, find_game, game_title
-from cogs._names import computer_words, seat_name
-from cogs._text import clip
+from cogs.runtime.delivery import settle_and_tell
+from cogs.runtime.errors import acknowledge, guarded, is_manager, refusals_answered
+from cogs.runtime.ids import index_number, number
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, find_game, game_title
+from cogs.runtime.names import computer_words, seat_name
+from cogs.runtime.text import clip
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.registry import GAME_KINDS
@@ -37,7 +37,7 @@ from service.errors import RefusedError
 from service.seats import OpenRequests, SeatChanges, takeable_seats
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
-from cogs._timing import in_words
-from cogs._words import game_title
+from cogs.runtime.timing import in_words
+from cogs.runtime.words import game_title
 from db.records import DueTimer, GameRecord
 from engine.registry import game_kind
 from i18n import say
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -161,7 +161,7 @@ class SeatRecord:
     hand_message_id: int | None
     strength: str | None = None  # a computer seat's strength (a key of `COMPUTER_USER_IDS`); None for a member
     dm_channel_id: int | None = None  # the player's DM channel, kept so a move needs no user lookup
-    panel: str | None = None  # a digest of the panel the DM message shows (see cogs._presenter)
+    panel: str | None = None  # a digest of the panel the DM message shows (see cogs.runtime.presenter)
 
 
 @dataclass(frozen=True, slots=True)

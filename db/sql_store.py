@@ -991,7 +991,7 @@ class SqlStore:
     async def game_counts(self) -> GameCounts:
         """How many of this process's games run, and how many Discord is behind on: two counts on partial indexes.
 
-        Also the health check's question to the database (`cogs._health`): cheap whatever the number of games.
+        Also the health check's question to the database (`cogs.runtime.health`): cheap whatever the number of games.
         """
         async with self._reading() as conn:
             rows = await conn.execute_fetchall(

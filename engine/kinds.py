@@ -113,14 +113,16 @@ def value_key(value: bool | int | str) -> str:
 class GameKind:
     """One kind of game: its engine and the facts the lobby, storage, ids and boards read.
 
-    `name` is the stored kind and the slash command group; the kind's Discord module is `cogs.<name>` unless `cog`
-    names another (a kind defined by a test brings its own).
+    `name` is the stored kind and the slash command group; the kind's Discord extension is `cogs.<name>.cog` unless
+    `cog` names another (a kind defined by a test brings its own).
     """
 
     name: str
     code: str  # one lowercase letter, unique among kinds: custom ids carry it
     engine: type[AnyGame]
-    score_unit: str  # what the placings were decided by, counted in result lines: "point", "hand won"
+    # What the placings were decided by, counted in result lines: a message id with an `{n}` plural, the shared
+    # catalog's ("count.point", "count.hand won") or the kind's own ("gnav.count.trick").
+    score_unit: str
     private_hands: bool  # whether each player holds cards only they may see (DM panels, Show my hand)
     tagline: str  # the slash command group's description
     options: tuple[LobbyOption, ...]
@@ -141,12 +143,14 @@ class GameKind:
     # Its computer players, optional: (strength, "module:Class") weakest first, resolved by `ai.players` (so the
     # engine imports no player); the lobby offers computers only for the strengths listed here.
     players: tuple[tuple[str, str], ...] = ()
-    cog: str | None = None  # the kind's Discord module, where it is not `cogs.<name>`
+    cog: str | None = None  # the kind's Discord extension, where it is not `cogs.<name>.cog`
 
     @property
     def cog_module(self) -> str:
         """The module the bot loads as this kind's extension (its commands, its table, its panels)."""
-        return self.cog or f"cogs.{self.name}"
+        # Not the package itself: discord.py forgets an extension's submodules when it unloads it, and the package's
+        # other modules (drawing caches among them) outlive a restart of the bot within one process.
+        return self.cog or f"cogs.{self.name}.cog"
 
     @property
     def title(self) -> str:

@@ -1,7 +1,7 @@
 """The Garbage table as one picture, from the public view only (G11): every layout, the discard pile, the stock.
 
 Drawn 600 px wide for a chat that shows it 300-400 px wide: every word is at least `style.smallest_type`, names
-and labels wrap instead of being cut, and the words are the text table's (cogs/garbage.py): "10 spots · 2 hands
+and labels wrap instead of being cut, and the words are the text table's (cogs/garbage/cog.py): "10 spots · 2 hands
 won", in the server's language (catalog domain `pictures.po`), cards with its rank letters.
 """
 

@@ -1,7 +1,7 @@
 """The Kasino table as one picture, from the public view only (K16): what anyone at the table may see.
 
 Drawn 600 px wide for a chat that shows it 300-400 px wide: every word is at least `style.smallest_type`, names
-wrap instead of being cut, and the words are the text table's (cogs/_kasino_render.py): "hand 3 · captured 2", in
+wrap instead of being cut, and the words are the text table's (cogs/kasino/render.py): "hand 3 · captured 2", in
 the server's language (catalog domain `pictures.po`), cards with its rank letters.
 """
 

@@ -323,7 +323,7 @@ class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, Memb
 
 
 class PlayWatch(Protocol):
-    """Told of what the service does, for the operator's figures (`cogs._metrics.Metrics`); it must not block."""
+    """Told of what the service does, for the operator's figures (`cogs.runtime.metrics.Metrics`); it must not block."""
 
     def move_saved(self, kind: str) -> None:
         """A move of a game of `kind` was saved (a player's, a computer's or one made for an absent player)."""

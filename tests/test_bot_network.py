@@ -7,7 +7,7 @@ import time
 import pytest
 
 from bot import retry_delays
-from cogs._backoff import FIRST_RETRY_SECONDS, LONGEST_RETRY_SECONDS
+from cogs.runtime.backoff import FIRST_RETRY_SECONDS, LONGEST_RETRY_SECONDS
 from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 

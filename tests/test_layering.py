@@ -1,4 +1,4 @@
-"""The one rule that matters most: dependencies point inward (engine <- db <- cogs)."""
+"""The rule that matters most: dependencies point inward (engine <- db <- service <- cogs; runtime <- games)."""
 
 import ast
 import sys
@@ -15,6 +15,8 @@ FORBIDDEN = {
     "render": {"discord", "aiosqlite", "sqlite3", "db", "cogs", "service", "bot", "ai"},
     # The catalogs and the renderer: words for what the engine says, used by cogs, render and service.
     "i18n": {"discord", "aiosqlite", "sqlite3", "db", "cogs", "service", "bot", "render", "ai"},
+    # The process's event loop and heap: below everything, knowing nothing of games, storage or Discord.
+    "process": {"discord", "aiosqlite", "asyncpg", "sqlite3", "db", "cogs", "service", "bot", "render", "ai", "engine"},
 }
 
 
@@ -70,6 +72,51 @@ def test_cogs_reach_storage_only_through_the_service():
         for path in sorted((ROOT / "cogs").rglob("*.py"))
     }
     assert {path: bad for path, bad in offenders.items() if bad} == {}
+
+
+def _cogs_imports(folder: Path) -> dict[str, list[str]]:
+    """Each module under `folder` with the `cogs.*` modules it imports (`TYPE_CHECKING` ones included)."""
+    return {
+        str(path.relative_to(ROOT)): sorted(module for module in imported_modules(path) if module.startswith("cogs."))
+        for path in sorted(folder.rglob("*.py"))
+    }
+
+
+def test_the_discord_runtime_imports_no_game_and_no_command_cog():
+    # What every game gets (delivery, presenter, catch-up, ...) is shared: a game registers its `GameUI` with it.
+    offenders = {
+        path: [module for module in modules if not module.startswith("cogs.runtime")]
+        for path, modules in _cogs_imports(ROOT / "cogs" / "runtime").items()
+    }
+    assert {path: bad for path, bad in offenders.items() if bad} == {}
+
+
+def test_no_discord_module_outside_a_game_package_imports_one():
+    from engine.registry import GAME_KINDS
+
+    games = {f"cogs.{kind.name}" for kind in GAME_KINDS}
+    assert all((ROOT / "cogs" / kind.name / "__init__.py").exists() for kind in GAME_KINDS)
+    for game in games:
+        outside = [
+            path
+            for path in sorted((ROOT / "cogs").rglob("*.py"))
+            if not str(path.relative_to(ROOT)).startswith(game.replace(".", "/") + "/")
+        ]
+        offenders = {
+            str(path.relative_to(ROOT)): sorted(
+                module for module in imported_modules(path) if module == game or module.startswith(f"{game}.")
+            )
+            for path in outside
+        }
+        assert {path: bad for path, bad in offenders.items() if bad} == {}, game
+
+
+def test_discord_modules_have_public_names():
+    # `bot.py` and the games import them: none is private to its package.
+    private = [
+        str(path.relative_to(ROOT)) for path in (ROOT / "cogs").rglob("_*.py") if path.name != "__init__.py"
+    ]
+    assert private == []
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -150,7 +197,7 @@ def module_graph() -> dict[str, set[str]]:
     files = [ROOT / "bot.py", ROOT / "playground.py"]
     files += [
         path
-        for folder in ("engine", "db", "service", "cogs", "ai", "render", "i18n")
+        for folder in ("engine", "db", "service", "cogs", "ai", "render", "i18n", "process")
         for path in (ROOT / folder).rglob("*.py")
     ]
     names = {".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path for path in files}

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot import ConfigError, Settings
-from cogs._health import HealthServer, MetricsPortError
-from cogs._metrics import Metrics
+from cogs.runtime.health import HealthServer, MetricsPortError
+from cogs.runtime.metrics import Metrics
 
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 

@@ -11,19 +11,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._delivery import settle_and_tell
-from cogs._errors import acknowledge, refusals_answered
-from cogs._hands import hand_command, refresh_button, show_hand_button
-from cogs._host import GameBot
-from cogs._lookup import engine_as, my_running_game
-from cogs._table import TableMessage
 from cogs.lobby import new_lobby_command
+from cogs.runtime.delivery import settle_and_tell
+from cogs.runtime.errors import acknowledge, refusals_answered
+from cogs.runtime.hands import hand_command, refresh_button, show_hand_button
+from cogs.runtime.host import GameBot
+from cogs.runtime.lookup import engine_as, my_running_game
+from cogs.runtime.table import GameUI, TableMessage
 from db.records import GameRecord
-from engine.base import AnyGame, Event
+from engine.base import AnyGame
 from tests.toy_game import KIND, HighCard
 
 
-class ToyUI:
+class ToyUI(GameUI):
     def rules(self, locale: str) -> str:
         return "**High Card** — show one card a turn; after three rounds the highest card shown wins."
 
@@ -42,16 +42,12 @@ class ToyUI:
             items.add_item(show_hand_button(KIND.name, record.id))
         return TableMessage(f"**High Card #{record.id}** · {who} to play.", embed, items)
 
-    def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
-        return []
-
-
-def toy_hand_panel(record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
-    view = engine_as(game, HighCard).view(seat)
-    items = discord.ui.View(timeout=None)
-    items.add_item(refresh_button(KIND.name, record.id))
-    hand = " ".join(str(card) for card in view.hand) or "(no cards)"
-    return {"content": f"Your hand: {hand}", "view": items, "attachments": []}
+    def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
+        view = engine_as(game, HighCard).view(seat)
+        items = discord.ui.View(timeout=None)
+        items.add_item(refresh_button(KIND.name, record.id))
+        hand = " ".join(str(card) for card in view.hand) or "(no cards)"
+        return {"content": f"Your hand: {hand}", "view": items, "attachments": []}
 
 
 @app_commands.guild_only()
@@ -72,6 +68,5 @@ class ToyCog(commands.GroupCog, group_name=KIND.name, group_description=KIND.tag
 
 
 async def setup(bot: GameBot) -> None:
-    bot.presenter.uis[KIND.name] = ToyUI()
-    bot.presenter.hand_panels[KIND.name] = toy_hand_panel
+    bot.presenter.register(KIND.name, ToyUI())
     await bot.add_cog(ToyCog(bot))

@@ -37,7 +37,7 @@ KIND = GameKind(
     name="kasino",
     code="k",
     engine=KasinoGame,
-    score_unit="point",
+    score_unit="count.point",
     private_hands=True,
     tagline="Play Kasino, the Norwegian fishing game.",
     options=(WholeNumber("target", "target", "Points to win (default 16)", 1, 99, 16, usual=(11, 16, 21)),),

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-import cogs._timing
+import cogs.runtime.timing
 from bot import create_bot
 
 
@@ -15,7 +15,7 @@ def computers_without_pause(monkeypatch):
     Every bot here is made after this (see `make_bot`): the suite-wide payload check starts SimCord before a
     module's autouse fixtures run.
     """
-    monkeypatch.setattr(cogs._timing, "COMPUTER_PAUSE_SECONDS", 0.0)
+    monkeypatch.setattr(cogs.runtime.timing, "COMPUTER_PAUSE_SECONDS", 0.0)
 
 
 @pytest.fixture

@@ -1,10 +1,13 @@
-"""discord.py's rate-limit buckets, one per channel, are kept only while they know something (cogs/_buckets.py)."""
+"""discord.py's rate-limit buckets, one per channel, are kept only while they know something.
+
+See cogs/runtime/buckets.py.
+"""
 
 import asyncio
 
 from discord.http import HTTPClient
 
-from cogs._buckets import KEPT, forget_idle_buckets
+from cogs.runtime.buckets import KEPT, forget_idle_buckets
 
 
 async def test_requests_to_many_channels_leave_few_buckets() -> None:

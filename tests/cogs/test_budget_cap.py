@@ -4,8 +4,8 @@ import pytest
 from discord.http import Route
 
 from bench.bench_budget import VirtualTime, busiest_second, simulate
-from cogs._budget import RequestBudget
-from cogs._catch_up import target_for
+from cogs.runtime.budget import RequestBudget
+from cogs.runtime.catch_up import target_for
 
 COUNTED = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1, message_id=2)
 FREE = Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback", interaction_id=1,

@@ -2,9 +2,9 @@
 
 import asyncio
 
-import cogs._catch_up
-from cogs._budget import RequestBudget, counts
-from cogs._catch_up import catch_up
+import cogs.runtime.catch_up
+from cogs.runtime.budget import RequestBudget, counts
+from cogs.runtime.catch_up import catch_up
 from db.store import Store
 from tests.cogs.helpers import open_and_start
 
@@ -97,7 +97,7 @@ async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
         return found
 
     monkeypatch.setattr(Store, "unshown_game_ids", recording)
-    monkeypatch.setattr(cogs._catch_up, "PAGE", 2)
+    monkeypatch.setattr(cogs.runtime.catch_up, "PAGE", 2)
     await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
     await simcord_env.bot.start_up_done()

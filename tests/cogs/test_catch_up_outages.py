@@ -2,8 +2,8 @@
 
 import asyncio
 
-from cogs._budget import RequestBudget
-from cogs._catch_up import catch_up
+from cogs.runtime.budget import RequestBudget
+from cogs.runtime.catch_up import catch_up
 from db.errors import StorageUnavailableError
 from tests.cogs.test_catch_up import VirtualTime
 

@@ -3,8 +3,8 @@
 The bot syncs every command, group, option and choice with its words in `no`, `id` and `hu`
 (`name_localizations`, `description_localizations`), each within Discord's rules: names of 1–32 lowercase letters,
 digits, `-` and `_`, unique among their siblings in each language; descriptions and choice names of 1–100
-characters. Every text of the command tree has its catalog entry (`cogs._translator`), whose English is the code's
-own words: a new command, or a changed description, without its translation fails here and is named.
+characters. Every text of the command tree has its catalog entry (`cogs.runtime.translator`), whose English is the
+code's own words: a new command, or a changed description, without its translation fails here and is named.
 """
 
 import unicodedata
@@ -14,9 +14,9 @@ import pytest
 from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 
-from cogs._hands import hand_command
-from cogs._translator import CommandTranslator, Entry, entry_for, is_proper_name, slash, words
 from cogs.lobby import new_lobby_command
+from cogs.runtime.hands import hand_command
+from cogs.runtime.translator import CommandTranslator, Entry, entry_for, is_proper_name, slash, words
 from engine import registry
 from tests import toy_cog, toy_game
 

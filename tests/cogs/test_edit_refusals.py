@@ -8,7 +8,7 @@ that later updates edit the new message, and that a second refusal leads to one 
 
 import random
 
-from cogs._delivery import CATCH_UP
+from cogs.runtime.delivery import CATCH_UP
 from i18n import say
 from tests.cogs.helpers import game_thread, lobby_button, private_text
 from tests.cogs.test_kasino_flow import dm_hand_message

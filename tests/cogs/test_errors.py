@@ -8,13 +8,13 @@ import logging
 import discord
 import simcord
 
-from cogs._errors import APOLOGY
+from cogs.runtime.errors import APOLOGY
 
 
 async def test_a_failing_slash_command_is_logged_and_apologised_for(simcord_env, channel, members, caplog):
     alice = members[0]
     simcord_env.inject_error("POST", "/webhooks/*", status=500, message="Discord hiccup", times=1)
-    with caplog.at_level(logging.ERROR, logger="cogs._errors"):
+    with caplog.at_level(logging.ERROR, logger="cogs.runtime.errors"):
         shown = await alice.slash(channel, "leaderboard", game="kasino")
     assert shown.acknowledged
     # The command had deferred publicly, so the apology takes the place of "thinking…".

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from cogs._delivery import PAUSED
+from cogs.runtime.delivery import PAUSED
 from db.errors import StorageUnavailableError
 from engine.kasino import KasinoGame
 from i18n import say

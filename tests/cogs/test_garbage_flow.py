@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cogs._house_rules import house_rules_line
+from cogs.runtime.house_rules import house_rules_line
 from engine.garbage import GarbageGame
 from tests.cogs.helpers import (
     custom_ids,

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from cogs.garbage import GarbageUI, no_use, public_table, table_view
+from cogs.garbage.cog import GarbageUI, no_use, public_table, table_view
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from i18n import card_words

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from cogs._errors import APOLOGY
+from cogs.runtime.errors import APOLOGY
 from tests.cogs.helpers import custom_ids, game_thread, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_hostile_input import post_forged
 from tests.cogs.test_seat_changes import state, three_player_kasino

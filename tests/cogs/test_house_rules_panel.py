@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import pytest
 
-import cogs._house_rules
-from cogs._presenter import Presenter
+import cogs.runtime.house_rules
 from cogs.house_rules import offered, panel, panel_pages, preset_panel
+from cogs.runtime.presenter import Presenter
 from engine import registry
 from engine.kinds import GameKind, HouseRule
 from tests import toy_game
@@ -34,7 +34,7 @@ def fake_kind(choices, toggles):
         name="fake",
         code="f",
         engine=toy_game.HighCard,
-        score_unit="point",
+        score_unit="count.point",
         private_hands=True,
         tagline="",
         options=(),
@@ -46,7 +46,7 @@ def fake_kind(choices, toggles):
 @pytest.fixture(autouse=True)
 def words(monkeypatch):
     """Each kind-owned word as its catalog id (the fake kinds have no catalog)."""
-    monkeypatch.setattr(cogs._house_rules, "say", lambda locale, key, **params: f"{key}{sorted(params.items())}")
+    monkeypatch.setattr(cogs.runtime.house_rules, "say", lambda locale, key, **params: f"{key}{sorted(params.items())}")
 
 
 def payload(shown):

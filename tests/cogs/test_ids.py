@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs._hands import refresh_button, show_hand_button
-from cogs._kasino_panel import CardButton, MoveSelect
 from cogs.games import CancelPick
-from cogs.garbage import TurnButton
+from cogs.garbage.cog import TurnButton
 from cogs.house_rules import HouseRuleControl, HouseRulesButton, HouseRulesPage
+from cogs.kasino.panel import CardButton, MoveSelect
 from cogs.leaderboard import PageButton
 from cogs.lobby import ComputerSelect, LobbyButton, RematchButton
+from cogs.runtime.hands import refresh_button, show_hand_button
 from engine.cards import Card, new_deck
 from engine.kasino import KasinoGame
 

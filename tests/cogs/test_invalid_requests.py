@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot import create_bot
-from cogs._invalid import WINDOW_SECONDS, InvalidRequests
+from cogs.runtime.invalid import WINDOW_SECONDS, InvalidRequests
 from tests.cogs.helpers import game_thread, open_and_start
 from tests.cogs.test_projection import assert_table_shows_the_stored_game, stored
 
@@ -69,7 +69,7 @@ async def test_many_games_refused_missing_access_stay_within_the_process_share_s
         for method in ("POST", "PATCH", "DELETE"):
             simcord_env.inject_error(method, f"/channels/{place.id}/*", status=403, code=50001,
                                      message="Missing Access", times=None)  # fmt: skip
-    with caplog.at_level(logging.INFO, logger="cogs._invalid"):
+    with caplog.at_level(logging.INFO, logger="cogs.runtime.invalid"):
         # Every game's player to move lets the turn run out: the timer's move is saved, and Discord refuses to show it.
         for _ in range(ACCESS_BACK // STEP):
             await simcord_env.advance_time(STEP)
@@ -88,7 +88,7 @@ async def test_many_games_refused_missing_access_stay_within_the_process_share_s
     assert all(caught_up), f"{caught_up.count(False)} of {GAMES} games still behind after access returned"
     for game_id, thread in list(zip(games, threads, strict=True))[:3]:
         await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
-    said = [record.getMessage() for record in caplog.records if record.name == "cogs._invalid"]
+    said = [record.getMessage() for record in caplog.records if record.name == "cogs.runtime.invalid"]
     assert len(said) == 2, said
     assert "retry more slowly" in said[0] and f"budget of {SHARE}" in said[0]
     assert "back under half" in said[1]

@@ -12,7 +12,7 @@ import pytest
 from discord.http import HTTPClient, Route
 
 from bench.fake_discord import FakeDiscord, Refusal
-from cogs._invalid import WINDOW_SECONDS, InvalidRequests, budget_for
+from cogs.runtime.invalid import WINDOW_SECONDS, InvalidRequests, budget_for
 
 MISSING_ACCESS = discord.Forbidden(
     type("Answer", (), {"status": 403, "reason": "Forbidden", "headers": {}})(), {"code": 50001, "message": "Missing"}
@@ -100,7 +100,7 @@ def test_refused_games_retrying_together_never_pass_the_budget_in_any_ten_minute
     invalid = InvalidRequests(limit=1000, clock=clock)
     stamps = []
     due = []  # (when, game, failures)
-    with caplog.at_level(logging.INFO, logger="cogs._invalid"):
+    with caplog.at_level(logging.INFO, logger="cogs.runtime.invalid"):
         for game in range(250):
             invalid.note(403)
             stamps.append(clock.now)
@@ -123,7 +123,7 @@ def test_refused_games_retrying_together_never_pass_the_budget_in_any_ten_minute
 def test_the_slowdown_is_said_once_when_it_starts_and_once_when_the_count_is_back_under_half(caplog):
     clock = Clock()
     invalid = InvalidRequests(limit=10, clock=clock)
-    with caplog.at_level(logging.INFO, logger="cogs._invalid"):
+    with caplog.at_level(logging.INFO, logger="cogs.runtime.invalid"):
         for _ in range(9):
             invalid.note(403)
         assert not invalid.slowing

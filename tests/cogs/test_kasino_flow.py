@@ -6,11 +6,11 @@ import threading
 import discord
 import pytest
 
-import cogs._kasino_panel
-from cogs._ids import card_arg
-from cogs._recent import Recent
-from cogs._text import TEXT_STYLE, legible
-from cogs._words import said
+import cogs.kasino.panel
+from cogs.runtime.ids import card_arg
+from cogs.runtime.recent import Recent
+from cogs.runtime.text import TEXT_STYLE, legible
+from cogs.runtime.words import said
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import (
     components,
@@ -326,14 +326,14 @@ async def test_hand_panels_are_only_visible_to_their_owner(simcord_env, channel,
 
 async def test_hand_pictures_are_drawn_off_the_event_loop(simcord_env, channel, members, monkeypatch):
     drawn_in = []
-    draw = cogs._kasino_panel.render_hand
+    draw = cogs.kasino.panel.render_hand
 
     def recording(view, locale):
         drawn_in.append(threading.current_thread())
         return draw(view, locale)
 
-    monkeypatch.setattr(cogs._kasino_panel, "render_hand", recording)
-    monkeypatch.setattr(cogs._kasino_panel, "_HAND_PICTURES", Recent(512))  # nothing drawn by earlier tests
+    monkeypatch.setattr(cogs.kasino.panel, "render_hand", recording)
+    monkeypatch.setattr(cogs.kasino.panel, "_HAND_PICTURES", Recent(512))  # nothing drawn by earlier tests
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     rng = random.Random(3)

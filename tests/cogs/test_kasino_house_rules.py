@@ -7,7 +7,7 @@ is refused the panel, and partnerships are refused where the lobby is not for fo
 import random
 from types import SimpleNamespace
 
-from cogs._kasino_render import hand_text, public_table, score_table, scoring_rules
+from cogs.kasino.render import hand_text, public_table, score_table, scoring_rules
 from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.events import RoundEnded
 from engine.kasino.scoring import SeatScore

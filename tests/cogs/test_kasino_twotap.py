@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from cogs._kasino_panel import CardButton, MoveButton, MoveSelect
-from cogs._text import TEXT_STYLE
-from cogs._words import said as told
+from cogs.kasino.panel import CardButton, MoveButton, MoveSelect
+from cogs.runtime.text import TEXT_STYLE
+from cogs.runtime.words import said as told
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import components, game_thread, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_ids import BIG_ID, BIG_VERSION, items

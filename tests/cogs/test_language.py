@@ -14,8 +14,8 @@ import pytest
 import simcord.interactions
 
 import i18n.render
-from cogs._language import Languages, catalog_locale
-from cogs._text import clip, legible
+from cogs.runtime.language import Languages, catalog_locale
+from cogs.runtime.text import clip, legible
 from i18n import render_message, say, sentence_start
 from i18n.catalog import Entry, LocaleCatalog, load
 from service.errors import RefusedError

@@ -9,11 +9,11 @@ text left in English cannot pass for a translation.
 import discord
 import pytest
 
-from cogs._lookup import game_title
-from cogs._names import computer_words
-from cogs._text import RESIGNED_TURNS
-from cogs._timing import in_words
 from cogs.leaderboard import COMPUTER_MARK, _kind_field, leaderboard_embed, leaderboard_view, shown_rating
+from cogs.runtime.lookup import game_title
+from cogs.runtime.names import computer_words
+from cogs.runtime.text import RESIGNED_TURNS
+from cogs.runtime.timing import in_words
 from db.records import LeaderboardPage, LeaderboardRow
 from engine.registry import GAME_KINDS, game_kind
 from i18n import LOCALES, SOURCE_LOCALE, counted, render_message, say

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from cogs._text import legible
+from cogs.runtime.text import legible
 from tests.cogs.helpers import components, game_thread, member_for, open_and_start, table_message
 
 CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}

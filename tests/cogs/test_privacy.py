@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 from bot import DEFAULT_RETENTION_DAYS, ConfigError, Settings, create_bot
-from cogs._names import player_name, seat_name
+from cogs.runtime.names import player_name, seat_name
 from db.copy import TABLES
 from db.records import FORMER_PLAYER_NAME, SeatRecord, former_player_id
 from service.export import read_export

@@ -11,11 +11,11 @@ import random
 
 import discord
 
-from cogs._backoff import retry_delay
-from cogs._delivery import CATCH_UP as CATCH_UP_ID
-from cogs._errors import APOLOGY
-from cogs._text import legible
-from cogs._words import said as said_words
+from cogs.runtime.backoff import retry_delay
+from cogs.runtime.delivery import CATCH_UP as CATCH_UP_ID
+from cogs.runtime.errors import APOLOGY
+from cogs.runtime.text import legible
+from cogs.runtime.words import said as said_words
 from engine.garbage import GarbageGame
 from i18n import say
 from tests.cogs.helpers import (
@@ -69,7 +69,7 @@ async def assert_table_shows_the_stored_game(env, place, game_id):
 
 def assert_panel_matches_the_seat_view(env, member, record, game, seat):
     """A seat's DM panel is the panel drawn from that seat's view of the stored game."""
-    expected = env.bot.presenter.hand_panels[record.kind](record, game, seat, "en")
+    expected = env.bot.presenter.uis[record.kind].hand_panel(record, game, seat, "en")
     shown = dm_hand_message(member, record, seat)
     assert shown.content == expected["content"], (seat, shown.content)
     wanted = [item.custom_id for item in expected["view"].children]
@@ -115,7 +115,7 @@ async def test_garbage_is_not_stuck_after_a_failed_table_update(simcord_env, cha
     alice, bob = members[:2]
     # The retry waits a minute, so "before the retry" holds however slowly this machine runs the test (a retry
     # sleep shorter than the test's own wall time would fire on the real clock in the middle of it).
-    monkeypatch.setattr("cogs._delivery.retry_delay", lambda *_args, **_kwargs: 60.0)
+    monkeypatch.setattr("cogs.runtime.delivery.retry_delay", lambda *_args, **_kwargs: 60.0)
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
     record, game = await stored(simcord_env, game_id)

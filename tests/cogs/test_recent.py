@@ -1,6 +1,6 @@
 """The picture cache keeps the newest values and drops the oldest first."""
 
-from cogs._recent import Recent
+from cogs.runtime.recent import Recent
 
 
 def test_the_least_recently_used_value_goes_first():

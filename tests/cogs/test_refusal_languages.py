@@ -1,12 +1,12 @@
 """Issue 25 through SimCord: a refusal is told in the language of the member who acted, whoever else is there.
 
 The engine's, the service's and the store's refusals each come as an ephemeral reply in the actor's Discord locale.
-Expectations are the catalogs' words for the same message (`cogs._errors.sentence`), never a hand-made sentence,
+Expectations are the catalogs' words for the same message (`cogs.runtime.errors.sentence`), never a hand-made sentence,
 and each differs from the English one.
 """
 
-from cogs._errors import sentence
-from cogs._text import TEXT_STYLE, legible
+from cogs.runtime.errors import sentence
+from cogs.runtime.text import TEXT_STYLE, legible
 from db.errors import AlreadySeatedError
 from engine.cards import Card
 from engine.message import Message

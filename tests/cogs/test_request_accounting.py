@@ -5,7 +5,7 @@ from aiohttp import web
 from discord.http import Route
 from prometheus_client.parser import text_string_to_metric_families
 
-from cogs._metrics import Metrics, carries_token, free_template
+from cogs.runtime.metrics import Metrics, carries_token, free_template
 
 
 def requests_by_route(metrics):

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from cogs._garbage_rules import GARBAGE_RULES
-from cogs._kasino_rules import KASINO_RULES
+from cogs.garbage.rules import GARBAGE_RULES
+from cogs.kasino.rules import KASINO_RULES
 from i18n import LOCALES, SOURCE_LOCALE
 from tests.cogs.test_language import speaking
 from tests.discord_limits import violations

@@ -7,8 +7,8 @@ of his latest click on it; its footnote (an embed of its own) says whose turn it
 import logging
 import random
 
-from cogs._delivery import CATCH_UP
-from cogs._errors import APOLOGY
+from cogs.runtime.delivery import CATCH_UP
+from cogs.runtime.errors import APOLOGY
 from i18n import say
 from tests.cogs.helpers import components, member_for, open_and_start
 from tests.cogs.test_panels import CLOSED, Table, play

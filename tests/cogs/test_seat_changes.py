@@ -4,7 +4,7 @@ refusals."""
 
 from dataclasses import replace
 
-from cogs._words import said
+from cogs.runtime.words import said
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
 from service.export import export_text

@@ -10,12 +10,12 @@ import random
 import re
 from pathlib import Path
 
-from cogs._hands import whose_turn
-from cogs._house_rules import house_rules_line
-from cogs._kasino_render import hand_text, score_table
-from cogs._table import turn_headline
-from cogs._text import jump_link, legible
-from cogs._timing import deadline_line, in_words
+from cogs.kasino.render import hand_text, score_table
+from cogs.runtime.hands import whose_turn
+from cogs.runtime.house_rules import house_rules_line
+from cogs.runtime.table import turn_headline
+from cogs.runtime.text import jump_link, legible
+from cogs.runtime.timing import deadline_line, in_words
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from i18n import LOCALES, counted, say

@@ -2,7 +2,7 @@
 
 import discord
 
-from cogs._text import TEXT_STYLE, legible, legible_embed
+from cogs.runtime.text import TEXT_STYLE, legible, legible_embed
 
 
 def test_black_suits_get_the_text_style_and_red_suits_stay_emoji():

@@ -7,13 +7,13 @@ from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
-from cogs._kasino_render import public_table as kasino_table
-from cogs._kasino_render import score_table
-from cogs._text import CONTENT_LIMIT, RESIGNED_TURNS
-from cogs._timing import in_words
-from cogs.garbage import no_use
-from cogs.garbage import public_table as garbage_table
+from cogs.garbage.cog import no_use
+from cogs.garbage.cog import public_table as garbage_table
+from cogs.kasino.render import public_table as kasino_table
+from cogs.kasino.render import score_table
 from cogs.leaderboard import _kind_field, leaderboard_embed, shown_rating
+from cogs.runtime.text import CONTENT_LIMIT, RESIGNED_TURNS
+from cogs.runtime.timing import in_words
 from db.ratings import DEFAULT_SKILL
 from db.records import KindStats, LeaderboardPage, LeaderboardRow, Tally
 from engine.cards import Card

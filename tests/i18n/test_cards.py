@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.kasino import typed_cards
+from cogs.kasino.cog import typed_cards
 from engine.cards import SUITS, Card, new_decks
 from engine.kasino import KasinoGame
 from engine.kasino.moves import _VERBS, KasinoMove

@@ -1,15 +1,15 @@
 """Issue 25: refusals are messages, said in the language of the player who acted.
 
 Each refusal here is raised for real (by an engine, the table service or the store), then said the way the bot says
-it (`cogs._errors.sentence`, in the actor's locale). In English it reads as it did when the engine held sentences;
-in Norwegian, Indonesian and Hungarian it is the catalog's own words, not the English.
+it (`cogs.runtime.errors.sentence`, in the actor's locale). In English it reads as it did when the engine held
+sentences; in Norwegian, Indonesian and Hungarian it is the catalog's own words, not the English.
 """
 
 import re
 
 import pytest
 
-from cogs._errors import sentence
+from cogs.runtime.errors import sentence
 from db.errors import LobbyFullError, StaleVersionError, StoreError
 from db.store import Store
 from engine.cards import Card

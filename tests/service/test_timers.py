@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from cogs._timing import TIMER_PRESETS
-from cogs._timing import warning_lead as shown_lead
+from cogs.runtime.timing import TIMER_PRESETS
+from cogs.runtime.timing import warning_lead as shown_lead
 from service.tables import LobbyOptions, TableService
 from service.timers import warning_lead, warning_time
 from tests.db.helpers import NOW

@@ -1,14 +1,14 @@
 """What the engine and the service say (messages), in words for the table: narration and move labels.
 
-Each function takes the locale of the text's readers (`cogs._language`: the server's for public text, the reader's
-for private text); English, the source, where none is given.
+Each function takes the locale of the text's readers (`cogs.runtime.language`: the server's for public text, the
+reader's for private text); English, the source, where none is given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cogs._names import seat_name
+from cogs.runtime.names import seat_name
 from db.records import GameRecord
 from engine.base import AnyGame, Move
 from engine.message import Message

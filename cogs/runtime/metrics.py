@@ -1,4 +1,4 @@
-"""The operator's figures, in Prometheus' text format (prometheus-client), served by `cogs._health` at /metrics.
+"""The operator's figures, in Prometheus' text format (prometheus-client), served by `cogs.runtime.health` at /metrics.
 
 Each bot keeps its instruments in a registry of its own (never the library's global one), so that several bots in
 one process (tests, benchmarks) do not clash. They are fed at a few central places only:
@@ -8,12 +8,12 @@ one process (tests, benchmarks) do not clash. They are fed at a few central plac
 - the delivery observes a move's latency once Discord shows it: from the interaction's arrival (`note_interaction`,
   an `on_interaction` listener) to the end of the settle that showed the table (`move_shown`);
 - every request of the bot's HTTP client is counted by its route template (`Route.path`, such as
-  `/channels/{channel_id}/messages`: never an id, so the labels stay few), counted or free against the global
-  limit as `cogs._budget.counts` says, and each error Discord answered by its JSON code (`install`); the interaction
-  webhooks, which discord.py sends past that client, are seen by the session's trace (`watch_trace`) and named by
-  the same templates discord.py uses for them;
+  `/channels/{channel_id}/messages`: never an id, so the labels stay few), counted or free against the global limit as
+  `cogs.runtime.budget.counts` says, and each error Discord answered by its JSON code (`install`); the interaction
+  webhooks, which discord.py sends past that client, are seen by the session's trace (`watch_trace`) and named by the
+  same templates discord.py uses for them;
 - what is a state rather than an event (invalid requests in the window, pending retries) is read when scraped,
-  and the counts that need the database (games running, delivery backlog) are set by `cogs._health` before it
+  and the counts that need the database (games running, delivery backlog) are set by `cogs.runtime.health` before it
   answers a scrape (`set_game_counts`).
 
 Counting a request is a dict lookup and an increment: it runs on every request.
@@ -31,7 +31,7 @@ import discord
 from discord.http import HTTPClient, Route
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from cogs._budget import counts
+from cogs.runtime.budget import counts
 
 LATENCY_BUCKETS: Final = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)  # seconds, a move's click to its table
 DECISION_BUCKETS: Final = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)  # a searching player: up to 0.5 s
@@ -119,7 +119,7 @@ class Metrics:
     # -- read when scraped ------------------------------------------------------------------------------------------
 
     def read_from(self, invalid_count: Callable[[], int], pending_retries: Callable[[], int]) -> None:
-        """Read the invalid requests of the window (`cogs._invalid`) and the delivery's pending retries when scraped."""
+        """Read the invalid requests in the window (`cogs.runtime.invalid`) and the pending retries when scraped."""
         self.invalid.set_function(invalid_count)
         self.retries.set_function(pending_retries)
 

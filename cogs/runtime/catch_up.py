@@ -4,7 +4,7 @@ After a crash, or while Discord refused updates, many games may be owed ("shown_
 a page of ids at a time (keyset paging), and each game's record is loaded only when it is settled, so memory stays
 flat however many are owed. Settling spends requests against Discord's global limit (about 50 a second per token),
 and play needs them too: the catch-up starts another game only while the requests of the last second (play's and
-its own, counted by `cogs._budget`), plus what the settles under way are still expected to make, stay under
+its own, counted by `cogs.runtime.budget`), plus what the settles under way are still expected to make, stay under
 `TARGET` (or the same share of this process's own cap, REQUESTS_PER_SECOND, when several processes split the
 token's 50). A few settles run at once, so that Discord's round trips do not slow it below the budget. A read of the
 owed games that the database refuses (gone or busy) is tried again every RETRY_SECONDS, from where the catch-up
@@ -21,11 +21,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from cogs._budget import ERRAND, GLOBAL_LIMIT, Errand, RequestBudget
+from cogs.runtime.budget import ERRAND, GLOBAL_LIMIT, Errand, RequestBudget
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -12,18 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._delivery import settle_and_tell
-from cogs._errors import acknowledge, refusals_answered, sentence
-from cogs._hands import hand_command, seat_of, show_hand_button
-from cogs._kasino_panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kasino_hand_panel
-from cogs._kasino_render import public_table, score_table
-from cogs._kasino_rules import KASINO_RULES
-from cogs._language import private_locale
-from cogs._lookup import engine_as, my_running_game
-from cogs._table import TableMessage
-from cogs._text import AUTOCOMPLETE_LIMIT, QUOTE_LIMIT, clip, legible
-from cogs._words import move_words, name_of, phrase_words, said, seat_names
+from cogs.kasino.panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kasino_hand_panel
+from cogs.kasino.render import public_table, score_table
+from cogs.kasino.rules import KASINO_RULES
 from cogs.lobby import new_lobby_command
+from cogs.runtime.delivery import settle_and_tell
+from cogs.runtime.errors import acknowledge, refusals_answered, sentence
+from cogs.runtime.hands import hand_command, seat_of, show_hand_button
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import engine_as, my_running_game
+from cogs.runtime.table import GameUI, TableMessage
+from cogs.runtime.text import AUTOCOMPLETE_LIMIT, QUOTE_LIMIT, clip, legible
+from cogs.runtime.words import move_words, name_of, phrase_words, said, seat_names
 from db.records import GameRecord
 from engine.base import AnyGame, Event
 from engine.cards import Card
@@ -37,7 +37,7 @@ from service.errors import RefusedError
 from service.tables import FROZEN
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +46,12 @@ WHY = "why: "  # starts the value of a suggestion that only explains why there a
 LONGEST_MOVE_TEXT = 300  # far above any real move (a take of every card on a crowded table is about 150)
 
 
-class KasinoUI:
-    """How the presenter shows Kasino: the public table, and each player's private hand by DM."""
+class KasinoUI(GameUI):
+    """Kasino's Discord side: the public table, each player's private hand (by DM or ephemeral), the round's scores."""
 
     rules = KASINO_RULES
+    hand_panel = staticmethod(kasino_hand_panel)
+    draw_hand_pictures = staticmethod(draw_hand_pictures)
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -202,8 +204,6 @@ def typed_cards(text: str, locale: str = SOURCE_LOCALE) -> str:
 
 async def setup(bot: GameBot) -> None:
     """Add the cog, the Kasino table UI and the panel's persistent components."""
-    bot.presenter.uis["kasino"] = KasinoUI(bot)
-    bot.presenter.hand_panels["kasino"] = kasino_hand_panel
-    bot.presenter.hand_pictures["kasino"] = draw_hand_pictures
+    bot.presenter.register(KIND.name, KasinoUI(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(KasinoCog(bot))

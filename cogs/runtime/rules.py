@@ -1,7 +1,7 @@
 """A kind's rules as players read them in `/rules`: its catalog paragraphs, in the reader's language.
 
 The paragraphs name the slash commands as the reader types them (`/kasino hand` in English, `/kasino hånd` in
-Norwegian), from the same catalog entries Discord shows the commands with (`cogs._translator`).
+Norwegian), from the same catalog entries Discord shows the commands with (`cogs.runtime.translator`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from cogs._translator import slash
+from cogs.runtime.translator import slash
 from i18n import say
 
 

@@ -4,7 +4,7 @@ import asyncio
 
 import uvloop
 
-from service import event_loop
+from process import event_loop
 
 
 def test_the_bot_runs_on_uvloop_and_returns_what_its_main_returns():

@@ -1,11 +1,11 @@
 """Private hands, for any kind whose players hold cards only they may see (`GameKind.private_hands`).
 
-The kind supplies one function, a seat's panel (content and components drawn from that seat's view only). The
-delivery (`cogs._delivery`) keeps each seat's DM panel in line with the game; this module shows the panel on request
-as an ephemeral reply (**Show my hand** on the table or on a turn ping, `/<kind> hand`, **Refresh**), which works
-with DMs closed. A member has one ephemeral panel per game: a new one replaces the one before, and the delivery keeps
-it current through the token of the latest interaction on it while that lives (15 minutes). Since an ephemeral
-message can no longer be changed once its token lapsed, every ephemeral panel says whose turn it is and when it was
+The kind supplies one function, a seat's panel (content and components drawn from that seat's view only). The delivery
+(`cogs.runtime.delivery`) keeps each seat's DM panel in line with the game; this module shows the panel on request as an
+ephemeral reply (**Show my hand** on the table or on a turn ping, `/<kind> hand`, **Refresh**), which works with DMs
+closed. A member has one ephemeral panel per game: a new one replaces the one before, and the delivery keeps it current
+through the token of the latest interaction on it while that lives (15 minutes). Since an ephemeral message can no
+longer be changed once its token lapsed, every ephemeral panel says whose turn it is and when it was
 drawn (a Discord relative timestamp, "drawn 3 minutes ago"), so an old one is plainly old.
 """
 
@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 from discord import app_commands
 
-from cogs._errors import acknowledge, guarded, refusals_answered
-from cogs._ids import any_kind_template, component_id, kind_named_by, number
-from cogs._language import private_locale
-from cogs._lookup import bot_of, clicked_game, my_running_game
-from cogs._words import name_of
+from cogs.runtime.errors import acknowledge, guarded, refusals_answered
+from cogs.runtime.ids import any_kind_template, component_id, kind_named_by, number
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, clicked_game, my_running_game
+from cogs.runtime.words import name_of
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.kinds import GameKind
@@ -34,7 +34,7 @@ from service.errors import RefusedError
 from service.seats import held_seat
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from cogs._language import LANGUAGE_NAMES, catalog_locale
+from cogs.runtime.language import LANGUAGE_NAMES, catalog_locale
 from engine import registry
 from engine.message import Message
 from i18n import SOURCE_LOCALE, render_message

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, TypeVar, cast
 import discord
 from discord import app_commands
 
-from cogs._errors import acknowledge
-from cogs._language import private_locale
+from cogs.runtime.errors import acknowledge
+from cogs.runtime.language import private_locale
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.message import Joined
@@ -20,7 +20,7 @@ from i18n import SOURCE_LOCALE, say
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 
 EngineT = TypeVar("EngineT")

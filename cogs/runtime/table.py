@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any
 
 import discord
 
-from cogs._text import clip
-from cogs._words import name_of
+from cogs.runtime.text import clip
+from cogs.runtime.words import name_of
 from db.records import GameRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
@@ -69,20 +69,37 @@ def seat_heading(
     return say(locale, "table.seat-resigned", player=name) if resigned else name
 
 
-class TableUI(Protocol):
-    """What each game kind supplies to the presenter."""
+class GameUI:
+    """A game's Discord side: one object per kind, registered with the presenter by the kind's package.
+
+    `render_table` and `rules` every kind supplies; the rest have defaults for a kind that lacks them: no one-off
+    posts, no private hands (a kind whose `GameKind.private_hands` is set supplies `hand_panel`), no pictures of
+    hands, nothing revealed once a game is over.
+    """
 
     def render_table(self, record: GameRecord, game: AnyGame, narration: Sequence[str], locale: str) -> TableMessage:
         """The table message for the public view of `game`, in the server's `locale` (the narration is told in it)."""
-        ...
+        raise NotImplementedError
 
     def rules(self, locale: str) -> str:
         """The rules as players read them in `/rules`, in `locale`'s words."""
-        ...
+        raise NotImplementedError
 
     def notices(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
         """One-off public posts for one move's events (a round's scores, a won hand), posted once each, in order.
 
         `locale` is the server's: what the posts tell from messages is told in it.
         """
-        ...
+        return []
+
+    def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
+        """A seat's private panel (message fields: content, view, attachments) from that seat's view, in `locale`."""
+        raise NotImplementedError(f"{record.kind} has no private hands")
+
+    async def draw_hand_pictures(self, record: GameRecord, game: AnyGame, readers: Iterable[tuple[int, str]]) -> None:
+        """Draw off the event loop the pictures of these (seat, locale) panels, for `hand_panel` to use."""
+        return None
+
+    def reveals(self, record: GameRecord, events: Sequence[Event], locale: str) -> list[str]:
+        """What one move's events reveal once the game is over (Kasino: each capture pile, K16), in `locale`."""
+        return []

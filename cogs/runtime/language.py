@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import discord
 
-from cogs._recent import Recent
+from cogs.runtime.recent import Recent
 from i18n import LOCALES, SOURCE_LOCALE
 from service.ports import ServerSettings
 

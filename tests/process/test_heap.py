@@ -2,7 +2,7 @@
 
 import gc
 
-from service import heap
+from process import heap
 
 
 def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_rarely():

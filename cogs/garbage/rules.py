@@ -3,7 +3,7 @@
 The words are the catalog's (`i18n/locales/<locale>/garbage_rules.po`), one paragraph per message.
 """
 
-from cogs._rules import RulesText
+from cogs.runtime.rules import RulesText
 
 GARBAGE_RULES = RulesText(
     paragraphs=tuple(

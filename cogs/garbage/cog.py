@@ -14,16 +14,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._delivery import settle_and_tell
-from cogs._errors import acknowledge, guarded, refusals_answered
-from cogs._garbage_rules import GARBAGE_RULES
-from cogs._ids import component_id, game_template, number
-from cogs._language import private_locale
-from cogs._lookup import clicked_game, engine_as, my_running_game
-from cogs._table import TableMessage, seat_heading, turn_headline
-from cogs._text import clip, legible
-from cogs._words import game_title, said
+from cogs.garbage.rules import GARBAGE_RULES
 from cogs.lobby import new_lobby_command
+from cogs.runtime.delivery import settle_and_tell
+from cogs.runtime.errors import acknowledge, guarded, refusals_answered
+from cogs.runtime.ids import component_id, game_template, number
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import clicked_game, engine_as, my_running_game
+from cogs.runtime.table import GameUI, TableMessage, seat_heading, turn_headline
+from cogs.runtime.text import clip, legible
+from cogs.runtime.words import game_title, said
 from db.records import GameRecord
 from engine.base import AnyGame, Event
 from engine.cards import JOKER, KING, Card
@@ -36,7 +36,7 @@ from i18n import SOURCE_LOCALE, card_words, counted, say
 from service.tables import USER_ERRORS
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 FIELD_LIMIT = 1024
 DEFAULT_RULES = GarbageSettings()  # the main rules, without house rules
@@ -203,8 +203,8 @@ class TurnButton(
         await settle_and_tell(bot, interaction, [result])
 
 
-class GarbageUI:
-    """How the presenter shows Garbage."""
+class GarbageUI(GameUI):
+    """Garbage's Discord side: the public table (every card is face up or face down for all) and a won hand's post."""
 
     rules = GARBAGE_RULES
 
@@ -265,6 +265,6 @@ class GarbageCog(commands.GroupCog, group_name=KIND.name, group_description=KIND
 
 async def setup(bot: GameBot) -> None:
     """Add the cog, the Garbage table UI and the table's persistent buttons."""
-    bot.presenter.uis["garbage"] = GarbageUI(bot)
+    bot.presenter.register(KIND.name, GarbageUI(bot))
     bot.add_dynamic_items(TurnButton)
     await bot.add_cog(GarbageCog(bot))

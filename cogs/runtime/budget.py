@@ -4,7 +4,7 @@ Discord allows a bot token about 50 requests a second in all. Interaction respon
 through an interaction's token do not count (they go through the interaction's webhook, not `HTTPClient.request`,
 and are left out here should one pass through it). `RequestBudget.install` wraps the bot's HTTP client so that
 every other request is stamped; `used()` says how many went out in the last second, and background work (the
-start-up catch-up, `cogs._catch_up`) spends only what play leaves under a target below the limit.
+start-up catch-up, `cogs.runtime.catch_up`) spends only what play leaves under a target below the limit.
 
 Each process also keeps its own cap, `limit` (REQUESTS_PER_SECOND, 50 by default): a counted request waits until
 fewer than `limit` went out in the last second. Several processes of one token split the 50 between them by

@@ -4,7 +4,7 @@ Discord blocks an IP address from its API for a while once it has answered 10,00
 10 minutes (a 429 whose `X-RateLimit-Scope` is `shared` does not count: that limit is a resource's, not the bot's).
 A moderator who takes the bot's access away from a category of running games makes every one of them refused on
 each retry, so the refusals of the whole process are counted here, over a sliding 10 minutes, and the delivery's
-retries of failing games (`cogs._delivery`) are paced against a budget: half of that ceiling, or this process's
+retries of failing games (`cogs.runtime.delivery`) are paced against a budget: half of that ceiling, or this process's
 share of half of it when several processes share an address (`budget_for`). Below the budget a retry goes out after
 its usual backoff. Once the refusals of the last 10 minutes and the retries already planned reach it, the slowdown
 starts (one log line): a retry is put off until the oldest refusals have left the window, so failing games retry
@@ -31,7 +31,7 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route
 
-from cogs._budget import GLOBAL_LIMIT
+from cogs.runtime.budget import GLOBAL_LIMIT
 
 log = logging.getLogger(__name__)
 

@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
-from cogs._delivery import settle_and_tell, tell_caught_up
-from cogs._drawing import drawn
-from cogs._errors import acknowledge, guarded
-from cogs._hands import refresh_button, seat_of
-from cogs._ids import card_arg, component_id, game_template, number
-from cogs._kasino_render import hand_text
-from cogs._language import private_locale
-from cogs._lookup import bot_of, component_game, engine_as
-from cogs._recent import Recent
-from cogs._text import clip, legible
-from cogs._words import move_words
+from cogs.kasino.render import hand_text
+from cogs.runtime.delivery import settle_and_tell, tell_caught_up
+from cogs.runtime.drawing import drawn
+from cogs.runtime.errors import acknowledge, guarded
+from cogs.runtime.hands import refresh_button, seat_of
+from cogs.runtime.ids import card_arg, component_id, game_template, number
+from cogs.runtime.language import private_locale
+from cogs.runtime.lookup import bot_of, component_game, engine_as
+from cogs.runtime.recent import Recent
+from cogs.runtime.text import clip, legible
+from cogs.runtime.words import move_words
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.cards import Card
@@ -39,7 +39,7 @@ from service.errors import RefusedError
 from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def moves_by_card(game: KasinoGame, seat: int) -> dict[Card, list[CardMove]]:
 
 
 def kasino_hand_panel(record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
-    """Kasino's private panel for the shared hand machinery (`cogs._hands`), in its reader's `locale`."""
+    """Kasino's private panel for the shared hand machinery (`cogs.runtime.hands`), in its reader's `locale`."""
     return panel(record, engine_as(game, KasinoGame), seat, locale)
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs._language import private_locale
-from cogs._text import CONTENT_LIMIT, clip, legible
+from cogs.runtime.language import private_locale
+from cogs.runtime.text import CONTENT_LIMIT, clip, legible
 from engine.message import Message
 from i18n import SOURCE_LOCALE, render_message, say, sentence_start
 from service.errors import refusal_message

@@ -5,7 +5,7 @@ each move (a round's scores, a won hand, the result), the living table, the turn
 private panel, and no stale turn warning. `Delivery.settle` compares that with what the record says is on Discord
 (message ids, whom the ping notifies, a digest per panel) and makes only the calls that differ; running it twice
 changes nothing. A move raises the game's version in the statement that saves it, so "shown_version < version" is
-the work still owed to Discord, and it survives a crash: start-up settles every such game (`cogs._catch_up`).
+the work still owed to Discord, and it survives a crash: start-up settles every such game (`cogs.runtime.catch_up`).
 
 Requests are spent where they are free: an edit of the message that was clicked goes through the interaction, and
 so does a ping posted in the channel of a click (the mover's, or the pinged player's own latest one), and so does
@@ -38,13 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs._backoff import retry_delay
-from cogs._hands import as_new_message, dms_closed, left_seat_panel, panel_state, show_hand_button, stamped
-from cogs._language import private_locale
-from cogs._recent import Recent
-from cogs._table import TableMessage
-from cogs._text import jump_link, legible
-from cogs._words import game_title
+from cogs.runtime.backoff import retry_delay
+from cogs.runtime.hands import as_new_message, dms_closed, left_seat_panel, panel_state, show_hand_button, stamped
+from cogs.runtime.language import private_locale
+from cogs.runtime.recent import Recent
+from cogs.runtime.table import TableMessage
+from cogs.runtime.text import jump_link, legible
+from cogs.runtime.words import game_title
 from db.records import GameRecord, SeatRecord
 from engine.base import AnyGame, Event
 from engine.registry import game_kind
@@ -54,7 +54,7 @@ from service.seats import held_seat, vacated
 from service.tables import USER_ERRORS, MoveResult
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,7 @@ class Via:
 
     @property
     def message_id(self) -> int | None:
+        """The clicked message, while no edit of this change has used it yet."""
         message = self.interaction.message
         return None if message is None or self.message_used else message.id
 
@@ -108,7 +109,7 @@ class _Shown:
     interaction: discord.Interaction
     message_id: int
     at: float  # when that interaction arrived (the event loop's clock)
-    state: str  # what the panel shows (`cogs._hands.panel_state`), so an unchanged panel is not edited
+    state: str  # what the panel shows (`cogs.runtime.hands.panel_state`), so an unchanged panel is not edited
 
     def alive(self, now: float) -> bool:
         """Whether its token still works (with a margin: tokens last 15 minutes)."""
@@ -618,7 +619,7 @@ class Delivery:
         if vacated(game, seat.seat):  # its live menu is retired, without the cards the seat is dealt afterwards
             panel = left_seat_panel(locale)
         else:
-            panel = self.bot.presenter.hand_panels[record.kind](record, game, seat.seat, locale)
+            panel = self.bot.presenter.uis[record.kind].hand_panel(record, game, seat.seat, locale)
         turn = record.status == "running" and game.to_move == seat.seat
         digest = panel_digest(panel, record.version if turn else None)
         if digest == seat.panel:
@@ -802,7 +803,7 @@ class Delivery:
         retry_after = getattr(error, "retry_after", None)
         asked = float(retry_after) if isinstance(retry_after, int | float) else None
         delay = retry_delay(failures, asked, jitter=random.uniform(1.0, 1.2))
-        # Later still while the process's refusals near its invalid-request budget (cogs/_invalid.py).
+        # Later still while the process's refusals near its invalid-request budget (cogs/runtime/invalid.py).
         delay = self.bot.invalid_requests.retry_delay(delay, error)
         self._retries[game_id] = asyncio.get_running_loop().create_task(self._retry(game_id, delay))
 

@@ -4,7 +4,7 @@ Served with discord.py's own aiohttp (`aiohttp.web`), on 127.0.0.1 unless METRIC
 are the operator's, not the internet's. /healthz answers 200 "ok" while every shard of this process is connected to
 the gateway and the database answers a cheap query (two counts on partial indexes) within `DATABASE_TIMEOUT`; else
 503 with one line per reason ("gateway: disconnected", "database: cannot be reached"). /metrics asks the same
-query for the games running and the delivery backlog, then answers with every figure of `cogs._metrics`.
+query for the games running and the delivery backlog, then answers with every figure of `cogs.runtime.metrics`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Final
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from cogs._metrics import Metrics
+from cogs.runtime.metrics import Metrics
 from db.records import GameCounts
 
 if TYPE_CHECKING:
-    from cogs._host import GameBot
+    from cogs.runtime.host import GameBot
 
 log = logging.getLogger(__name__)
 

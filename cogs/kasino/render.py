@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs._table import seat_heading, turn_headline
-from cogs._text import clip
-from cogs._words import game_title, seat_names
+from cogs.runtime.table import seat_heading, turn_headline
+from cogs.runtime.text import clip
+from cogs.runtime.words import game_title, seat_names
 from db.records import GameRecord
 from engine.cards import Card
 from engine.kasino import KasinoGame

@@ -7,25 +7,22 @@ that adds something to what every table shows (the Rematch button of `cogs.lobby
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
 
-from cogs._budget import RequestBudget
-from cogs._invalid import InvalidRequests
-from cogs._language import Languages
-from cogs._metrics import Metrics
-from cogs._table import TableMessage, TableUI
+from cogs.runtime.budget import RequestBudget
+from cogs.runtime.invalid import InvalidRequests
+from cogs.runtime.language import Languages
+from cogs.runtime.metrics import Metrics
+from cogs.runtime.table import GameUI, TableMessage
 from db.records import GameRecord
 from engine.base import AnyGame
 from service.privacy import PrivacyService
 from service.tables import MoveResult, TableService
-
-HandPanel = Callable[[GameRecord, AnyGame, int, str], dict[str, Any]]  # a seat's panel for one locale
-HandPictures = Callable[[GameRecord, AnyGame, Iterable[tuple[int, str]]], Awaitable[None]]  # (seat, locale)
 
 
 class FinishedItem(Protocol):
@@ -53,14 +50,16 @@ class TableItem(Protocol):
 
 
 class Presents(Protocol):
-    """The presenter (`cogs._presenter.Presenter`): draws what Discord shows of a game from the stored game."""
+    """The presenter (`cogs.runtime.presenter.Presenter`): draws what Discord shows of a game from the stored game."""
 
-    uis: dict[str, TableUI]
-    hand_panels: dict[str, HandPanel]
-    hand_pictures: dict[str, HandPictures]
+    uis: dict[str, GameUI]
     finished_items: list[FinishedItem]
     lobby_items: list[LobbyItem]
     table_items: list[TableItem]
+
+    def register(self, kind: str, ui: GameUI) -> None:
+        """Show games of `kind` through `ui` (its package's `setup` calls this)."""
+        ...
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""
@@ -98,7 +97,7 @@ class Presents(Protocol):
 
 
 class Delivers(Protocol):
-    """The delivery (`cogs._delivery.Delivery`): brings Discord in line with the stored game."""
+    """The delivery (`cogs.runtime.delivery.Delivery`): brings Discord in line with the stored game."""
 
     async def settle(
         self, game_id: int, *, interaction: discord.Interaction | None = None, fresh: Sequence[MoveResult] = ()
@@ -129,5 +128,5 @@ class GameBot(commands.AutoShardedBot):
     languages: Languages
     budget: RequestBudget
     invalid_requests: InvalidRequests
-    metrics: Metrics  # the operator's figures (cogs/_metrics.py)
+    metrics: Metrics  # the operator's figures (cogs/runtime/metrics.py)
     clock: Callable[[], datetime]

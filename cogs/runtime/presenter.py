@@ -1,7 +1,7 @@
 """The public face of a game, drawn from the stored game: the living table message and the result line.
 
-Everything drawn here comes from the engine's public view (through the kind's `TableUI`) and the stored record;
-a player's private view never passes through this module. `cogs._delivery` puts it on Discord.
+Everything drawn here comes from the engine's public view (through the kind's `GameUI`) and the stored record;
+a player's private view never passes through this module. `cogs.runtime.delivery` puts it on Discord.
 """
 
 from __future__ import annotations
@@ -13,23 +13,23 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs._drawing import drawn
-from cogs._house_rules import house_rules_line
-from cogs._recent import Recent
-from cogs._table import PICTURE_NAME, TableMessage, TableUI
-from cogs._text import legible, legible_embed
-from cogs._timing import deadline_line
-from cogs._words import game_title, said, seat_names
+from cogs.runtime.drawing import drawn
+from cogs.runtime.house_rules import house_rules_line
+from cogs.runtime.recent import Recent
+from cogs.runtime.table import PICTURE_NAME, GameUI, TableMessage
+from cogs.runtime.text import legible, legible_embed
+from cogs.runtime.timing import deadline_line
+from cogs.runtime.words import game_title, said, seat_names
 from db.records import GameRecord
 from engine.base import AnyGame
 from engine.message import Joined, Message, Seat
 from engine.registry import game_kind
-from i18n import SOURCE_LOCALE, counted, render_param, say
+from i18n import SOURCE_LOCALE, render_param, say
 from render import has_table_picture, render_table
 from service.tables import MoveResult, narrate
 
 if TYPE_CHECKING:
-    from cogs._host import FinishedItem, GameBot, HandPanel, HandPictures, LobbyItem, TableItem
+    from cogs.runtime.host import FinishedItem, GameBot, LobbyItem, TableItem
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +55,11 @@ def fitted(lines: Sequence[str], limit: int = FIELD_LIMIT) -> tuple[str, ...]:
 
 
 class Presenter:
-    """Draws what Discord shows of a game, from the stored game alone (`cogs._delivery` puts it on Discord)."""
+    """Draws what Discord shows of a game, from the stored game alone (`cogs.runtime.delivery` puts it on Discord)."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.uis: dict[str, TableUI] = {}
-        # Each kind whose hands are private registers its seat panel here (see cogs._hands), and what draws the
-        # panels' pictures off the event loop beforehand (so that building a panel draws nothing).
-        self.hand_panels: dict[str, HandPanel] = {}
-        self.hand_pictures: dict[str, HandPictures] = {}
+        self.uis: dict[str, GameUI] = {}  # each kind's Discord side, by kind name (`register`)
         # What a finished game's table offers (the lobby's Rematch button), registered by the cog that handles it.
         self.finished_items: list[FinishedItem] = []
         self.lobby_items: list[LobbyItem] = []  # what other cogs add to each lobby's controls (house rules)
@@ -72,6 +68,10 @@ class Presenter:
         # (game id, move number) → the seat that moved, the move in words, and whether it ended a round (it had
         # one-off posts); what is missing is told again by a replay.
         self._narrations: Recent[tuple[int, int], Told] = Recent(NARRATIONS_KEPT)
+
+    def register(self, kind: str, ui: GameUI) -> None:
+        """Show games of `kind` through `ui` (its package's `setup` calls this)."""
+        self.uis[kind] = ui
 
     def game_channel(self, record: GameRecord) -> discord.PartialMessageable:
         """Where the game is played: its thread, or the channel when it has none."""
@@ -183,13 +183,11 @@ class Presenter:
     async def hand_panel(self, record: GameRecord, game: AnyGame, seat: int, locale: str) -> dict[str, Any]:
         """A seat's private panel in its reader's locale, its picture drawn off the event loop."""
         await self.draw_hands(record, game, ((seat, locale),))
-        return self.hand_panels[record.kind](record, game, seat, locale)
+        return self.uis[record.kind].hand_panel(record, game, seat, locale)
 
     async def draw_hands(self, record: GameRecord, game: AnyGame, readers: Iterable[tuple[int, str]]) -> None:
         """Draw off the event loop the hand pictures of these (seat, locale) panels (kept for the panels to use)."""
-        draw = self.hand_pictures.get(record.kind)
-        if draw is not None:
-            await draw(record, game, readers)
+        await self.uis[record.kind].draw_hand_pictures(record, game, readers)
 
     async def render_pictured(self, record: GameRecord, game: AnyGame) -> TableMessage:
         """The table message, with its picture unless the server turned pictures off (or the game was cancelled).
@@ -247,7 +245,7 @@ class Presenter:
                 "result.place",
                 place=min(outcome.places[seat] for seat in entry),
                 player=render_param(Joined(tuple(names[seat] for seat in entry), "join.ampersand"), locale),
-                score=counted(outcome.scores[entry[0]], unit, locale),
+                score=say(locale, unit, n=outcome.scores[entry[0]]),
             )
             for entry in entries
         ]

@@ -1,0 +1,1 @@
+"""How the bot's long-lived process runs, whatever it hosts: its event loop and its heap (as the benches do)."""
