@@ -1,11 +1,16 @@
 """What the table service needs from storage, port by role, and from whatever serialises the actions on a game.
 
-`GameRepository` (games and moves), `DeliveryProjection` (what Discord shows), `Boards` and `ServerSettings`;
-`GameStore` is all four, as one backend provides them: `db.store.Store` (SQLite) and
-`db.postgres.store.PostgresStore` satisfy it, with the same promises: every write that names an `expected_version`
-refuses with `StaleVersionError` when the game moved on, a move and its snapshot are saved together or not at all,
-and errors a player can cause are `db.errors` refusals carrying their facts (said as messages by
-`service.errors.refusal_message`).
+`GameRepository` (games and moves, with `StartUpChecks`), `DeliveryProjection` (what Discord shows), `Boards`,
+`ServerSettings` and `MemberRecords`; `GameStore` is all of them, as one backend provides them: `db.store.Store`
+(SQLite) and `db.postgres.store.PostgresStore` satisfy it (each role written once for both, in `db.sql_games`,
+`db.sql_checks`, `db.sql_delivery`, `db.sql_boards`, `db.sql_settings` and `db.sql_members`), with the same
+promises: every write that names an `expected_version` refuses with `StaleVersionError` when the game moved on, a
+move and its snapshot are saved together or not at all, and errors a player can cause are `db.errors` refusals
+carrying their facts (said as messages by `service.errors.refusal_message`).
+
+`OpenStore` is a `GameStore` as its opener holds it (`StoreLifecycle`: where it keeps the games, waiting for the
+writes queued, closing): what the bot holds. Only the composition root (`db.backends.open_storage`, called by
+`bot.py` at start-up) names a backend's class.
 """
 
 from __future__ import annotations
@@ -37,8 +42,32 @@ from engine.base import Outcome
 from engine.message import Message
 
 
-class GameRepository(Protocol):
-    """Games and their move logs: lobbies, starts, version-checked moves and deadlines, the start-up check."""
+class StartUpChecks(Protocol):
+    """Each running game's snapshot checked against its move log, once per process; an unreplayable game is frozen.
+
+    At start-up cheaply (plain disagreements at once), then each game in full before it is changed, or in the
+    background.
+    """
+
+    async def start_up_check(self) -> StartUpCheck:
+        """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
+        ...
+
+    async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
+        """The game, checked against its log first if not yet; without snapshot and narration if at `held_version`."""
+        ...
+
+    async def unchecked_games(self) -> list[int]:
+        """Running games not yet checked against their whole move log by this process."""
+        ...
+
+    def take_frozen(self) -> list[GameRecord]:
+        """The games a check froze since this was last asked, each once."""
+        ...
+
+
+class GameRepository(StartUpChecks, Protocol):
+    """Games and their move logs: lobbies, starts, version-checked moves and deadlines, and the start-up check."""
 
     async def create_lobby(self, lobby: NewLobby, now: datetime) -> GameRecord:
         """A new lobby with the host in the first seat."""
@@ -165,22 +194,6 @@ class GameRepository(Protocol):
 
     async def running_games_in_channel(self, channel_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:
         """Games played in a channel or thread."""
-        ...
-
-    async def start_up_check(self) -> StartUpCheck:
-        """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
-        ...
-
-    async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
-        """The game, checked against its log first if not yet; without snapshot and narration if at `held_version`."""
-        ...
-
-    async def unchecked_games(self) -> list[int]:
-        """Running games not yet checked against their whole move log by this process."""
-        ...
-
-    def take_frozen(self) -> list[GameRecord]:
-        """The games a check froze since this was last asked, each once."""
         ...
 
 
@@ -320,6 +333,26 @@ class MemberRecords(Protocol):
 
 class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, MemberRecords, Protocol):
     """Every port at once: what one backend (`db.store.Store`, `db.postgres.store.PostgresStore`) provides."""
+
+
+class StoreLifecycle(Protocol):
+    """What only the bot's start-up and shutdown ask of its storage, beyond the ports of play."""
+
+    def describe(self) -> str:
+        """Where the games are kept, for the log (never a password)."""
+        ...
+
+    async def flush(self) -> None:
+        """Wait until every write queued so far is saved or refused."""
+        ...
+
+    async def close(self) -> None:
+        """Close the storage once the writes in progress are done."""
+        ...
+
+
+class OpenStore(GameStore, StoreLifecycle, Protocol):
+    """A backend as the bot holds it once opened (`db.backends.open_storage`): every port, and its lifecycle."""
 
 
 class PlayWatch(Protocol):
