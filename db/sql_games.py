@@ -15,9 +15,9 @@ from db._codec import (
     GAME_COLUMNS_NO_STATE,
     game_from_row,
     narration_to_json,
-    optional_time_to_text,
-    text_to_time,
     time_to_text,
+    timer_from_columns,
+    timer_to_columns,
     to_json,
 )
 from db._queries import (
@@ -43,6 +43,7 @@ from db.errors import (
 )
 from db.records import (
     COMPUTER_USER_IDS,
+    NO_TIMER,
     DueTimer,
     GameRecord,
     GameStatus,
@@ -52,6 +53,7 @@ from db.records import (
     SeatChange,
     SeatChanges,
     SeatRecord,
+    TurnClock,
     free_computer_name,
 )
 from db.results import record_results
@@ -224,10 +226,9 @@ class SqlGames(SqlChecks):
         seat_user_ids: Sequence[int | None],
         state: dict[str, Any],
         now: datetime,
-        deadline: datetime | None = None,
         narration: Sequence[Message] = (),
         *,
-        warn_at: datetime | None = None,
+        timer: TurnClock = NO_TIMER,
     ) -> GameRecord:
         """Lobby → running: seats in the given order, first snapshot stored; version + 1.
 
@@ -236,7 +237,7 @@ class SqlGames(SqlChecks):
 
         `narration` is the start (messages), shown on the table until the first move.
 
-        `deadline` is the first turn's (None: no timer), `warn_at` when to warn its player (None: no warning).
+        `timer` is the first turn's (`NO_TIMER`: none).
 
         Raises:
             GameNotFoundError, NotInLobbyError, StaleVersionError.
@@ -248,13 +249,12 @@ class SqlGames(SqlChecks):
                 raise StaleVersionError()
             await rewrite_seats(conn, game_id, _starting_seats(game, seat_user_ids))
             await conn.execute(
-                """UPDATE games SET status = 'running', state = ?, version = version + 1, deadline = ?, warned = 0,
+                """UPDATE games SET status = 'running', state = ?, version = version + 1, deadline = ?, warned = ?,
                                     timer_at = ?, updated_at = ?, narration = ?
                    WHERE id = ?""",
                 (
                     to_json(state),
-                    optional_time_to_text(deadline),
-                    _timer_at(deadline, False, warn_at),
+                    *timer_to_columns(timer),
                     time_to_text(now),
                     narration_to_json(narration),
                     game_id,
@@ -317,19 +317,11 @@ class SqlGames(SqlChecks):
         """
         await self.update_seat(game_id, seat, auto_streak=streak, expected_version=expected_version)
 
-    async def set_deadline(
-        self,
-        game_id: int,
-        deadline: datetime | None,
-        warned: bool,
-        *,
-        expected_version: int,
-        warn_at: datetime | None = None,
-    ) -> None:
-        """Set (or clear) the turn deadline and its warning flag, if the game is still at `expected_version`.
+    async def set_timer(self, game_id: int, timer: TurnClock, *, expected_version: int) -> None:
+        """Set (or clear, with `NO_TIMER`) the turn's timer, if the game is still at `expected_version`.
 
-        A move since the caller read the game has set the next player's deadline, which must not be undone. The
-        version does not change. `warn_at` is when to warn the player (only while not `warned`; None: no warning).
+        A move since the caller read the game has set the next player's timer, which must not be undone. The version
+        does not change.
 
         Raises:
             GameNotFoundError.
@@ -338,13 +330,7 @@ class SqlGames(SqlChecks):
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE games SET deadline = ?, warned = ?, timer_at = ? WHERE id = ? AND version = ?",
-                (
-                    optional_time_to_text(deadline),
-                    warned,
-                    _timer_at(deadline, warned, warn_at),
-                    game_id,
-                    expected_version,
-                ),
+                (*timer_to_columns(timer), game_id, expected_version),
             )
             if cursor.rowcount == 0:
                 await fetch_game(conn, game_id)  # raises GameNotFoundError when the game is missing
@@ -362,17 +348,14 @@ class SqlGames(SqlChecks):
         now: datetime,
         *,
         auto: bool = False,
-        deadline: datetime | None = None,
-        warned: bool = False,
-        warn_at: datetime | None = None,
+        timer: TurnClock = NO_TIMER,
         outcome: Outcome | None = None,
         narration: Sequence[Message] = (),
     ) -> GameRecord:
         """Log a move and store the new snapshot atomically, with `narration` (the move's messages); version + 1.
 
-        `deadline` is the next turn's (None: no timer), `warn_at` when to warn its player (None: no warning). With
-        `outcome` the game also finishes in that transaction: status finished, deadline cleared, one result row per
-        human seat, ratings updated.
+        `timer` is the next turn's (`NO_TIMER`: none). With `outcome` the game also finishes in that transaction:
+        status finished, timer cleared, one result row per human seat, ratings updated.
 
         Raises:
             GameNotFoundError, GameNotRunningError.
@@ -400,9 +383,7 @@ class SqlGames(SqlChecks):
             seat,
             move,
             auto,
-            None if finished else optional_time_to_text(deadline),
-            warned and not finished,
-            None if finished else _timer_at(deadline, warned, warn_at),
+            *timer_to_columns(NO_TIMER if finished else timer),
             stamp,
             narration_to_json(narration),
             *((stamp,) if finished else ()),
@@ -447,17 +428,15 @@ class SqlGames(SqlChecks):
         now: datetime,
         narration: Sequence[Message],
         move: str | None = None,
-        deadline: datetime | None = None,
-        warned: bool = False,
-        warn_at: datetime | None = None,
+        timer: TurnClock = NO_TIMER,
     ) -> GameRecord:
         """Give a running game's seat to `to` (issue 28), in one transaction; version + 1.
 
         The seat's row then names its new player, with nothing of the one before kept for reaching them (their DM
         channel, panel message and digest are cleared, so no panel of the seat ever goes to them again), and its
         automatic-turn streak restarts. `move` (the engine's `rejoin`, when the seat had been vacated) is logged like
-        any move; `state` is the snapshot after it. `deadline`, `warned` and `warn_at` are the turn timer's after the
-        change (the turn's own, unless the seat to move changed hands). The change is kept in `seat_changes` (see
+        any move; `state` is the snapshot after it. `timer` is the turn's timer after the change (the turn's own,
+        unless the seat to move changed hands). The change is kept in `seat_changes` (see
         `seat_changes`) and `narration` is what the table tells, as for a move.
 
         Raises:
@@ -486,9 +465,7 @@ class SqlGames(SqlChecks):
                     WHERE id = ?""",
                 (
                     to_json(state),
-                    optional_time_to_text(deadline),
-                    warned,
-                    _timer_at(deadline, warned, warn_at),
+                    *timer_to_columns(timer),
                     stamp,
                     narration_to_json(narration),
                     *((seat, move) if move is not None else ()),
@@ -578,14 +555,14 @@ class SqlGames(SqlChecks):
         """
         async with self._db._reading() as conn:
             rows = await conn.execute_fetchall(
-                f"""SELECT id, version, deadline, warned FROM games
+                f"""SELECT id, version, deadline, warned, timer_at FROM games
                    WHERE status = 'running' AND timer_at IS NOT NULL AND timer_at <= ? AND {self._db.own_games}
                    ORDER BY timer_at""",
                 (time_to_text(now),),
             )
             return [
-                DueTimer(game_id, version, text_to_time(deadline), bool(warned))
-                for game_id, version, deadline, warned in rows
+                DueTimer(game_id, version, timer_from_columns(deadline, warned, timer_at))
+                for game_id, version, deadline, warned, timer_at in rows
             ]
 
     async def games_in_guild(self, guild_id: int, statuses: Sequence[GameStatus] = UNFINISHED) -> list[GameRecord]:
@@ -603,15 +580,6 @@ class SqlGames(SqlChecks):
                 f"(channel_id = ? OR thread_id = ?) AND status IN ({marks(statuses)})",
                 (channel_id, channel_id, *statuses),
             )
-
-
-def _timer_at(deadline: datetime | None, warned: bool, warn_at: datetime | None) -> str | None:
-    """Column `timer_at`: when the turn timer next needs the bot (the warning while one is due, then the deadline)."""
-    if deadline is None:
-        return None
-    if warn_at is not None and not warned:
-        return time_to_text(min(warn_at, deadline))
-    return time_to_text(deadline)
 
 
 def _require_lobby(game: GameRecord) -> None:

@@ -64,7 +64,7 @@ class SqlStore(SqlBackend):
         self.cancel_game = games.cancel_game
         self.update_seat = games.update_seat
         self.set_auto_streak = games.set_auto_streak
-        self.set_deadline = games.set_deadline
+        self.set_timer = games.set_timer
         self.save_move = games.save_move
         self.change_seat = games.change_seat
         self.seat_changes = games.seat_changes

@@ -37,6 +37,7 @@ from db.records import (
     SeatChange,
     SeatReach,
     StartUpCheck,
+    TurnClock,
 )
 from engine.base import Outcome
 from engine.message import Message
@@ -102,12 +103,11 @@ class GameRepository(StartUpChecks, Protocol):
         seat_user_ids: Sequence[int | None],
         state: dict[str, Any],
         now: datetime,
-        deadline: datetime | None = ...,
         narration: Sequence[Message] = ...,
         *,
-        warn_at: datetime | None = ...,
+        timer: TurnClock = ...,
     ) -> GameRecord:
-        """Lobby → running, with the first snapshot and the first turn's deadline and warning time."""
+        """Lobby → running, with the first snapshot and the first turn's timer."""
         ...
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
@@ -124,25 +124,15 @@ class GameRepository(StartUpChecks, Protocol):
         now: datetime,
         *,
         auto: bool = ...,
-        deadline: datetime | None = ...,
-        warned: bool = ...,
-        warn_at: datetime | None = ...,
+        timer: TurnClock = ...,
         outcome: Outcome | None = ...,
         narration: Sequence[Message] = ...,
     ) -> GameRecord:
-        """Log a move with its snapshot, next deadline and warning time (and results when it ends), version-checked."""
+        """Log a move with its snapshot and the next turn's timer (and results when it ends), version-checked."""
         ...
 
-    async def set_deadline(
-        self,
-        game_id: int,
-        deadline: datetime | None,
-        warned: bool,
-        *,
-        expected_version: int,
-        warn_at: datetime | None = ...,
-    ) -> None:
-        """Set the turn deadline, its warning flag and warning time, version-checked."""
+    async def set_timer(self, game_id: int, timer: TurnClock, *, expected_version: int) -> None:
+        """Set the turn's timer (its deadline, warning time and warning flag as one), version-checked."""
         ...
 
     async def set_auto_streak(self, game_id: int, seat: int, streak: int, *, expected_version: int) -> None:
@@ -165,9 +155,7 @@ class GameRepository(StartUpChecks, Protocol):
         now: datetime,
         narration: Sequence[Message],
         move: str | None = ...,
-        deadline: datetime | None = ...,
-        warned: bool = ...,
-        warn_at: datetime | None = ...,
+        timer: TurnClock = ...,
     ) -> GameRecord:
         """Give a running game's seat to `to`, logging `move` (a `rejoin`) if given, and keep the change."""
         ...
