@@ -53,10 +53,9 @@ from db.errors import (
     StoreError,
 )
 from db.records import StartUpCheck
-from db.sql_store import SqlStore
 from engine import registry
 from process import event_loop, heap
-from service.ports import Coordinator
+from service.ports import Coordinator, OpenStore
 from service.privacy import PrivacyService
 from service.tables import TableService
 
@@ -320,7 +319,7 @@ class CardBot(GameBot):
     Sharded from the start (Discord requires shards past 2,500 servers); with one shard it behaves as a plain bot.
     """
 
-    store: SqlStore
+    store: OpenStore  # the ports, whichever backend `open_storage` opened
     service: TableService
     presenter: Presenter
     delivery: Delivery
@@ -332,7 +331,7 @@ class CardBot(GameBot):
         *,
         clock: Callable[[], datetime] = discord.utils.utcnow,
         new_seed: Callable[[], int] | None = None,
-        store: SqlStore | None = None,
+        store: OpenStore | None = None,
         coordinator: Coordinator | None = None,
         database_url: str | None = None,
         shard_count: int | None = None,

@@ -40,7 +40,7 @@ from cogs.runtime.recent import Recent
 from cogs.runtime.table import PICTURE_NAME
 from cogs.runtime.text import CONTENT_LIMIT, clip, legible, legible_embed
 from cogs.runtime.words import said, seat_names
-from db.records import GameRecord, GameStatus
+from db.records import NO_TIMER, GameRecord, GameStatus
 from engine.message import Param
 from engine.registry import game_kind
 from i18n import SOURCE_LOCALE, counted, join_names, say
@@ -221,7 +221,7 @@ async def replay_page(bot: GameBot, told: Told, step_number: int, locale: str) -
     game = step.game
     over = game.is_over()
     status: GameStatus = "finished" if over else "running"
-    as_then = replace(_as_then(record, step), status=status, deadline=None, narration=step.narration)
+    as_then = replace(_as_then(record, step), status=status, timer=NO_TIMER, narration=step.narration)
     table = bot.presenter.render(as_then, game, said(as_then, step.narration, locale), locale)
     embed = legible_embed(table.embed)
     files: list[discord.File] = []

@@ -64,7 +64,7 @@ class TimerCog(commands.Cog):
             try:
                 if due.is_expired(now):
                     await self.expire(due)
-                elif not due.warned:
+                elif not due.timer.warned:
                     await self.warn(due)
             except USER_ERRORS as error:
                 # Someone moved between the query and now: nothing is due any more.

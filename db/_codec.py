@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import orjson
 
-from db.records import GameRecord, MoveRecord, SeatRecord
+from db.records import GameRecord, MoveRecord, SeatRecord, TurnClock
 from engine.message import Message
 from engine.message_json import from_json as message_from_json
 from engine.message_json import to_json as message_to_json
@@ -19,7 +19,7 @@ _GAME_COLUMN_NAMES: Final = (
     "id", "kind", "guild_id", "channel_id", "thread_id", "lobby_message_id", "table_message_id", "ping_message_id",
     "status", "host_id", "settings", "seed", "max_seats", "state", "version", "deadline", "warned", "created_at",
     "updated_at", "finished_at", "move_count", "turn_seconds", "afk_limit", "narration", "shown_version", "shown_moves",
-    "ping_user_id", "warning_message_id", "shown_notices",
+    "ping_user_id", "warning_message_id", "shown_notices", "timer_at",
 )  # fmt: skip
 _SEAT_COLUMN_NAMES: Final = (
     "seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id", "strength", "dm_channel_id",
@@ -141,8 +141,7 @@ def game_from_row(
         seats=tuple(sorted(seats, key=lambda seat: seat.seat)),
         state=known_state if known_state is not None else _state_from_text(state, tolerate_bad_state),
         version=column["version"],
-        deadline=optional_text_to_time(column["deadline"]),
-        warned=bool(column["warned"]),
+        timer=timer_from_columns(column["deadline"], column["warned"], column["timer_at"]),
         created_at=text_to_time(column["created_at"]),
         updated_at=text_to_time(column["updated_at"]),
         finished_at=optional_text_to_time(column["finished_at"]),
@@ -157,6 +156,16 @@ def game_from_row(
         warning_message_id=column["warning_message_id"],
         shown_notices=column["shown_notices"],
     )
+
+
+def timer_from_columns(deadline: str | None, warned: object, timer_at: str | None) -> TurnClock:
+    """A turn's timer from its columns `deadline`, `warned` and `timer_at`."""
+    return TurnClock.stored(optional_text_to_time(deadline), bool(warned), optional_text_to_time(timer_at))
+
+
+def timer_to_columns(timer: TurnClock) -> tuple[str | None, bool, str | None]:
+    """The columns `deadline`, `warned` and `timer_at` of a turn's timer."""
+    return optional_time_to_text(timer.deadline), timer.warned, optional_time_to_text(timer.due_at)
 
 
 def _state_from_text(text: str | None, tolerate_bad_state: bool) -> dict[str, Any] | None:

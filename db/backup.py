@@ -9,7 +9,7 @@ self-contained file (rollback journal, no -wal), checked, and only then renamed 
 - `PRAGMA quick_check` finds no problem;
 - its schema version is this code's (the newest migration);
 - every running game's snapshot equals the replay of its move log (the start-up check's own verdict,
-  `db.sql_store.replayed_check`).
+  `db.sql_checks.replayed_check`).
 
 The check replays every running game: pure Python, which in the bot (a worker thread) would hold the GIL from the
 moves being played; there it rests after each game as long as the replay took (`CHECK_SHARE`), which keeps the moves'
@@ -44,7 +44,7 @@ from typing import Final
 
 from db._codec import GAME_COLUMNS, MOVE_COLUMNS, game_from_row
 from db.migrate import load_migrations
-from db.sql_store import replayed_check  # the start-up check's own verdict on a snapshot
+from db.sql_checks import replayed_check  # the start-up check's own verdict on a snapshot
 from db.store import BUSY_TIMEOUT_MS
 
 __all__ = [

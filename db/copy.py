@@ -41,7 +41,7 @@ from db.postgres.connection import PgConnection, RawConnection
 from db.postgres.store import PostgresStore
 from db.recovery import SnapshotCheck
 from db.sql import Connection
-from db.sql_store import replayed_check  # the start-up check's own verdict on a snapshot
+from db.sql_checks import replayed_check  # the start-up check's own verdict on a snapshot
 from db.store import Store
 
 __all__ = ["TABLES", "CopyError", "CopyReport", "Verification", "copy_database", "main", "mask_url", "verify"]

@@ -202,12 +202,49 @@ class SeatChange:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The turn timer of the move to play, as one value: when it runs out, when to warn its player, whether they were.
+
+    `deadline` None: no timer (a game without one, a computer's turn, a game over; `NO_TIMER`). `warn_at` None: no
+    warning before the deadline. Stored as the columns `deadline`, `warned` and `timer_at` (`due_at`, when the
+    timer next needs the bot), from which it is read back: a warning time is kept only while it is still ahead of
+    the deadline and not yet given.
+    """
+
+    deadline: datetime | None = None
+    warn_at: datetime | None = None
+    warned: bool = False
+
+    @property
+    def due_at(self) -> datetime | None:
+        """When the timer next needs the bot: the warning while one is due (not yet given), then the deadline."""
+        if self.deadline is None:
+            return None
+        if self.warn_at is not None and not self.warned:
+            return min(self.warn_at, self.deadline)
+        return self.deadline
+
+    def as_warned(self) -> TurnClock:
+        """The same turn once its player was warned (the warning time is behind, so it is not kept)."""
+        return TurnClock(self.deadline, None, True)
+
+    @classmethod
+    def stored(cls, deadline: datetime | None, warned: bool, due_at: datetime | None) -> TurnClock:
+        """The clock read back from its columns: the warning time is `due_at` while that is before the deadline."""
+        ahead = not warned and deadline is not None and due_at is not None and due_at < deadline
+        return cls(deadline, due_at if ahead else None, warned)
+
+
+NO_TIMER: Final = TurnClock()
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A lobby or game as stored. `seats` are in seat order (in the lobby: join order); times are aware UTC.
 
     `max_seats` is the lobby's seat limit; `move_count` is the length of the move log (the last move's `seq`).
     `turn_seconds` is the time a player has for a turn (None: no timer), and `afk_limit` how many automatic turns in
-    a row resign a player.
+    a row resign a player; `timer` is the turn timer of the move to play (`deadline` and `warned` read it).
     """
 
     id: int
@@ -225,8 +262,7 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     state: dict[str, Any] | None
     version: int
-    deadline: datetime | None
-    warned: bool
+    timer: TurnClock
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
@@ -242,6 +278,16 @@ class GameRecord:
     ping_user_id: int | None = None  # whom the turn ping (`ping_message_id`) notifies
     warning_message_id: int | None = None  # the turn warning in the game's channel, removed once the turn is played
     shown_notices: int = 0  # one-off posts of move `shown_moves + 1` that already went out
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the turn to play runs out (None: no timer)."""
+        return self.timer.deadline
+
+    @property
+    def warned(self) -> bool:
+        """Whether the player to move was warned of their deadline."""
+        return self.timer.warned
 
     @property
     def shown(self) -> bool:
@@ -282,12 +328,11 @@ class DueTimer:
 
     id: int
     version: int
-    deadline: datetime
-    warned: bool
+    timer: TurnClock
 
     def is_expired(self, now: datetime) -> bool:
         """True when the turn's time has run out (else it is time for the warning)."""
-        return self.deadline <= now
+        return self.timer.deadline is not None and self.timer.deadline <= now
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,16 @@
 """What the table service needs from storage, port by role, and from whatever serialises the actions on a game.
 
-`GameRepository` (games and moves), `DeliveryProjection` (what Discord shows), `Boards` and `ServerSettings`;
-`GameStore` is all four, as one backend provides them: `db.store.Store` (SQLite) and
-`db.postgres.store.PostgresStore` satisfy it, with the same promises: every write that names an `expected_version`
-refuses with `StaleVersionError` when the game moved on, a move and its snapshot are saved together or not at all,
-and errors a player can cause are `db.errors` refusals carrying their facts (said as messages by
-`service.errors.refusal_message`).
+`GameRepository` (games and moves, with `StartUpChecks`), `DeliveryProjection` (what Discord shows), `Boards`,
+`ServerSettings` and `MemberRecords`; `GameStore` is all of them, as one backend provides them: `db.store.Store`
+(SQLite) and `db.postgres.store.PostgresStore` satisfy it (each role written once for both, in `db.sql_games`,
+`db.sql_checks`, `db.sql_delivery`, `db.sql_boards`, `db.sql_settings` and `db.sql_members`), with the same
+promises: every write that names an `expected_version` refuses with `StaleVersionError` when the game moved on, a
+move and its snapshot are saved together or not at all, and errors a player can cause are `db.errors` refusals
+carrying their facts (said as messages by `service.errors.refusal_message`).
+
+`OpenStore` is a `GameStore` as its opener holds it (`StoreLifecycle`: where it keeps the games, waiting for the
+writes queued, closing): what the bot holds. Only the composition root (`db.backends.open_storage`, called by
+`bot.py` at start-up) names a backend's class.
 """
 
 from __future__ import annotations
@@ -32,13 +37,38 @@ from db.records import (
     SeatChange,
     SeatReach,
     StartUpCheck,
+    TurnClock,
 )
 from engine.base import Outcome
 from engine.message import Message
 
 
-class GameRepository(Protocol):
-    """Games and their move logs: lobbies, starts, version-checked moves and deadlines, the start-up check."""
+class StartUpChecks(Protocol):
+    """Each running game's snapshot checked against its move log, once per process; an unreplayable game is frozen.
+
+    At start-up cheaply (plain disagreements at once), then each game in full before it is changed, or in the
+    background.
+    """
+
+    async def start_up_check(self) -> StartUpCheck:
+        """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
+        ...
+
+    async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
+        """The game, checked against its log first if not yet; without snapshot and narration if at `held_version`."""
+        ...
+
+    async def unchecked_games(self) -> list[int]:
+        """Running games not yet checked against their whole move log by this process."""
+        ...
+
+    def take_frozen(self) -> list[GameRecord]:
+        """The games a check froze since this was last asked, each once."""
+        ...
+
+
+class GameRepository(StartUpChecks, Protocol):
+    """Games and their move logs: lobbies, starts, version-checked moves and deadlines, and the start-up check."""
 
     async def create_lobby(self, lobby: NewLobby, now: datetime) -> GameRecord:
         """A new lobby with the host in the first seat."""
@@ -73,12 +103,11 @@ class GameRepository(Protocol):
         seat_user_ids: Sequence[int | None],
         state: dict[str, Any],
         now: datetime,
-        deadline: datetime | None = ...,
         narration: Sequence[Message] = ...,
         *,
-        warn_at: datetime | None = ...,
+        timer: TurnClock = ...,
     ) -> GameRecord:
-        """Lobby → running, with the first snapshot and the first turn's deadline and warning time."""
+        """Lobby → running, with the first snapshot and the first turn's timer."""
         ...
 
     async def cancel_game(self, game_id: int, now: datetime) -> GameRecord:
@@ -95,25 +124,15 @@ class GameRepository(Protocol):
         now: datetime,
         *,
         auto: bool = ...,
-        deadline: datetime | None = ...,
-        warned: bool = ...,
-        warn_at: datetime | None = ...,
+        timer: TurnClock = ...,
         outcome: Outcome | None = ...,
         narration: Sequence[Message] = ...,
     ) -> GameRecord:
-        """Log a move with its snapshot, next deadline and warning time (and results when it ends), version-checked."""
+        """Log a move with its snapshot and the next turn's timer (and results when it ends), version-checked."""
         ...
 
-    async def set_deadline(
-        self,
-        game_id: int,
-        deadline: datetime | None,
-        warned: bool,
-        *,
-        expected_version: int,
-        warn_at: datetime | None = ...,
-    ) -> None:
-        """Set the turn deadline, its warning flag and warning time, version-checked."""
+    async def set_timer(self, game_id: int, timer: TurnClock, *, expected_version: int) -> None:
+        """Set the turn's timer (its deadline, warning time and warning flag as one), version-checked."""
         ...
 
     async def set_auto_streak(self, game_id: int, seat: int, streak: int, *, expected_version: int) -> None:
@@ -136,9 +155,7 @@ class GameRepository(Protocol):
         now: datetime,
         narration: Sequence[Message],
         move: str | None = ...,
-        deadline: datetime | None = ...,
-        warned: bool = ...,
-        warn_at: datetime | None = ...,
+        timer: TurnClock = ...,
     ) -> GameRecord:
         """Give a running game's seat to `to`, logging `move` (a `rejoin`) if given, and keep the change."""
         ...
@@ -165,22 +182,6 @@ class GameRepository(Protocol):
 
     async def running_games_in_channel(self, channel_id: int, statuses: Sequence[GameStatus] = ...) -> list[GameRecord]:
         """Games played in a channel or thread."""
-        ...
-
-    async def start_up_check(self) -> StartUpCheck:
-        """Start-up: lobbies and running games, cheaply checked; plain disagreements repaired or frozen at once."""
-        ...
-
-    async def checked_game(self, game_id: int, *, held_version: int | None = ...) -> GameRecord | None:
-        """The game, checked against its log first if not yet; without snapshot and narration if at `held_version`."""
-        ...
-
-    async def unchecked_games(self) -> list[int]:
-        """Running games not yet checked against their whole move log by this process."""
-        ...
-
-    def take_frozen(self) -> list[GameRecord]:
-        """The games a check froze since this was last asked, each once."""
         ...
 
 
@@ -320,6 +321,26 @@ class MemberRecords(Protocol):
 
 class GameStore(GameRepository, DeliveryProjection, Boards, ServerSettings, MemberRecords, Protocol):
     """Every port at once: what one backend (`db.store.Store`, `db.postgres.store.PostgresStore`) provides."""
+
+
+class StoreLifecycle(Protocol):
+    """What only the bot's start-up and shutdown ask of its storage, beyond the ports of play."""
+
+    def describe(self) -> str:
+        """Where the games are kept, for the log (never a password)."""
+        ...
+
+    async def flush(self) -> None:
+        """Wait until every write queued so far is saved or refused."""
+        ...
+
+    async def close(self) -> None:
+        """Close the storage once the writes in progress are done."""
+        ...
+
+
+class OpenStore(GameStore, StoreLifecycle, Protocol):
+    """A backend as the bot holds it once opened (`db.backends.open_storage`): every port, and its lifecycle."""
 
 
 class PlayWatch(Protocol):

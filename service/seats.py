@@ -28,7 +28,7 @@ from engine.message import Joined, Message
 from service.computers import offered_strengths
 from service.errors import RefusedError
 from service.tables import MoveResult, TableService
-from service.timers import warning_time
+from service.timers import turn_timer
 
 
 def occupant_words(occupant: Occupant) -> str | Message:
@@ -194,7 +194,6 @@ class SeatChanges:
             record.seats[seat], user_id=to.user_id, name=to.name, is_computer=to.is_computer, strength=to.strength
         )
         deadline = self.tables.turn_deadline(replace(record, seats=tuple(seats)), game) if moved else record.deadline
-        warned = record.warned and not moved
         saved = await self.tables.store.change_seat(
             record.id,
             record.version,
@@ -205,9 +204,7 @@ class SeatChanges:
             now=self.tables.clock(),
             narration=(lead,),
             move=None if move is None else str(move),
-            deadline=deadline,
-            warned=warned,
-            warn_at=warning_time(deadline, record.turn_seconds),
+            timer=turn_timer(deadline, record.turn_seconds, warned=record.warned and not moved),
         )
         if saved.status == "running":
             self.tables.engines.keep(saved.id, saved.version, game.copy())

@@ -40,7 +40,7 @@ from service.ports import (
     PlayWatch,
     ServerSettings,
 )
-from service.timers import warning_time
+from service.timers import turn_timer
 
 log = logging.getLogger(__name__)
 
@@ -465,8 +465,7 @@ class TableService:
                 users,
                 game.to_dict(),
                 self.clock(),
-                deadline=deadline,
-                warn_at=warning_time(deadline, record.turn_seconds),
+                timer=turn_timer(deadline, record.turn_seconds),
                 narration=[seating_line(seated)],
             )
             return Started(saved, game)
@@ -598,8 +597,9 @@ class TableService:
             record = await self._running(game_id, version)
             if record.warned or record.deadline is None:
                 raise RefusedError(Message("refused.no-warning-due"))
-            await self.store.set_deadline(game_id, record.deadline, warned=True, expected_version=version)
-            return replace(record, warned=True)
+            warned = record.timer.as_warned()
+            await self.store.set_timer(game_id, warned, expected_version=version)
+            return replace(record, timer=warned)
 
     async def _play_for_absent(self, record: GameRecord, game: AnyGame, reason: Message) -> list[MoveResult]:
         seat = game.to_move
@@ -704,8 +704,7 @@ class TableService:
             game.to_dict(),
             self.clock(),
             auto=auto,
-            deadline=deadline,
-            warn_at=warning_time(deadline, record.turn_seconds),
+            timer=turn_timer(deadline, record.turn_seconds),
             outcome=game.outcome(),
             narration=narrate(events, lead),
         )

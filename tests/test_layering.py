@@ -119,6 +119,70 @@ def test_discord_modules_have_public_names():
     assert private == []
 
 
+# The SQL backends and the modules of their roles: only the composition root (`db.backends.open_storage`, which
+# `bot.py` calls at start-up) names them; the bot, the cogs and the service hold the ports of `service.ports`.
+CONCRETE_STORES = ("db.store", "db.sql_store", "db.sql_", "db.postgres", "db.backends")
+CONCRETE_STORE_CLASSES = {"SqlStore", "Store", "PostgresStore"}
+# Who may import `db.backends`, the composition root: the bot's start-up, nothing it loads.
+COMPOSITION_ROOT = {"bot.py"}
+
+
+def _is_concrete_store(module: str) -> bool:
+    return any(
+        module == name or module.startswith(f"{name}.") or (name.endswith("_") and module.startswith(name))
+        for name in CONCRETE_STORES
+    )
+
+
+def concrete_store_uses(path: Path) -> list[str]:
+    """Where `path` imports a backend's module or names a backend's class (beyond the composition root's door)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [
+                f"line {node.lineno}: import {alias.name}" for alias in node.names if _is_concrete_store(alias.name)
+            ]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            allowed = node.module == "db.backends" and path.name in COMPOSITION_ROOT
+            if _is_concrete_store(node.module) and not allowed:
+                found.append(f"line {node.lineno}: from {node.module}")
+        elif isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name in CONCRETE_STORE_CLASSES:
+                found.append(f"line {node.lineno}: {name}")
+    return found
+
+
+def test_only_the_composition_root_names_a_concrete_store():
+    # The bot and everything it loads see the ports (`service.ports.OpenStore` and its roles), so a store that is
+    # not SQL could be plugged in; `bot.py` reaches a backend only through `db.backends.open_storage`.
+    files = [ROOT / "bot.py", ROOT / "playground.py"]
+    files += [path for folder in ("cogs", "service", "ai", "render", "i18n") for path in (ROOT / folder).rglob("*.py")]
+    offenders = {str(path.relative_to(ROOT)): concrete_store_uses(path) for path in sorted(files)}
+    assert {path: where for path, where in offenders.items() if where} == {}
+
+
+def test_the_concrete_store_check_can_fail(tmp_path):
+    cog = tmp_path / "cog.py"
+    cog.write_text(
+        "from db.sql_store import SqlStore\nimport db.postgres.store\nfrom db.sql_games import SqlGames\n"
+        "from db.backends import open_storage\nfrom db.records import GameRecord\n"
+        "def f(bot) -> None:\n    bot.store: Store\n",
+        encoding="utf-8",
+    )
+    assert concrete_store_uses(cog) == [
+        "line 1: from db.sql_store",
+        "line 2: import db.postgres.store",
+        "line 3: from db.sql_games",
+        "line 4: from db.backends",
+        "line 7: Store",
+    ]
+    root = tmp_path / "bot.py"
+    root.write_text("from db.backends import open_storage\n", encoding="utf-8")
+    assert concrete_store_uses(root) == []
+
+
 def _docstrings(tree: ast.AST) -> set[int]:
     found = set()
     for node in ast.walk(tree):

@@ -1,6 +1,7 @@
 """Game storage in PostgreSQL, for a bot that runs as several processes or outgrows one machine.
 
-The same ports and statements as SQLite (`db.sql_store.SqlStore`), on an asyncpg pool. The promises are the same:
+The same ports and statements as SQLite (the roles composed by `db.sql_store.SqlStore`), on an asyncpg pool. The
+promises are the same:
 - an acknowledged move is committed: `synchronous_commit` stays on for every write that changes a game, so COMMIT
   returns once the WAL is flushed (PostgreSQL flushes the commits that wait together at once); notes on what Discord
   shows commit with `synchronous_commit = off`, whose loss to a crash of the server costs a redraw at most;
@@ -42,6 +43,7 @@ from db.postgres.connection import PgConnection, RawConnection
 from db.postgres.migrate import migrate
 from db.records import GameRecord
 from db.sql import Connection
+from db.sql_delivery import SqlDelivery
 from db.sql_store import ALL_GAMES, UNFINISHED, SqlStore, T
 from engine import registry
 from engine.registry import game_class
@@ -130,8 +132,31 @@ class _Held:
 _HELD: ContextVar[_Held | None] = ContextVar("postgres_held_game", default=None)
 
 
+class PgDelivery(SqlDelivery):
+    """What Discord shows, as `SqlDelivery` keeps it, with a claim that never waits for another process's."""
+
+    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
+        """Lease the game's delivery to `owner` until `until`; None if another owner holds it, or is claiming it now.
+
+        `FOR UPDATE SKIP LOCKED`: a process that finds the row locked by another's claim moves on at once.
+        """
+        async with self._db._bookkeeping() as conn:
+            claimed = await conn.execute(
+                """UPDATE games SET delivery_owner = ?, delivery_until = ?
+                   WHERE id = (SELECT id FROM games
+                               WHERE id = ? AND (delivery_owner IS NULL OR delivery_owner = ? OR delivery_until < ?)
+                               FOR UPDATE SKIP LOCKED)""",
+                (owner, time_to_text(until), game_id, owner, time_to_text(now)),
+            )
+            if not claimed.rowcount:
+                return None
+            return await fetch_game(conn, game_id, tolerate_bad_state=True)
+
+
 class PostgresStore(SqlStore):
     """The bot's storage on PostgreSQL; `await PostgresStore.open(url)`, and `await store.close()` at the end."""
+
+    delivery_role = PgDelivery
 
     def __init__(self, pool: asyncpg.Pool, own_games: str = ALL_GAMES) -> None:
         super().__init__(own_games)
@@ -437,23 +462,6 @@ class PostgresStore(SqlStore):
         assert refused is not None, error
         self._outages.failed(refused, error)
         return refused
-
-    async def claim_delivery(self, game_id: int, owner: str, until: datetime, now: datetime) -> GameRecord | None:
-        """Lease the game's delivery to `owner` until `until`; None if another owner holds it, or is claiming it now.
-
-        `FOR UPDATE SKIP LOCKED`: a process that finds the row locked by another's claim moves on at once.
-        """
-        async with self._bookkeeping() as conn:
-            claimed = await conn.execute(
-                """UPDATE games SET delivery_owner = ?, delivery_until = ?
-                   WHERE id = (SELECT id FROM games
-                               WHERE id = ? AND (delivery_owner IS NULL OR delivery_owner = ? OR delivery_until < ?)
-                               FOR UPDATE SKIP LOCKED)""",
-                (owner, time_to_text(until), game_id, owner, time_to_text(now)),
-            )
-            if not claimed.rowcount:
-                return None
-            return await fetch_game(conn, game_id, tolerate_bad_state=True)
 
 
 async def _unlock(raw: RawConnection, game_id: int) -> None:

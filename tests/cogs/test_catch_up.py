@@ -5,7 +5,7 @@ import asyncio
 import cogs.runtime.catch_up
 from cogs.runtime.budget import RequestBudget, counts
 from cogs.runtime.catch_up import catch_up
-from db.store import Store
+from db.sql_delivery import SqlDelivery
 from tests.cogs.helpers import open_and_start
 
 
@@ -89,14 +89,14 @@ async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
         await service.play(game_id, record.seats[seat].user_id, str(game.legal_moves(seat)[0]))
     assert [r.id for r in await simcord_env.bot.store.unshown_games()] == games
     pages = []
-    paged = Store.unshown_game_ids
+    paged = SqlDelivery.unshown_game_ids  # the delivery role of the store the restarted bot opens
 
-    async def recording(store, after, limit):
-        found = await paged(store, after, limit)
+    async def recording(delivery, after, limit):
+        found = await paged(delivery, after, limit)
         pages.append((after, limit, found))
         return found
 
-    monkeypatch.setattr(Store, "unshown_game_ids", recording)
+    monkeypatch.setattr(SqlDelivery, "unshown_game_ids", recording)
     monkeypatch.setattr(cogs.runtime.catch_up, "PAGE", 2)
     await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())

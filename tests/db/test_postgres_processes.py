@@ -12,6 +12,7 @@ from db.postgres.locks import AdvisoryLocks
 from db.postgres.migrate import MIGRATIONS_DIR
 from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
+from db.records import TurnClock
 from db.sql_store import shard_condition
 from engine.registry import game_class
 from tests.db.helpers import NOW, TeamOutcome, later, real_game, running_game
@@ -247,7 +248,7 @@ async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url
         for shard in (0, 1):
             guild = 5 * 2 * SHARD_BIT + shard * SHARD_BIT  # (guild >> 22) % 2 == shard
             record = await running_game(owners[0], (1, 2, None), guild=guild)
-            await owners[0].set_deadline(record.id, NOW, False, expected_version=record.version)
+            await owners[0].set_timer(record.id, TurnClock(NOW), expected_version=record.version)
             games[shard] = record.id
         for shard, store in enumerate(owners):
             mine = [games[shard]]

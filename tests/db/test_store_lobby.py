@@ -15,7 +15,7 @@ from db.errors import (
     NotSeatedError,
     StaleVersionError,
 )
-from db.records import NewLobby
+from db.records import NO_TIMER, NewLobby, TurnClock
 from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, running_game
 
 
@@ -129,7 +129,8 @@ async def test_start_orders_seats_places_computers_and_stores_the_snapshot(store
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
     lobby = await store.add_computer(lobby.id, "easy", NOW)
     deadline = later(60)
-    game = await store.start_game(lobby.id, lobby.version, [2, None, 1, None], {"schema": 1}, later(1), deadline)
+    seating = [2, None, 1, None]
+    game = await store.start_game(lobby.id, lobby.version, seating, {"schema": 1}, later(1), timer=TurnClock(deadline))
     assert game.status == "running" and game.version == lobby.version + 1
     assert [(seat.user_id, seat.name, seat.is_computer, seat.strength) for seat in game.seats] == [
         (2, "u2", False, None),
@@ -236,12 +237,12 @@ async def test_update_seat_changes_only_what_is_given(store):
     assert refused.value.seat == 5
 
 
-async def test_set_deadline_keeps_the_version(store):
+async def test_set_timer_keeps_the_version(store):
     game = await running_game(store)
-    await store.set_deadline(game.id, later(300), warned=True, expected_version=game.version)
+    await store.set_timer(game.id, TurnClock(later(300), warned=True), expected_version=game.version)
     stored = await store.get_game(game.id)
     assert (stored.deadline, stored.warned, stored.version) == (later(300), True, game.version)
-    await store.set_deadline(game.id, None, warned=False, expected_version=game.version)
+    await store.set_timer(game.id, NO_TIMER, expected_version=game.version)
     assert (await store.get_game(game.id)).deadline is None
 
 

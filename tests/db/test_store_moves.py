@@ -6,6 +6,7 @@ import random
 import pytest
 
 from db.errors import GameNotRunningError, StaleVersionError
+from db.records import TurnClock
 from db.store import Store
 from engine.base import Outcome
 from engine.message import Message
@@ -15,7 +16,8 @@ from tests.db.helpers import NOW, later, new_lobby, play_random, real_game, runn
 
 async def test_save_move_logs_the_move_and_stores_the_snapshot(store):
     game = await running_game(store, (1, 2))
-    saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(5), deadline=later(65))
+    timer = TurnClock(later(65))
+    saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(5), timer=timer)
     saved = await store.save_move(saved.id, saved.version, 1, "A♥ place", {"turn": 2}, later(6), auto=True)
     assert (saved.version, saved.move_count, saved.state) == (game.version + 2, 2, {"turn": 2})
     assert saved.deadline is None and saved.updated_at == later(6)
@@ -72,7 +74,7 @@ async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store):
 
 async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
     game = await running_game(store, (1, 2))
-    await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
+    await store.set_timer(game.id, TurnClock(later(30), warned=True), expected_version=game.version)
     done = await store.save_move(
         game.id,
         game.version,
@@ -80,8 +82,7 @@ async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
         "resign",
         {"over": True},
         later(3),
-        deadline=later(99),
-        warned=True,
+        timer=TurnClock(later(99), warned=True),
         outcome=Outcome((1, 2), (16, 9)),
     )
     assert (done.status, done.finished_at, done.deadline, done.warned) == ("finished", later(3), None, False)

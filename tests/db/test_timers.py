@@ -3,7 +3,7 @@
 import pytest
 
 from db.errors import GameNotFoundError, StaleVersionError
-from db.records import NewLobby
+from db.records import NO_TIMER, NewLobby, TurnClock
 from engine.base import Outcome
 from tests.db.helpers import NOW, later, new_lobby, running_game
 
@@ -30,8 +30,8 @@ async def test_due_games_are_the_running_ones_whose_deadline_has_come(store):
     early = await running_game(store, (1, 2))
     late = await running_game(store, (3, 4))
     untimed = await running_game(store, (5, 6))
-    early = await store.save_move(early.id, early.version, 0, "a", {"n": 1}, NOW, deadline=later(60))
-    late = await store.save_move(late.id, late.version, 0, "a", {"n": 1}, NOW, deadline=later(120))
+    early = await store.save_move(early.id, early.version, 0, "a", {"n": 1}, NOW, timer=TurnClock(later(60)))
+    late = await store.save_move(late.id, late.version, 0, "a", {"n": 1}, NOW, timer=TurnClock(later(120)))
     await store.save_move(untimed.id, untimed.version, 0, "a", {"n": 1}, NOW)
     assert [game.id for game in await store.due_games(later(59))] == []
     assert [game.id for game in await store.due_games(later(60))] == [early.id]
@@ -40,26 +40,26 @@ async def test_due_games_are_the_running_ones_whose_deadline_has_come(store):
     assert [game.id for game in await store.due_games(later(500))] == [early.id]
 
 
-async def test_set_deadline_moves_the_deadline_and_remembers_the_warning(store):
+async def test_set_timer_moves_the_deadline_and_remembers_the_warning(store):
     game = await running_game(store, (1, 2))
-    await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
+    await store.set_timer(game.id, TurnClock(later(30), warned=True), expected_version=game.version)
     stored = await store.get_game(game.id)
     assert (stored.deadline, stored.warned, stored.version) == (later(30), True, game.version)
 
 
 async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadline(store):
     game = await running_game(store, (1, 2))
-    moved = await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=later(120))
+    moved = await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, timer=TurnClock(later(120)))
     with pytest.raises(StaleVersionError):
-        await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
+        await store.set_timer(game.id, TurnClock(later(30), warned=True), expected_version=game.version)
     stored = await store.get_game(game.id)
     assert (stored.deadline, stored.warned) == (later(120), False)
     assert stored == moved
 
 
-async def test_set_deadline_on_a_missing_game_says_so(store):
+async def test_set_timer_on_a_missing_game_says_so(store):
     with pytest.raises(GameNotFoundError):
-        await store.set_deadline(999, later(30), warned=True, expected_version=0)
+        await store.set_timer(999, TurnClock(later(30), warned=True), expected_version=0)
 
 
 async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(store):
@@ -77,7 +77,8 @@ async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(s
 
 async def timed(store, users, deadline, warn_at):
     game = await running_game(store, users)
-    return await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=deadline, warn_at=warn_at)
+    timer = TurnClock(deadline, warn_at)
+    return await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, timer=timer)
 
 
 async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_first(store):
@@ -95,21 +96,35 @@ async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_fi
         (expire_soon.id, expire_soon.version, True),
         (warn_soon.id, warn_soon.version, False),
     ]
-    assert due[1].deadline == later(120) and not due[1].warned
+    assert due[1].timer == TurnClock(later(120), later(90), warned=False)
     assert far.id not in {timer.id for timer in await store.due_timers(later(2999))}
+
+
+async def test_a_turns_timer_is_saved_and_read_back_as_one_value(store):
+    timer = TurnClock(later(120), later(90))
+    assert (timer.due_at, timer.as_warned().due_at, NO_TIMER.due_at) == (later(90), later(120), None)
+    game = await timed(store, (1, 2), deadline=timer.deadline, warn_at=timer.warn_at)
+    assert game.timer == timer == (await store.get_game(game.id)).timer
+    assert (game.deadline, game.warned) == (later(120), False)
+    await store.set_timer(game.id, timer.as_warned(), expected_version=game.version)
+    assert (await store.get_game(game.id)).timer == TurnClock(later(120), None, warned=True)
+    done = await store.save_move(
+        game.id, game.version, 1, "b", {"n": 2}, NOW, timer=timer, outcome=Outcome((1, 2), (5, 3))
+    )
+    assert done.timer == NO_TIMER == (await store.get_game(game.id)).timer
 
 
 async def test_a_warned_turn_is_due_again_only_at_its_deadline(store):
     game = await timed(store, (1, 2), deadline=later(120), warn_at=later(90))
-    await store.set_deadline(game.id, later(120), warned=True, expected_version=game.version)
+    await store.set_timer(game.id, TurnClock(later(120), warned=True), expected_version=game.version)
     assert await store.due_timers(later(119)) == []
     (due,) = await store.due_timers(later(120))
-    assert (due.id, due.warned, due.is_expired(later(120))) == (game.id, True, True)
+    assert (due.id, due.timer, due.is_expired(later(120))) == (game.id, TurnClock(later(120), warned=True), True)
 
 
 async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled_game_has_none(store):
     game = await timed(store, (1, 2), deadline=later(60), warn_at=later(30))
-    moved = await store.save_move(game.id, game.version, 1, "b", {"n": 2}, NOW, deadline=later(600), warn_at=later(500))
+    moved = await store.save_move(game.id, game.version, 1, "b", {"n": 2}, NOW, timer=TurnClock(later(600), later(500)))
     assert await store.due_timers(later(499)) == []
     assert [due.id for due in await store.due_timers(later(500))] == [moved.id]
     await store.cancel_game(moved.id, later(1))
@@ -117,7 +132,7 @@ async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled
     await store.save_move(other.id, other.version, 1, "b", {"n": 2}, NOW, outcome=Outcome((1, 2), (5, 3)))
     lobby = await store.add_computer((await new_lobby(store, host=9)).id, "medium", NOW)
     started = await store.start_game(
-        lobby.id, lobby.version, [9, None], {"n": 0}, NOW, deadline=later(60), warn_at=later(45)
+        lobby.id, lobby.version, [9, None], {"n": 0}, NOW, timer=TurnClock(later(60), later(45))
     )
     assert [due.id for due in await store.due_timers(later(10**6))] == [started.id]
 

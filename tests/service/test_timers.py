@@ -49,7 +49,7 @@ async def test_a_turn_is_due_for_its_warning_then_at_its_deadline(service):
     assert record.deadline == NOW + timedelta(seconds=120)
     assert await service.due_timers(NOW + timedelta(seconds=89)) == []
     (due,) = await service.due_timers(NOW + timedelta(seconds=90))
-    assert (due.id, due.version, due.warned, due.is_expired(NOW + timedelta(seconds=90))) == (
+    assert (due.id, due.version, due.timer.warned, due.is_expired(NOW + timedelta(seconds=90))) == (
         record.id,
         record.version,
         False,
@@ -58,7 +58,7 @@ async def test_a_turn_is_due_for_its_warning_then_at_its_deadline(service):
     await service.mark_warned(record.id, version=due.version)
     assert await service.due_timers(NOW + timedelta(seconds=119)) == []
     (due,) = await service.due_timers(NOW + timedelta(seconds=120))
-    assert due.warned and due.is_expired(NOW + timedelta(seconds=120))
+    assert due.timer.warned and due.is_expired(NOW + timedelta(seconds=120))
     service.clock.now = NOW + timedelta(seconds=120)
     (played, *_) = await service.expire(record.id, version=due.version)
     assert played.auto and played.record.deadline == NOW + timedelta(seconds=240)
