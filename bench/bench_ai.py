@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +108,7 @@ def run(match: Match, pool: multiprocessing.pool.Pool, times: dict[str, list[flo
     )
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Parse options, play the matches, print the lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games of each 2p match without a hard player")
@@ -119,7 +120,7 @@ def main() -> None:
     parser.add_argument("--team-games", type=int, default=200, help="games of the Kasino 4p partnerships match")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--only", choices=["kasino", "kasino-expert", "kasino-house", "garbage"], default=None)
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     matches = []
     if options.only in (None, "kasino"):
         matches += [

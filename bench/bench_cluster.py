@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -402,7 +402,7 @@ def fresh_database() -> Iterator[str]:
         yield dsn
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--processes", type=int, default=3, help="bot processes, one shard each (3)")
     parser.add_argument("--games", type=int, default=200, help="games kept running (200)")
@@ -410,7 +410,7 @@ def main() -> int:
     parser.add_argument("--seconds-between-kills", type=float, default=3.0, help="mean time between kills (3)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games, the moves and the kills (1)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each throughput run; 0: none (20)")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     with fresh_database() as dsn:
         outcome = event_loop.run(

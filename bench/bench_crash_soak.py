@@ -20,6 +20,7 @@ import random
 import signal
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench.crash_child import spawn
@@ -90,7 +91,7 @@ async def check(path: Path, acknowledged: Acknowledged, touched: set[int], newes
                 cls.settings_from_dict(record.settings),
                 [(move.seat, move.move) for move in moves],
             )
-            if cls.from_dict(record.state) != replayed:
+            if record.game() != replayed:
                 problems.append(f"game #{record.id}: the snapshot differs from the replay of its log")
             if (record.status == "finished") != (replayed.outcome() is not None):
                 problems.append(f"game #{record.id}: status {record.status} but the replay says otherwise")
@@ -119,14 +120,14 @@ async def soak(path: Path, kills: int, seed: int, writers: int) -> int:
     return 1 if lost or problems else 0
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options and run the soak on a fresh file (in a temporary folder unless --keep names one)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=200, help="how many times to SIGKILL the writer (200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the kill timing and of the games (1)")
     parser.add_argument("--writers", type=int, default=4, help="writers playing at once in each child (4)")
     parser.add_argument("--keep", type=Path, help="database file to use and keep (must not exist yet)")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     if options.keep is not None:
         if options.keep.exists():
             parser.error(f"{options.keep} exists already; the soak starts from an empty file")

@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import random
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import simcord
@@ -60,12 +61,12 @@ async def play(folder: Path, *, capped: bool, hours: float, gap: float) -> tuple
         await bot.close()
 
 
-async def main() -> None:
+async def main(argv: Sequence[str] | None = None) -> None:
     """Parse the options, play both ways, print one line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--hours", type=float, default=3.0, help="game-hours to play (default 3)")
     parser.add_argument("--gap", type=float, default=4.0, help="minutes between moves (default 4)")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         free, _ = await play(Path(folder), capped=False, hours=options.hours, gap=options.gap * 60)
         capped, reposts = await play(Path(folder), capped=True, hours=options.hours, gap=options.gap * 60)

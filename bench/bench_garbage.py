@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 
 from bench.random_play import random_moves
 from engine.garbage import GarbageGame, GarbageSettings, HandWon
@@ -35,11 +36,11 @@ def measure(players: int, seconds: float, settings: GarbageSettings) -> tuple[in
     return games, hands, moves, elapsed
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per player count (default 3)")
     parser.add_argument("--start-size", type=int, default=10, help="spots per layout at the start (default 10)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     settings = GarbageSettings(start_size=args.start_size)
     print(f"Garbage random play, start_size {settings.start_size}, about {args.seconds:g} s per row, one core")
     print(f"{'players':>7} {'games':>6} {'games/s':>9} {'hands/s':>9} {'moves/s':>9} {'moves/game':>10}")

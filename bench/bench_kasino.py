@@ -11,9 +11,11 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 from bench.random_play import random_moves
 from engine.kasino import KasinoGame
+from engine.kasino.positions import ItemSpec
 from engine.kasino.rules import legal_moves
 
 # Crowded tables: 12+ loose cards or piles, two builds (owned by seats 1 and 2), a 4-card hand for seat 0.
@@ -48,7 +50,7 @@ def games_per_second(players: int, games: int, repeats: int) -> tuple[list[float
     return rates, moves / games
 
 
-def enumeration_time(hands: list[str], table: list, calls: int = 200) -> tuple[float, float, int]:
+def enumeration_time(hands: list[str], table: list[ItemSpec], calls: int = 200) -> tuple[float, float, int]:
     """Best and median time in ms of one cold `legal_moves` call (no cache) on a position, and its move count."""
     game = KasinoGame.from_position(hands, table, to_move=0)
     view = game.view(0)
@@ -71,12 +73,12 @@ def reference_loop_us() -> float:
     return min(timings) * 1e6
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per batch (default 200)")
     parser.add_argument("--repeats", type=int, default=5, help="batches per player count (default 5)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"Machine reference: sum(range(1000)) takes {reference_loop_us():.1f} µs here")
     print(f"Kasino: full random games ({args.repeats} batches of {args.games}, seeded)")
     for players in (2, 4):

@@ -150,7 +150,7 @@ def run(pairing: Pairing, seeds: range, processes: int) -> Tally:
     return total
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Parse options, play the pairings, print the line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", required=True, help="the player measured, e.g. expert:samples=64")
@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--seeds", default="6000:6010", help="first:end, the end left out")
     parser.add_argument("--processes", type=int, default=2)
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     first, _, end = options.seeds.partition(":")
     pairing = Pairing(options.baseline, options.variant, options.opponents, options.players)
     print(summary(pairing, run(pairing, range(int(first), int(end)), options.processes)), flush=True)

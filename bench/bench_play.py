@@ -28,6 +28,7 @@ import asyncio
 import itertools
 import random
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -205,11 +206,11 @@ async def play_one(case: Case, seed: int, folder: Path) -> Figures:
     return fig
 
 
-async def main() -> None:
+async def main(argv: Sequence[str] | None = None) -> None:
     """Play each case and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games per case (default 1)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         for case in CASES:
             total = Figures()

@@ -13,7 +13,7 @@ import io
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PIL import Image
@@ -21,13 +21,14 @@ from PIL import Image
 from bench.random_play import random_moves
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
+from engine.kasino.positions import ItemSpec
 from render import Rendered, render_table
 from render.kasino_hand import render_hand
 
 NAMES = ("Kari", "Ola Nordmann", "Siri", "Per-Henrik", "Ingrid", "Lars")
 
 # 16 items: loose cards, a pile of three, a doubled build and two more builds; four players, stock left.
-CROWDED_TABLE = [
+CROWDED_TABLE: list[ItemSpec] = [
     "4♥", "6♥", "8♥", "10♥", "J♥", "Q♥", "7♣ 7♦ 7♠", "6♠", "J♠", "Q♣", "K♦", "8♣",
     {"build": "3♣ 2♦", "owner": 1},
     {"build": "4♣ 5♣ 9♠", "owner": 2, "value": 9, "doubled": True, "contributors": [3]},
@@ -64,12 +65,12 @@ def measure(draw: Callable[[], Rendered], renders: int) -> tuple[float, float, i
     return statistics.median(timings), statistics.quantiles(timings, n=20)[-1], len(picture.png)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Print one line per picture."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--renders", type=int, default=200)
     parser.add_argument("--samples", type=Path, help="write the pictures into this folder too")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     kasino = crowded_kasino()
     garbage2, garbage6 = garbage_game(2), garbage_game(6)
     cases: list[tuple[str, Callable[[], Rendered]]] = [

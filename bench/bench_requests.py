@@ -36,6 +36,7 @@ import itertools
 import random
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -334,14 +335,14 @@ async def play_case(case: Case, games: int, folder: Path) -> Played:
     return total
 
 
-async def main() -> None:
+async def main(argv: Sequence[str] | None = None) -> None:
     """Play each case and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games per case (default 1)")
     parser.add_argument("--routes", action="store_true", help="also print counted requests by route")
     parser.add_argument("--only", default="", help="only the cases whose title contains this")
     parser.add_argument("--storm-games", type=int, default=200, help="games in the 50001 storm (default 200)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         for case in (case for case in CASES if args.only in case.title):
             played = await play_case(case, args.games, Path(folder))

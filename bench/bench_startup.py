@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench.fake_discord import FakeDiscord
@@ -202,7 +203,7 @@ def measure(path: Path) -> tuple[float, float]:
     return ready, int(line.split()[1]) / 1024
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default=",".join(str(size) for size in SIZES))
@@ -210,7 +211,7 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--owed-child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--lag-child", help=argparse.SUPPRESS)
-    arguments = parser.parse_args()
+    arguments = parser.parse_args(argv)
     if arguments.child:
         asyncio.run(child(arguments.child))
         return
