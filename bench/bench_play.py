@@ -15,7 +15,7 @@ each acting only on what they were shown:
 round they appeared in: the table and the closed-DM notice count in the first round, a turn ping the bot deleted
 counts nowhere. The lobby message and the result line in the parent channel are not in the thread.
 
-    python -m bench.bench_play [--games N]
+    python -m bench.bench_play [--games N] [--kasino-target POINTS] [--garbage-size SPOTS]
 
 prints `kasino 2p, half DMs closed: 1.50 taps per move, 0% of turns needed a refresh, 2.3 channel messages per
 round` and the same for Kasino with four players and Garbage with four.
@@ -35,7 +35,9 @@ from typing import Any
 
 import simcord
 
-from bot import create_bot
+from bench.bench_requests import InjectedError
+from bot import CardBot, create_bot
+from db.records import GameRecord
 from engine.registry import game_class
 from tests.cogs.helpers import (
     components,
@@ -48,7 +50,7 @@ from tests.cogs.helpers import (
 )
 
 NAMES = ("alice", "bob", "carol", "dave")
-CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
+CLOSED = InjectedError(status=403, code=50007, message="Cannot send messages to this user")
 NOT_A_MOVE = ("Refresh", "Show my hand")
 
 
@@ -82,6 +84,12 @@ class Figures:
     def add(self, other: Figures) -> None:
         for counter in fields(self):
             setattr(self, counter.name, getattr(self, counter.name) + getattr(other, counter.name))
+
+
+async def _record(bot: CardBot, game_id: int) -> GameRecord:
+    record = await bot.store.get_game(game_id)
+    assert record is not None, game_id
+    return record
 
 
 def _round_of(record: Any) -> int:
@@ -158,8 +166,9 @@ async def _kasino_turn(env: Any, thread: Any, game_id: int, player: Player, rng:
     raise AssertionError("the panel never played a move")
 
 
-async def play_one(case: Case, seed: int, folder: Path) -> Figures:
-    """One whole game of `case`."""
+async def play_one(case: Case, seed: int, folder: Path, target: int | None = None, size: int = 3) -> Figures:
+    """One whole game of `case`: Kasino to `target` points (None: the lobby's default), Garbage from layouts of
+    `size` spots."""
     seeds = itertools.count(seed)
     bot = create_bot(folder / f"{case.title}-{seed}.db".replace(" ", "_"), new_seed=lambda: next(seeds), shard_count=1)
     fig = Figures()
@@ -175,11 +184,13 @@ async def play_one(case: Case, seed: int, folder: Path) -> Figures:
             players = {member.id: Player(env, member, member.id in closed) for member in members}
             options: dict[str, object] = {"seats": case.players}
             if case.kind == "garbage":
-                options["size"] = 3
+                options["size"] = size
+            elif target is not None:
+                options["target"] = target
             _, game_id = await open_and_start(channel, members[0], members[1:], f"{case.kind} new", **options)
             thread = game_thread(channel, game_id)
             rng = random.Random(seed)
-            record = await bot.store.get_game(game_id)
+            record = await _record(bot, game_id)
             round_number, counted = _round_of(record), 0
             while record.status == "running":
                 game = bot.service.game_of(record)
@@ -193,7 +204,7 @@ async def play_one(case: Case, seed: int, folder: Path) -> Figures:
                     )
                     fig.taps += 1
                 fig.moves += 1
-                record = await bot.store.get_game(game_id)
+                record = await _record(bot, game_id)
                 if record.status != "running" or _round_of(record) != round_number:
                     visible = len(list(thread.history()))
                     fig.rounds += 1
@@ -210,12 +221,14 @@ async def main(argv: Sequence[str] | None = None) -> None:
     """Play each case and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games per case (default 1)")
+    parser.add_argument("--kasino-target", type=int, help="Kasino's points to win (default: the lobby's, 16)")
+    parser.add_argument("--garbage-size", type=int, default=3, help="Garbage's starting layout size (default 3)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         for case in CASES:
             total = Figures()
             for game in range(args.games):
-                total.add(await play_one(case, 2000 + game, Path(folder)))
+                total.add(await play_one(case, 2000 + game, Path(folder), args.kasino_target, args.garbage_size))
             unit, per = ("move", "round") if case.kind == "kasino" else ("decision", "hand")
             line = f"{case.title}: {total.taps / total.moves:.2f} taps per {unit}"
             if case.kind == "kasino":

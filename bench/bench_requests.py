@@ -7,7 +7,9 @@ same at any size). Every REST request the bot makes is recorded; interaction cal
 (`/interactions/…`, `/webhooks/…`) do not count against the global limit of about 50 requests per second per bot
 token, everything else does.
 
-    python -m bench.bench_requests [--games N] [--routes]
+    python -m bench.bench_requests [--games N] [--routes] [--only TEXT] [--storm-games N]
+
+(smaller runs: `--kasino-target POINTS`, `--garbage-size SPOTS`, `--storm-minutes M`, `--storm-timer 2m`)
 
 prints, for each case, `kasino 2p: 2.31 counted requests per move (8.12 in all)`. The cases after the first four
 are real play: half the players with DMs closed, members with computers, and a player whose every turn times out
@@ -37,19 +39,21 @@ import random
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import discord
 import simcord
 from discord.http import Route
 
 import cogs.runtime.timing
-from bot import create_bot
+from bot import CardBot, create_bot
 from cogs.lobby import AFK_LIMIT_MAX
 from cogs.runtime.invalid import BUDGET, WINDOW_SECONDS, InvalidRequests
 from cogs.runtime.timing import TIMER_PRESETS
+from db.records import GameRecord
+from db.store import Store
 from tests.cogs.helpers import (
     components,
     custom_ids,
@@ -66,7 +70,17 @@ from tests.cogs.test_kasino_flow import play_turn
 
 FREE_PREFIXES = ("/interactions/", "/webhooks/")
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
-CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
+
+
+class InjectedError(TypedDict):
+    """What SimCord's `Env.inject_error` makes Discord answer."""
+
+    status: int
+    code: int
+    message: str
+
+
+CLOSED = InjectedError(status=403, code=50007, message="Cannot send messages to this user")
 
 
 @dataclass(frozen=True)
@@ -80,10 +94,16 @@ class Case:
     closed: int = 0
     computers: int = 0
     timed_out: bool = False
+    target: int | None = None  # Kasino's points to win (None: the lobby's default, 16)
+    size: int = 3  # Garbage's starting layout size
 
     @property
     def title(self) -> str:
         return f"{self.kind} {self.players}p" + (f", {self.label}" if self.label else "")
+
+    def sized(self, target: int | None, size: int | None) -> Case:
+        """This case with Kasino played to `target` points and Garbage from layouts of `size` (None: as it is)."""
+        return replace(self, target=self.target if target is None else target, size=self.size if size is None else size)
 
 
 CASES = (
@@ -116,6 +136,20 @@ class Played:
         self.routes += other.routes
 
 
+def timer_seconds(preset: str) -> int:
+    """The seconds of a turn timer preset that has a limit ("2m", "15m", "24h")."""
+    seconds = TIMER_PRESETS[preset]
+    assert seconds is not None, preset
+    return seconds
+
+
+async def record_of(bot: CardBot, game_id: int) -> GameRecord:
+    """The game's record (it exists: the bench started it)."""
+    record = await bot.store.get_game(game_id)
+    assert record is not None, game_id
+    return record
+
+
 def counted(path: str) -> bool:
     """Whether a request counts against the global rate limit."""
     return not path.startswith(FREE_PREFIXES)
@@ -137,21 +171,27 @@ async def play_one(case: Case, seed: int, folder: Path) -> Played:
             game_id = await _start(env, case, channel, members)
             rng = random.Random(seed)
             start = len(env.http_requests)
-            commits = bot.store.commits.synchronous
-            first = (await bot.store.get_game(game_id)).move_count  # a computer may have moved already
-            moves = await _play(env, case, channel, members, game_id, rng, closed) - first
+            store = bot.store
+            assert isinstance(store, Store)  # an SQLite file: its commits are counted
+            commits = store.commits.synchronous
+            first = (await record_of(bot, game_id)).move_count  # a computer may have moved already
+            moves = await _play(env, bot, case, channel, members, game_id, rng, closed) - first
             requests = env.http_requests[start:]
             by_route = Counter(f"{entry.method} {_route(entry.path)}" for entry in requests if counted(entry.path))
-            return Played(moves, sum(by_route.values()), len(requests), bot.store.commits.synchronous - commits,
+            return Played(moves, sum(by_route.values()), len(requests), store.commits.synchronous - commits,
                           by_route)  # fmt: skip
     finally:
         await bot.close()
 
 
-async def _start(env, case: Case, channel, members) -> int:  # noqa: ANN001 - SimCord handles
+async def _start(
+    env: simcord.Env, case: Case, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> int:
     options: dict[str, object] = {"seats": case.players}
     if case.kind == "garbage":
-        options["size"] = 3
+        options["size"] = case.size
+    elif case.target is not None:
+        options["target"] = case.target
     if case.timed_out:
         options.update(timer="2m", afk=AFK_LIMIT_MAX)
     if case.computers:
@@ -166,20 +206,31 @@ async def _start(env, case: Case, channel, members) -> int:  # noqa: ANN001 - Si
     return game_id
 
 
-async def _play(env, case, channel, members, game_id, rng, closed) -> int:  # noqa: ANN001 - SimCord handles
+async def _play(
+    env: simcord.Env,
+    bot: CardBot,
+    case: Case,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    rng: random.Random,
+    closed: set[int],
+) -> int:
     """Play to the end; returns the game's number of moves."""
     steps = 0
     idle = members[0].id if case.timed_out else None
     while True:
-        record = await env.bot.store.get_game(game_id)
+        record = await record_of(bot, game_id)
         if record.status == "finished":
             return record.move_count
-        game = env.bot.service.game_of(record)
-        player = member_for(members, record, game.to_move) if not record.seats[game.to_move].is_computer else None
+        game = bot.service.game_of(record)
+        seat = game.to_move
+        assert seat is not None, "a running game has a seat to move"
+        player = member_for(members, record, seat) if not record.seats[seat].is_computer else None
         if player is None:
             await env.advance_time(2)  # a computer's turn: it moves by itself
         elif player.id == idle:
-            await env.advance_time(TIMER_PRESETS["2m"] + 1)  # the warning, then the automatic move
+            await env.advance_time(timer_seconds("2m") + 1)  # the warning, then the automatic move
         elif case.kind == "kasino":
             await play_turn(env, channel, members, game_id, rng, "panel" if player.id in closed else "dm")
         elif case.computers:
@@ -191,7 +242,9 @@ async def _play(env, case, channel, members, game_id, rng, closed) -> int:  # no
             raise AssertionError("the game did not end")
 
 
-async def _click_table(env, channel, player, game_id, rng) -> None:  # noqa: ANN001 - SimCord handles
+async def _click_table(
+    env: simcord.Env, channel: simcord.ChannelHandle, player: simcord.MemberActor, game_id: int, rng: random.Random
+) -> None:
     table = table_message(game_thread(channel, game_id), game_id)
     await player.click(table, custom_id=rng.choice([cid for cid in custom_ids(table) if is_enabled(table, cid)]))
 
@@ -199,9 +252,9 @@ async def _click_table(env, channel, player, game_id, rng) -> None:  # noqa: ANN
 HISTORY_TITLE = "history and replay pages"
 
 
-async def history_pages(folder: Path) -> tuple[int, int, int]:
-    """A member pages through a finished Kasino game (member against a computer, to 21): its whole history, its
-    replay move by move for 40 moves, each round from the menu, and back; returns (pages, counted, all requests)."""
+async def history_pages(folder: Path, target: int = 21) -> tuple[int, int, int]:
+    """A member pages through a finished Kasino game (member against a computer, to `target`): its whole history,
+    its replay move by move for 40 moves, each round from the menu, and back; returns (pages, counted, all requests)."""
     bot = create_bot(folder / "history.db", new_seed=lambda: 7, shard_count=1)
     # The pages are measured, not the computers' pauses.
     pause, cogs.runtime.timing.COMPUTER_PAUSE_SECONDS = cogs.runtime.timing.COMPUTER_PAUSE_SECONDS, 0.0
@@ -210,7 +263,7 @@ async def history_pages(folder: Path) -> tuple[int, int, int]:
             guild = env.create_guild("Cards")
             channel = guild.create_text_channel("games")
             alice, reader = (guild.add_member(env.create_user(name)) for name in NAMES[:2])
-            record = await finished_kasino(env, channel, alice, target=21)
+            record = await finished_kasino(env, channel, alice, target=target)
             start = len(env.http_requests)
             page = await reader.slash(channel, "game history", game=record.id)
             pages = 1
@@ -221,8 +274,10 @@ async def history_pages(folder: Path) -> tuple[int, int, int]:
                 if not enabled(page, "▶"):
                     break
                 page, pages = await click(reader, page, "▶"), pages + 1
-            rounds = next(c for c in components(page.response) if c.get("custom_id", "").endswith(":round"))
-            for option in rounds["options"]:
+            # A game of one round (a smaller --kasino-target) has no menu of rounds.
+            rounds = next((c for c in components(page.response) if c.get("custom_id", "").endswith(":round")), None)
+            for option in rounds["options"] if rounds is not None else []:
+                assert page.response is not None and rounds is not None
                 page = await reader.select(page.response, [option["value"]], custom_id=rounds["custom_id"])
                 pages += 1
             await click(reader, page, "History")
@@ -238,7 +293,7 @@ STORM_TITLE = "invalid requests during a 50001 storm"
 STORM_SECONDS = 3600.0  # how long the moderator keeps the bot out
 STORM_STEP = 30.0  # seconds of virtual time per advance
 CATCH_UP_SECONDS = 1800.0  # how long after access returns every game must have caught up
-MISSING_ACCESS = {"status": 403, "code": 50001, "message": "Missing Access"}
+MISSING_ACCESS = InjectedError(status=403, code=50001, message="Missing Access")
 
 
 @dataclass(frozen=True)
@@ -285,12 +340,13 @@ def observe_refusals(env: simcord.Env) -> list[float]:
                 stamps.append(env.now().timestamp())
             raise
 
-    env.bot.http.request = request
+    setattr(env.bot.http, "request", request)  # noqa: B010 - a wrapper in place of the method (mypy: method-assign)
     return stamps
 
 
-async def storm(folder: Path, games: int, budget: int) -> Storm:
-    """`games` running Kasino games whose channel refuses the bot for STORM_SECONDS, then lets it back."""
+async def storm(folder: Path, games: int, budget: int, timer: str = "15m", seconds: float = STORM_SECONDS) -> Storm:
+    """`games` running Kasino games (turn timer `timer`) whose channel refuses the bot for `seconds`, then lets it
+    back."""
     seeds = itertools.count(1)
     bot = create_bot(folder / f"storm-{budget}.db", new_seed=lambda: next(seeds), shard_count=1,
                      invalid_requests=InvalidRequests(budget))  # fmt: skip
@@ -303,21 +359,21 @@ async def storm(folder: Path, games: int, budget: int) -> Storm:
             ids = []
             for number in range(games):
                 host, guest = members[number % 5], members[number % 5 + 1]
-                ids.append((await open_and_start(channel, host, [guest], "kasino new", seats=2, timer="15m",
+                ids.append((await open_and_start(channel, host, [guest], "kasino new", seats=2, timer=timer,
                                                  afk=AFK_LIMIT_MAX))[1])  # fmt: skip
             stamps = observe_refusals(env)
             for place in [channel, *(game_thread(channel, game_id) for game_id in ids)]:
                 for method in ("POST", "PATCH", "DELETE"):
                     env.inject_error(method, f"/channels/{place.id}/*", **MISSING_ACCESS, times=None)
             # The first timers run out 15 minutes in: from then on, for an hour, Discord refuses what they change.
-            for _ in range(int((TIMER_PRESETS["15m"] + STORM_SECONDS) / STORM_STEP)):
+            for _ in range(int((timer_seconds(timer) + seconds) / STORM_STEP)):
                 await env.advance_time(STORM_STEP)
             env.backend.faults.clear()
             waited, behind = 0.0, games
             while behind and waited < CATCH_UP_SECONDS:
                 await env.advance_time(STORM_STEP)
                 waited += STORM_STEP
-                behind = sum([not (await bot.store.get_game(game_id)).shown for game_id in ids])
+                behind = sum([not (await record_of(bot, game_id)).shown for game_id in ids])
             return Storm(games, budget, busiest_window(stamps), len(stamps), behind, waited)
     finally:
         await bot.close()
@@ -342,10 +398,14 @@ async def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--routes", action="store_true", help="also print counted requests by route")
     parser.add_argument("--only", default="", help="only the cases whose title contains this")
     parser.add_argument("--storm-games", type=int, default=200, help="games in the 50001 storm (default 200)")
+    parser.add_argument("--kasino-target", type=int, help="Kasino's points to win (default: 16, and 21 for history)")
+    parser.add_argument("--garbage-size", type=int, help="Garbage's starting layout size (default 3)")
+    parser.add_argument("--storm-minutes", type=float, default=STORM_SECONDS / 60, help="the storm's length (60)")
+    parser.add_argument("--storm-timer", default="15m", choices=("2m", "15m"), help="the storm games' turn timer")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         for case in (case for case in CASES if args.only in case.title):
-            played = await play_case(case, args.games, Path(folder))
+            played = await play_case(case.sized(args.kasino_target, args.garbage_size), args.games, Path(folder))
             print(
                 f"{case.title}: {played.counted / played.moves:.2f} counted requests per move "
                 f"({played.requests / played.moves:.2f} in all)",
@@ -355,12 +415,13 @@ async def main(argv: Sequence[str] | None = None) -> None:
                 for route, count in played.routes.most_common():
                     print(f"    {count / played.moves:5.2f}  {route}")
         if args.only in HISTORY_TITLE:
-            pages, counted_requests, requests = await history_pages(Path(folder))
+            pages, counted_requests, requests = await history_pages(Path(folder), args.kasino_target or 21)
             per_page = f"{counted_requests / pages:g} counted requests per page ({requests / pages:.2f} in all)"
             print(f"{HISTORY_TITLE}: {per_page}", flush=True)
         if args.only in STORM_TITLE:
-            print((await storm(Path(folder), args.storm_games, BUDGET)).line(""), flush=True)
-            tenth = await storm(Path(folder), args.storm_games, BUDGET // 10)
+            length = args.storm_minutes * 60
+            print((await storm(Path(folder), args.storm_games, BUDGET, args.storm_timer, length)).line(""), flush=True)
+            tenth = await storm(Path(folder), args.storm_games, BUDGET // 10, args.storm_timer, length)
             print(tenth.line(", a process keeping a tenth of the budget"), flush=True)
 
 
