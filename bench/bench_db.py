@@ -1,6 +1,7 @@
 """Durable moves per second through `Store.save_move` against a bare aiosqlite insert-and-commit.
 
-Run from the repo root: `python -m bench.bench_db [rounds] [moves_per_round]`.
+Run from the repo root: `python -m bench.bench_db [rounds] [moves_per_round]` (smaller runs: `--kasino-target
+POINTS`, `--garbage-size SPOTS` for the whole games, `--backup-games N`, `--baseline-seconds S` for the backup).
 
 Then it plays a whole Kasino and a whole Garbage game through the bot in SimCord (`bench.bench_requests`' plain
 two-player cases) and prints the synchronous commits (each a flush to disk) made while their moves were played,
@@ -20,14 +21,15 @@ that load from other processes hits both alike; the ratio is the median of the p
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
@@ -43,6 +45,10 @@ from engine.base import AnyGame
 from engine.registry import game_class
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
+BACKUP_GAMES = 1000  # running games in the database the backup copies and checks (each replayed)
+PLAYERS = 20  # games moving while it runs, each a move every PLAYER_PAUSE (about 200 moves/s offered)
+PLAYER_PAUSE = 0.1
+BASELINE_SECONDS = 5.0
 Step = tuple[int, str, dict[str, Any]]
 
 
@@ -106,8 +112,18 @@ async def moves_per_second(side: StoreSide | BareSide, steps: list[Step], start:
     return count / (time.perf_counter() - started)
 
 
-async def main(rounds: int = 15, per_round: int = 200) -> None:
-    """Measure both sides in alternating rounds and print the medians and their ratio."""
+async def measure(
+    rounds: int = 15,
+    per_round: int = 200,
+    *,
+    target: int | None = None,
+    size: int | None = None,
+    backup_games: int = BACKUP_GAMES,
+    baseline_seconds: float = BASELINE_SECONDS,
+) -> None:
+    """Measure both sides in alternating rounds and print the medians and their ratio; then the commits per move
+    (Kasino to `target`, Garbage from layouts of `size`) and the backup (of `backup_games`, after `baseline_seconds`
+    of play without it)."""
     steps = recorded_moves("kasino", 4, seed=1)
     sizes = [len(json.dumps(state)) for _, _, state in steps]
     print(f"payload: {len(steps)} snapshots of a 4-player Kasino game, {min(sizes)}-{max(sizes)} bytes of JSON each")
@@ -137,14 +153,8 @@ async def main(rounds: int = 15, per_round: int = 200) -> None:
         spread = f"rounds {min(rates):.0f}-{max(rates):.0f}"
         print(f"{label:22} {median:7.0f} moves/s  ({1e6 / median:5.0f} µs/move; {spread})")
     print(f"{'ratio store/bare':22} {statistics.median(ratios):7.2f}  (median of per-round ratios; target >= 0.70)")
-    await print_commits_per_move()
-    await print_backup_while_playing()
-
-
-BACKUP_GAMES = 1000  # running games in the database the backup copies and checks (each replayed)
-PLAYERS = 20  # games moving while it runs, each a move every PLAYER_PAUSE (about 200 moves/s offered)
-PLAYER_PAUSE = 0.1
-BASELINE_SECONDS = 5.0
+    await print_commits_per_move(target, size)
+    await print_backup_while_playing(backup_games, baseline_seconds)
 
 
 def p99(latencies: list[float]) -> float:
@@ -152,7 +162,7 @@ def p99(latencies: list[float]) -> float:
     return statistics.quantiles(latencies, n=100)[98] * 1000 if len(latencies) > 1 else 0.0
 
 
-async def print_backup_while_playing(games: int = BACKUP_GAMES) -> None:
+async def print_backup_while_playing(games: int = BACKUP_GAMES, baseline_seconds: float = BASELINE_SECONDS) -> None:
     """A backup (`db.backup.take_backup`, in a worker thread as the bot takes it) while games are played beside it.
 
     Prints the backup's time and the moves' p99 latency while it ran, against the same play without a backup.
@@ -173,7 +183,7 @@ async def print_backup_while_playing(games: int = BACKUP_GAMES) -> None:
             rng = random.Random(1)
             tasks = [asyncio.create_task(_play(store, record, game, rng, stop, latencies)) for record, game in players]
             loop = asyncio.get_running_loop()
-            await asyncio.sleep(BASELINE_SECONDS)
+            await asyncio.sleep(baseline_seconds)
             started = loop.time()
             report = await asyncio.to_thread(take_backup, path, Path(folder) / "backup.db", share=CHECK_SHARE)
             ended = loop.time()
@@ -214,7 +224,7 @@ async def _play(
         await asyncio.sleep(PLAYER_PAUSE)
 
 
-async def print_commits_per_move() -> None:
+async def print_commits_per_move(target: int | None = None, size: int | None = None) -> None:
     """Synchronous commits per move of whole games played through the bot (SimCord)."""
     from bench.bench_requests import CASES, play_case  # SimCord and the whole bot: only for this line
 
@@ -222,11 +232,32 @@ async def print_commits_per_move() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for kind in ("kasino", "garbage"):
             case = next(case for case in CASES if case.kind == kind and case.players == 2 and not case.label)
-            played = await play_case(case, 1, Path(folder))
+            played = await play_case(case.sized(target, size), 1, Path(folder))
             figures.append(f"{kind} {played.synchronous_commits / played.moves:.2f}")
     print(f"commits per move: {', '.join(figures)} (synchronous)")
 
 
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the options and measure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", type=int, nargs="?", default=15, help="rounds of each side (15)")
+    parser.add_argument("moves_per_round", type=int, nargs="?", default=200, help="moves per round and side (200)")
+    parser.add_argument("--kasino-target", type=int, help="Kasino's points to win in the whole game (default 16)")
+    parser.add_argument("--garbage-size", type=int, help="Garbage's starting layout size in the whole game (3)")
+    parser.add_argument("--backup-games", type=int, default=BACKUP_GAMES, help="games backed up (1000)")
+    parser.add_argument("--baseline-seconds", type=float, default=BASELINE_SECONDS, help="play before the backup (5)")
+    options = parser.parse_args(argv)
+    asyncio.run(
+        measure(
+            options.rounds,
+            options.moves_per_round,
+            target=options.kasino_target,
+            size=options.garbage_size,
+            backup_games=options.backup_games,
+            baseline_seconds=options.baseline_seconds,
+        )
+    )
+
+
 if __name__ == "__main__":
-    arguments = [int(argument) for argument in sys.argv[1:3]]
-    asyncio.run(main(*arguments))
+    main()

@@ -23,12 +23,15 @@ from pathlib import Path
 
 import simcord
 
+from bench.bench_requests import InjectedError, record_of
 from bot import create_bot
 from tests.cogs.helpers import game_thread, open_and_start
 from tests.cogs.test_kasino_flow import play_turn
 
 FREE_PREFIXES = ("/interactions/", "/webhooks/")
-EDIT_CAP = {"status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"}
+EDIT_CAP = InjectedError(
+    status=400, code=30046, message="Maximum number of edits to messages older than 1 hour reached"
+)
 HOUR = 3600.0
 
 
@@ -47,7 +50,7 @@ async def play(folder: Path, *, capped: bool, hours: float, gap: float) -> tuple
             start, began = len(env.http_requests), env.now()
             tables: dict[int, float] = {}  # table message id → when it was first seen (seconds of game time)
             while (elapsed := (env.now() - began).total_seconds()) < hours * HOUR:
-                table_id = (await bot.store.get_game(game_id)).table_message_id
+                table_id = (await record_of(bot, game_id)).table_message_id
                 assert table_id is not None
                 tables.setdefault(table_id, elapsed)
                 if capped and elapsed - tables[table_id] >= HOUR:  # Discord refuses its edits from now on
