@@ -19,7 +19,7 @@ from engine.kasino.positions import ItemSpec
 from engine.kasino.rules import legal_moves
 
 # Crowded tables: 12+ loose cards or piles, two builds (owned by seats 1 and 2), a 4-card hand for seat 0.
-CROWDED = {
+CROWDED: dict[str, tuple[list[str], list[ItemSpec]]] = {
     "mixed values": (
         ["A♠ 9♥ 5♦ K♣", "2♣", "4♠"],
         ["4♥", "6♥", "8♥", "10♥", "J♥", "Q♥", "7♣ 7♦", "6♠", "J♠", "Q♣", "K♦", "8♣",

@@ -117,9 +117,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server  # aiohttp keeps the bound socket here
-        assert server is not None
-        return int(server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
+        return int(self._runner.addresses[0][1])  # (host, port) of the socket bound
 
     def refuse(self, refusal: Refusal) -> None:
         """Refuse the requests it matches from now on (from any thread: the list is only appended to)."""
