@@ -1,6 +1,7 @@
 """Moves through the table service under load: latency with N games in play, and throughput when saturated.
 
-    python -m bench.bench_service [--sizes 100,1000,5000,10000] [--seconds S]
+    python -m bench.bench_service [--sizes 100,1000,5000,10000] [--seconds S] [--saturated-games N]
+    [--saturated-seconds S]
 
 For each N, a database of N running games (recorded random games cut at random points, 24-hour turn timers; see
 `bench/running_games.py`) is opened with the real `Store` and `TableService`, and moves arrive as an open load: each
@@ -13,7 +14,8 @@ to draw the table. Prints
     N=10000: 2000 moves/s offered, p50 1.1 ms, p99 8.0 ms
 
 then the service saturated (64 moves in flight at all times, on the N=1000 database) against a bare aiosqlite
-INSERT + COMMIT of the same payload (the move text and its snapshot) on the same settings, in alternating rounds.
+INSERT + COMMIT of the same payload (the move text and its snapshot) on the same settings, in alternating rounds
+(of 3 s each side).
 
 With `DATABASE_URL` set to a PostgreSQL server (whose user may create databases), the same runs on PostgreSQL, as
 a bot of several processes has it: each database is built as an SQLite file, copied with `db.copy` into a fresh
@@ -33,6 +35,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +57,8 @@ SIZES = (100, 1000, 5000, 10_000)
 MEAN_SECONDS_BETWEEN_MOVES = 5.0
 IN_FLIGHT = 64  # moves in flight when saturated
 ROUNDS = 4
+SATURATED_GAMES = 1000  # the database of the saturated run
+SATURATED_SECONDS = 3.0  # each side's time in each round of the saturated run
 
 
 @dataclass(slots=True)
@@ -242,8 +247,7 @@ class BarePostgres:
         await self.conn.close()
 
 
-async def saturated(folder: Path, seconds: float, server: str | None) -> None:
-    count = 1000
+async def saturated(folder: Path, seconds: float, server: str | None, count: int = SATURATED_GAMES) -> None:
     path = folder / "saturated.db"
     await build_database(path, count, timed=count)
     payloads = [(0, position.moves[-1][1] if position.moves else "", position.state) for position in positions(256)]
@@ -280,7 +284,13 @@ def _prefix(server: str | None) -> str:
     return "" if server is None else "postgres "
 
 
-async def main(sizes: list[int], seconds: float, server: str | None) -> None:
+async def measure(
+    sizes: list[int],
+    seconds: float,
+    server: str | None,
+    saturated_games: int = SATURATED_GAMES,
+    saturated_seconds: float = SATURATED_SECONDS,
+) -> None:
     where = "SQLite" if server is None else "PostgreSQL (DATABASE_URL)"
     print(
         f"load average before: {os.getloadavg()[0]:.2f}; {seconds:.0f} s of open load per size; {where};"
@@ -290,13 +300,23 @@ async def main(sizes: list[int], seconds: float, server: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         for count in sizes:
             await open_load(Path(folder), count, seconds, server)
-        await saturated(Path(folder), 3, server)
+        await saturated(Path(folder), saturated_seconds, server, saturated_games)
 
 
-if __name__ == "__main__":
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the options and measure, on DATABASE_URL's PostgreSQL server when it is set."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=",".join(str(size) for size in SIZES))
     parser.add_argument("--seconds", type=float, default=15)
-    arguments = parser.parse_args()
+    parser.add_argument("--saturated-games", type=int, default=SATURATED_GAMES, help="games of the saturated run")
+    parser.add_argument(
+        "--saturated-seconds", type=float, default=SATURATED_SECONDS, help="each side's seconds per saturated round"
+    )
+    arguments = parser.parse_args(argv)
     server = os.environ.get("DATABASE_URL", "").strip() or None
-    event_loop.run(main([int(size) for size in arguments.sizes.split(",")], arguments.seconds, server))
+    sizes = [int(size) for size in arguments.sizes.split(",")]
+    event_loop.run(measure(sizes, arguments.seconds, server, arguments.saturated_games, arguments.saturated_seconds))
+
+
+if __name__ == "__main__":
+    main()
