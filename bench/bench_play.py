@@ -193,8 +193,9 @@ async def play_one(case: Case, seed: int, folder: Path, target: int | None = Non
             record = await _record(bot, game_id)
             round_number, counted = _round_of(record), 0
             while record.status == "running":
-                game = bot.service.game_of(record)
-                member = member_for(members, record, game.to_move)
+                seat = bot.service.game_of(record).to_move
+                assert seat is not None, "a running game has a seat to move"
+                member = member_for(members, record, seat)
                 if case.kind == "kasino":
                     await _kasino_turn(env, thread, game_id, players[member.id], rng, fig)
                 else:

@@ -9,7 +9,7 @@ the next day; see `bench/running_games.py`), opens it with the real `Store` and 
 
 the median time of `TableService.due_timers(now)`, the query the timer loop runs every 5 s (while it runs, the store
 serves nothing else). Then it acts on the due games as the loop does, each under its own game's lock (the medium
-computer player's move, saved durably), and prints how long that took in all. `tests/test_bench_smoke.py` runs it
+computer player's move, saved durably), and prints how long that took in all. `tests/test_bench_timers.py` runs it
 at a tiny size, so that it keeps working as the service changes.
 """
 
@@ -30,7 +30,7 @@ from service.tables import TableService
 RUNS = 200
 
 
-async def measure(games: int, due: int, runs: int = RUNS) -> None:
+async def main(games: int, due: int, runs: int = RUNS) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "timers.db"
         built = time.perf_counter()
@@ -69,14 +69,14 @@ async def measure(games: int, due: int, runs: int = RUNS) -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Parse the options and measure."""
+def cli(argv: Sequence[str] | None = None) -> None:
+    """What `python -m bench.bench_timers` runs: parse the options, measure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--due", type=int, default=10)
     arguments = parser.parse_args(argv)
-    asyncio.run(measure(arguments.games, arguments.due))
+    asyncio.run(main(arguments.games, arguments.due))
 
 
 if __name__ == "__main__":
-    main()
+    cli()

@@ -230,8 +230,10 @@ def test_bench_startup_prints_start_up_time_catch_up_and_event_loop_lag(capsys: 
     )
 
 
-def test_bench_timers_prints_the_tick_and_leaves_no_game_due(capsys: pytest.CaptureFixture[str]) -> None:
-    bench_timers.main(["--games", "12", "--due", "3"])
+def test_bench_timers_parses_its_options_prints_the_tick_and_leaves_no_game_due(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench_timers.cli(["--games", "12", "--due", "3"])
     printed = capsys.readouterr().out
     assert_lines(printed, "timer tick with 12 timed games, 3 due: {n} ms (median of 200)")
     assert_lines(
