@@ -1,10 +1,10 @@
 """Every bench at a tiny size, through its own entry point, so that none rots as the code it measures changes.
 
-Each test runs one `bench/bench_*.py` as `python -m bench.X` would (its `main(argv)`, in this process; the two that
-fork worker pools run as a subprocess), with options that make it quick, and checks that each figure line its
-docstring promises was printed, in the documented shape. The figures themselves are not judged: at these sizes they
-mean nothing. Benches that may use PostgreSQL (DATABASE_URL) run on SQLite here; `bench_cluster`, PostgreSQL-only,
-runs on the test server (skipped without one).
+Each test runs one `bench/bench_*.py` as `python -m bench.X` would (its `main(argv)`, `bench_timers.cli(argv)`, in
+this process; the two that fork worker pools run as a subprocess), with options that make it quick, and checks that
+each figure line its docstring promises was printed, in the documented shape. The figures themselves are not
+judged: at these sizes they mean nothing. Benches that may use PostgreSQL (DATABASE_URL) run on SQLite here;
+`bench_cluster`, PostgreSQL-only, runs on the test server (skipped without one).
 """
 
 from __future__ import annotations
