@@ -210,7 +210,7 @@ class SeatChanges:
             warn_at=warning_time(deadline, record.turn_seconds),
         )
         if saved.status == "running":
-            self.tables.engines.keep(saved.id, saved.version, game.copy())
+            self.tables.engines.keep(saved.id, saved.version, game.copy(), saved)
         return MoveResult(saved, game, tuple(events), seat, "" if move is None else str(move))
 
     async def _left_before(self, record: GameRecord) -> set[int]:
