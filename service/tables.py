@@ -172,7 +172,7 @@ class TableService:
         held = self.engines.peek(game_id, version)
         if held is None or held.record is None:
             return None
-        return held.record, held.game
+        return self._whole(held.record, held.game), held.game
 
     async def current(self, game_id: int) -> tuple[GameRecord, AnyGame | None]:
         """For a display: the game as the store holds it now, and its engine (the caller's own copy; None: a lobby).
@@ -186,13 +186,18 @@ class TableService:
         """
         held = self.engines.peek(game_id)
         if held is not None and held.record is not None and self.sole_writer:
-            return held.record, held.game
+            return self._whole(held.record, held.game), held.game
         record = await self.get(game_id)
         if record.state is None:
             return record, None
         if held is not None and held.version == record.version:
             return record, held.game
         return record, self.game_of(record)
+
+    @staticmethod
+    def _whole(record: GameRecord, game: AnyGame) -> GameRecord:
+        """A cached record as the store gives it: with its snapshot (the engine's, as saved at that version)."""
+        return replace(record, state=game.to_dict())
 
     def known(self, game_id: int) -> GameRecord | None:
         """The game's record as `engines` holds it, without a read, for what never changes (its kind, its server)."""
