@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 from discord.ext import commands, tasks
 
 from cogs.runtime import timing
+from db.records import GameRecord
 from service.computers import ComputerPlayers
 from service.tables import USER_ERRORS
 
@@ -62,8 +63,14 @@ class ComputerCog(commands.Cog):
         self._workers.clear()
 
     @commands.Cog.listener()
-    async def on_game_changed(self, game_id: int) -> None:
-        """A move was shown or a game started: maybe a computer is to move now."""
+    async def on_game_changed(self, game_id: int, record: GameRecord | None = None) -> None:
+        """A move was shown or a game started: maybe a computer is to move now.
+
+        `record` is the game as the delivery showed it, if it did: a game without a computer seat there is not looked
+        at (a seat that changes hands to a computer later is a change of its own, shown and told in turn).
+        """
+        if record is not None and not any(seat.is_computer for seat in record.seats):
+            return
         self.poke(game_id)
 
     @tasks.loop(seconds=SWEEP_SECONDS)

@@ -111,11 +111,14 @@ class ComputerPlayers:
             return await self.tables.games.remove_computer(game_id, name, self.tables.clock())
 
     async def waiting(self, game_id: int) -> GameRecord | None:
-        """The game, if it is running and a computer seat is to move; else None."""
-        record = await self.tables.games.get_game(game_id)
-        if record is None or record.status != "running" or record.state is None:
+        """The game, if it is running and a computer seat is to move; else None (read at most once: `current`)."""
+        try:
+            record, game = await self.tables.current(game_id)
+        except RefusedError:  # no such game
             return None
-        seat = self.tables.game_of(record).to_move
+        if record.status != "running" or game is None:
+            return None
+        seat = game.to_move
         return record if seat is not None and record.seats[seat].is_computer else None
 
     async def games_waiting(self) -> list[GameRecord]:

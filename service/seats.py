@@ -207,7 +207,7 @@ class SeatChanges:
             timer=turn_timer(deadline, record.turn_seconds, warned=record.warned and not moved),
         )
         if saved.status == "running":
-            self.tables.engines.keep(saved.id, saved.version, game.copy())
+            self.tables.engines.keep(saved.id, saved.version, game.copy(), saved)
         return MoveResult(saved, game, tuple(events), seat, "" if move is None else str(move))
 
     async def _left_before(self, record: GameRecord) -> set[int]:

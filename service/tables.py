@@ -131,6 +131,9 @@ class TableService:
         self.boards: Boards = store
         self.server_settings: ServerSettings = store
         self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
+        # Whether this process is the only one that writes the store (`LocalLocks` says so; SQLite's file lock makes
+        # it so): then a game held in `engines` is at the version the store holds, and a display need not read it.
+        self.sole_writer = isinstance(self.coordinator, LocalLocks)
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[object]:
         """Held while one action changes the game: actions on one game happen one after the other."""
@@ -158,6 +161,47 @@ class TableService:
         """A running or finished game with its engine state."""
         record = await self.get(game_id)
         return record, self.game_of(record)
+
+    def held_at(self, game_id: int, version: int) -> tuple[GameRecord, AnyGame] | None:
+        """The game as it stood at `version`, from `engines` without a read (the engine a copy of the caller's own).
+
+        For a click made on something drawn at `version`: what it names is looked up in exactly that state. Whether
+        `version` is still the stored one is for the action to find out (it reads the game, and its write is
+        version-checked). None when the cache does not hold the game at that version.
+        """
+        held = self.engines.peek(game_id, version)
+        if held is None or held.record is None:
+            return None
+        return self._whole(held.record, held.game), held.game
+
+    async def current(self, game_id: int) -> tuple[GameRecord, AnyGame | None]:
+        """For a display: the game as the store holds it now, and its engine (the caller's own copy; None: a lobby).
+
+        Where this process is the store's only writer (`sole_writer`) and `engines` holds the game, that is the stored
+        version, and nothing is read. Else one read; the engine is then the cached one when it is at the version read,
+        else restored from the snapshot.
+
+        Raises:
+            RefusedError: no such game.
+        """
+        held = self.engines.peek(game_id)
+        if held is not None and held.record is not None and self.sole_writer:
+            return self._whole(held.record, held.game), held.game
+        record = await self.get(game_id)
+        if record.state is None:
+            return record, None
+        if held is not None and held.version == record.version:
+            return record, held.game
+        return record, self.game_of(record)
+
+    @staticmethod
+    def _whole(record: GameRecord, game: AnyGame) -> GameRecord:
+        """A cached record as the store gives it: with its snapshot (the engine's, as saved at that version)."""
+        return replace(record, state=game.to_dict())
+
+    def known(self, game_id: int) -> GameRecord | None:
+        """The game's record as `engines` holds it, without a read, for what never changes (its kind, its server)."""
+        return self.engines.record(game_id)
 
     # Queries: read-only, so no lock
 
@@ -243,6 +287,7 @@ class TableService:
     async def cancel_lost(self, game_id: int) -> GameRecord:
         """Neither the thread nor the channel of the game is left: cancel it without results."""
         async with self.lock(game_id):
+            self.engines.forget(game_id)
             return await self.store.cancel_game(game_id, self.clock())
 
     async def events_after(self, record: GameRecord, shown_moves: int) -> list[tuple[int, tuple[Event, ...]]]:
@@ -468,6 +513,7 @@ class TableService:
                 timer=turn_timer(deadline, record.turn_seconds),
                 narration=[seating_line(seated)],
             )
+            self.engines.keep(saved.id, saved.version, game.copy(), saved)  # its first move need not restore it
             return Started(saved, game)
 
     async def cancel(self, game_id: int, user_id: int, *, is_manager: bool) -> GameRecord:
@@ -711,7 +757,7 @@ class TableService:
         if self.watch is not None:
             self.watch.move_saved(saved.kind)
         if saved.status == "running":  # the next move starts from a copy of this engine (`game` goes to the caller)
-            self.engines.keep(saved.id, saved.version, game.copy())
+            self.engines.keep(saved.id, saved.version, game.copy(), saved)
         return MoveResult(saved, game, events, seat, str(move), auto)
 
     def _deadline(self, record: GameRecord, game: AnyGame, *, computer: bool | None = None) -> datetime | None:

@@ -22,7 +22,7 @@ from cogs.runtime.errors import acknowledge, guarded
 from cogs.runtime.hands import refresh_button, seat_of
 from cogs.runtime.ids import card_arg, component_id, game_template, number
 from cogs.runtime.language import private_locale
-from cogs.runtime.lookup import bot_of, component_game, engine_as
+from cogs.runtime.lookup import bot_of, check_component, component_checked, component_game_now, engine_as
 from cogs.runtime.recent import Recent
 from cogs.runtime.text import clip, legible
 from cogs.runtime.words import move_words
@@ -211,14 +211,27 @@ async def drawn_panel(
     return panel(record, game, seat, locale, card=card, offset=offset)
 
 
-async def load_seat(bot: GameBot, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, KasinoGame, int]:
+async def load_seat(
+    bot: GameBot, interaction: discord.Interaction, game_id: int, *, drawn_at: int | None = None
+) -> tuple[GameRecord, KasinoGame, int]:
     """The Kasino game a panel component names, and the clicker's seat in it.
+
+    The game as stored now (`TableService.current`: one read at most, the engine restored only when not cached). A
+    click that is about to act on what it names gives `drawn_at`, the version its panel was drawn at: where the engine
+    cache holds that version, the click's move is looked up in it without a read, and the action that follows reads
+    the game and refuses it if that version is no longer the stored one.
 
     Raises:
         RefusedError: no such Kasino game here, or the clicker has no seat in it.
     """
-    record = await component_game(bot, interaction, game_id, "kasino")
-    game = engine_as(bot.service.game_of(record), KasinoGame)
+    held = None if drawn_at is None else bot.service.held_at(game_id, drawn_at)
+    if held is not None:
+        record, engine = held
+        check_component(record, interaction, "kasino")
+    else:
+        record, current = await component_game_now(bot, interaction, game_id, "kasino")
+        engine = current if current is not None else bot.service.game_of(record)  # a lobby: refused there
+    game = engine_as(engine, KasinoGame)
     return record, game, seat_of(record, game, interaction.user.id, private_locale(interaction))
 
 
@@ -319,7 +332,7 @@ class MoveButton(
         """Play the move, if the panel is still current."""
         bot = bot_of(interaction)
         await acknowledge(interaction)
-        record, game, seat = await load_seat(bot, interaction, self.game_id)
+        record, game, seat = await load_seat(bot, interaction, self.game_id, drawn_at=self.version)
         locale = private_locale(interaction)
         if record.status != "running":
             raise RefusedError(say(locale, "table.game-is-over"))
@@ -327,7 +340,7 @@ class MoveButton(
         if self.index >= len(moves):
             await _redraw(bot, interaction, self.game_id)
             raise RefusedError(say(locale, OUT_OF_DATE))
-        await play_from_panel(bot, interaction, self.game_id, moves[self.index], self.version)
+        await play_from_panel(bot, interaction, self.game_id, moves[self.index], self.version, checked=True)
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_template("kasino", "move")):
@@ -394,7 +407,13 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=game_t
 
 
 async def play_from_panel(
-    bot: GameBot, interaction: discord.Interaction, game_id: int, move: str | CardMove, version: int | None
+    bot: GameBot,
+    interaction: discord.Interaction,
+    game_id: int,
+    move: str | CardMove,
+    version: int | None,
+    *,
+    checked: bool = False,
 ) -> None:
     """Apply a move picked on a panel (already acknowledged), show it everywhere, and redraw the panel it came from.
 
@@ -402,8 +421,12 @@ async def play_from_panel(
     member's kept panel, so the delivery redraws it through this click's token and tries again while the token lives
     should that fail. Once the move is saved, nothing that fails is answered as if it had not counted: the player
     is told it counted and that the table will catch up (`settle_and_tell`).
+
+    `checked`: the component's game was checked already (`load_seat`); the move itself reads the game once, in the
+    service, and everything after it is drawn from the move's result.
     """
-    await component_game(bot, interaction, game_id, "kasino")
+    if not checked:
+        await component_checked(bot, interaction, game_id, "kasino")
     try:
         result = await bot.service.play(game_id, interaction.user.id, move, version=version)
     except USER_ERRORS:
@@ -425,8 +448,8 @@ def _redrawn(bot: GameBot, interaction: discord.Interaction, result: MoveResult)
 async def _redraw_old_panel(bot: GameBot, interaction: discord.Interaction, result: MoveResult) -> None:
     """Redraw an older DM panel the move was picked on; a failure is told as the table catching up, not an error."""
     try:
-        record = await bot.service.get(result.record.id)
-        game = engine_as(bot.service.game_of(record), KasinoGame)
+        record, current = await bot.service.current(result.record.id)
+        game = engine_as(current if current is not None else bot.service.game_of(record), KasinoGame)
         await interaction.edit_original_response(
             **await drawn_panel(record, game, result.seat, private_locale(interaction))
         )

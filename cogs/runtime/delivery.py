@@ -32,7 +32,7 @@ import random
 import secrets
 import weakref
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -305,7 +305,7 @@ class Delivery:
                 if record.shown and (record.warning_message_id is None or record.warned):
                     shown = record  # nothing is owed but, maybe, an ephemeral panel: settling twice changes nothing
                     if record.id in self._panels_owed:
-                        await self._show_ephemeral_panels(record, self.bot.service.game_of(record))
+                        await self._show_ephemeral_panels(record, self._engine(record, fresh))
                 else:
                     shown = await self._deliver(record, Via(interaction) if interaction else None, fresh)
             except Exception as error:
@@ -324,7 +324,8 @@ class Delivery:
                     shown = None
                     self._retry_later(game_id, None)
             # Whatever Discord did, the game may have changed hands: a computer seat may be next (cogs/computers.py).
-            self.bot.dispatch("game_changed", game_id)
+            # The record claimed says which seats are computers', so that a game without any need not be read again.
+            self.bot.dispatch("game_changed", game_id, record)
             if shown is None:
                 return False
             if (owed := self._panels_owed.get(game_id)) is not None:  # shown, but a kept panel's edit is retried
@@ -376,6 +377,7 @@ class Delivery:
             return cancelled
         log.info("game #%d: its thread is gone; moving it to its channel", record.id)
         moved = await self.bot.service.projection.move_to_channel(record.id)
+        self.bot.service.engines.forget(record.id)  # its record names the thread that is gone
         locale = await self.bot.languages.public(record.guild_id)
         try:
             await self.bot.presenter.game_channel(moved).send(say(locale, MOVED, title=game_title(record)))
@@ -389,8 +391,19 @@ class Delivery:
         self._pings.pop(record.id, None)
         return await self._deliver_in_place(moved, None, fresh)
 
+    def _engine(self, record: GameRecord, fresh: Sequence[MoveResult]) -> AnyGame:
+        """The engine of the claimed record, restored once at most: the move's own when it saved this very version.
+
+        Else a copy of the one the engine cache holds at that version, else restored from the record's snapshot. The
+        delivery only reads it (the move's engine is the caller's: the cache kept a copy of its own).
+        """
+        if fresh and fresh[-1].record.id == record.id and fresh[-1].record.version == record.version:
+            return fresh[-1].game
+        held = self.bot.service.engines.peek(record.id, record.version)
+        return held.game if held is not None else self.bot.service.game_of(record)
+
     async def _deliver_in_place(self, record: GameRecord, via: Via | None, fresh: Sequence[MoveResult]) -> GameRecord:
-        game = self.bot.service.game_of(record)
+        game = self._engine(record, fresh)
         self.bot.presenter.remember(fresh)
         # The table first: through a click on it, it is free and cannot fail like the channel's own routes, so the
         # player who clicked sees the current game even while other posts are refused.
@@ -539,10 +552,10 @@ class Delivery:
         panel of a player whose turn the timer just played: they are away, their next turn brings a new panel, and
         a pick on the old one is refused and answered with the current panel.
         """
-        changed = False
         resigned = self._resigned(game)
         timed_out = {result.seat for result in fresh if result.auto}
         closed: list[int] = []
+        seats = list(record.seats)
         for seat in record.seats:
             if seat.user_id is None or not seat.dm_ok:
                 continue
@@ -550,18 +563,16 @@ class Delivery:
                 continue
             if seat.seat in timed_out and game.to_move != seat.seat and seat.seat not in resigned:
                 continue
-            shown = await self._show_panel(record, game, seat, via)
-            changed |= shown is not False
+            shown, noted = await self._show_panel(record, game, seat, via)
+            seats[seat.seat] = noted
             if shown is None:
                 closed.append(seat.user_id)
         if closed:  # one notice for everyone found with DMs closed (a start may find several)
             await self._tell_dms_closed(record, closed)
-        if not changed:
-            return record
-        noted = await self.bot.service.get(record.id)
-        # Changed meanwhile (a seat changed hands during a slow DM edit, say): this delivery showed the version it
-        # claimed, not that one, so it must not be recorded as shown; the change's own settle shows it.
-        return noted if noted.version == record.version else record
+        # The seats as noted (rather than read again): what the ping and the ephemeral panels go on from. A seat that
+        # changed hands meanwhile (during a slow DM edit, say) was not noted, and keeps what the claim read; that
+        # change has a version of its own, which its own settle shows.
+        return replace(record, seats=tuple(seats))
 
     async def _tell_dms_closed(self, record: GameRecord, user_ids: Sequence[int]) -> None:
         locale = await self.bot.languages.public(record.guild_id)
@@ -612,8 +623,13 @@ class Delivery:
                 continue
             shown.state = state
 
-    async def _show_panel(self, record: GameRecord, game: AnyGame, seat: SeatRecord, via: Via | None) -> bool | None:
-        """Show a seat's DM panel: True when it changed, False when it was current, None when DMs are closed."""
+    async def _show_panel(
+        self, record: GameRecord, game: AnyGame, seat: SeatRecord, via: Via | None
+    ) -> tuple[bool | None, SeatRecord]:
+        """Show a seat's DM panel: True when it changed, False when it was current, None when DMs are closed.
+
+        With the seat as noted in the store (as it was, when nothing was noted: the seat changed hands meanwhile).
+        """
         assert seat.user_id is not None
         locale = await self.bot.languages.of_user(seat.user_id, record.guild_id)
         if vacated(game, seat.seat):  # its live menu is retired, without the cards the seat is dealt afterwards
@@ -623,13 +639,15 @@ class Delivery:
         turn = record.status == "running" and game.to_move == seat.seat
         digest = panel_digest(panel, record.version if turn else None)
         if digest == seat.panel:
-            return False
+            return False, seat
         refused: int | None = None  # the code of a lasting refusal to edit the panel (`must_repost`), if one came
         if via is not None and via.message_id is not None and via.message_id == seat.hand_message_id:
             refused = await edit_refused(via.edit(**panel))
             if refused is None:
-                await self.bot.service.projection.note_seat(record.id, seat.seat, holder=seat.user_id, panel=digest)
-                return True
+                noted = await self.bot.service.projection.note_seat(
+                    record.id, seat.seat, holder=seat.user_id, panel=digest
+                )
+                return True, replace(seat, panel=digest) if noted else seat
         try:
             channel_id = seat.dm_channel_id or self._dm_channels.get(seat.user_id)
             if channel_id is None:
@@ -639,11 +657,13 @@ class Delivery:
             new_turn = turn and not is_turn_panel(seat.panel)
             message_id, refused = await self._put_panel(channel, seat.hand_message_id, panel, new_turn, refused)
         except discord.Forbidden:
-            await self.bot.service.projection.note_seat(record.id, seat.seat, holder=seat.user_id, dm_ok=False)
-            return None
+            noted = await self.bot.service.projection.note_seat(
+                record.id, seat.seat, holder=seat.user_id, dm_ok=False
+            )
+            return None, replace(seat, dm_ok=False) if noted else seat
         # Only while the seat is still theirs: it may have changed hands during the edit; then nothing is noted, and
         # the change's own settle reaches the new holder.
-        await self.bot.service.projection.note_seat(
+        noted = await self.bot.service.projection.note_seat(
             record.id,
             seat.seat,
             holder=seat.user_id,
@@ -654,7 +674,9 @@ class Delivery:
         if refused == EDIT_CAP and seat.hand_message_id is not None:  # one new panel per refusal; the old one goes
             link = dm_link(game_title(record), channel_id, message_id)
             await retire(channel, seat.hand_message_id, say(locale, REPOSTED, link=link))
-        return True
+        if not noted:
+            return True, seat
+        return True, replace(seat, panel=digest, hand_message_id=message_id, dm_channel_id=channel_id)
 
     @staticmethod
     async def _put_panel(

@@ -24,7 +24,7 @@ from discord import app_commands
 from cogs.runtime.errors import acknowledge, guarded, refusals_answered
 from cogs.runtime.ids import any_kind_template, component_id, kind_named_by, number
 from cogs.runtime.language import private_locale
-from cogs.runtime.lookup import bot_of, clicked_game, my_running_game
+from cogs.runtime.lookup import bot_of, clicked_game_now, my_running_game
 from cogs.runtime.words import name_of
 from db.records import GameRecord
 from engine.base import AnyGame
@@ -110,23 +110,27 @@ def as_new_message(panel: dict[str, Any]) -> dict[str, Any]:
     return fresh
 
 
-async def seat_panel(bot: GameBot, record: GameRecord, user_id: int, locale: str) -> tuple[dict[str, Any], str]:
+async def seat_panel(
+    bot: GameBot, record: GameRecord, user_id: int, locale: str, game: AnyGame | None = None
+) -> tuple[dict[str, Any], str]:
     """The caller's own panel in this game as an ephemeral message (stamped), and what it shows in short.
 
-    It is drawn in the caller's `locale`.
+    It is drawn in the caller's `locale`, from `game` (the record's engine, the caller's own) or the record's snapshot.
 
     Raises:
         RefusedError: the caller has no seat in it.
     """
-    game = bot.service.game_of(record)
+    game = game if game is not None else bot.service.game_of(record)
     seat = seat_of(record, game, user_id, locale)
     panel = await bot.presenter.hand_panel(record, game, seat, locale)
     return stamped(panel, record, game, seat, bot.clock(), locale), panel_state(panel, record, game, seat)
 
 
-async def answer_with_panel(bot: GameBot, interaction: discord.Interaction, record: GameRecord) -> None:
+async def answer_with_panel(
+    bot: GameBot, interaction: discord.Interaction, record: GameRecord, game: AnyGame | None = None
+) -> None:
     """Answer a (thinking, ephemeral) interaction with the caller's panel, replacing their panel before it."""
-    panel, state = await seat_panel(bot, record, interaction.user.id, private_locale(interaction))
+    panel, state = await seat_panel(bot, record, interaction.user.id, private_locale(interaction), game)
     sent = await interaction.followup.send(**as_new_message(panel), ephemeral=True, wait=True)
     await bot.delivery.show_panel(record.id, interaction, sent.id, state)
 
@@ -159,17 +163,19 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the panel (Show my hand), or redraw the panel in place (Refresh)."""
-        bot, record = await clicked_game(interaction, self.game_id, self.kind, ephemeral=self.action == "hand")
+        bot, record, current = await clicked_game_now(
+            interaction, self.game_id, self.kind, ephemeral=self.action == "hand"
+        )
         if self.action == "hand":
-            await answer_with_panel(bot, interaction, record)
+            await answer_with_panel(bot, interaction, record, current)
             return
         if interaction.message is not None and not interaction.message.flags.ephemeral:
-            game = bot.service.game_of(record)
+            game = current if current is not None else bot.service.game_of(record)
             seat = seat_of(record, game, interaction.user.id, private_locale(interaction))
             panel = await bot.presenter.hand_panel(record, game, seat, private_locale(interaction))
             await interaction.edit_original_response(**panel)  # a DM panel: the delivery keeps it current
             return
-        panel, state = await seat_panel(bot, record, interaction.user.id, private_locale(interaction))
+        panel, state = await seat_panel(bot, record, interaction.user.id, private_locale(interaction), current)
         await interaction.edit_original_response(**panel)
         if interaction.message is not None:
             await bot.delivery.show_panel(record.id, interaction, interaction.message.id, state)

@@ -85,11 +85,51 @@ async def component_game(bot: GameBot, interaction: discord.Interaction, game_id
         RefusedError: no such game, another kind, or another server.
     """
     record = await bot.service.get(game_id)
+    check_component(record, interaction, kind)
+    return record
+
+
+def check_component(record: GameRecord, interaction: discord.Interaction, kind: str) -> None:
+    """`component_game`'s checks of a game's record: the component's kind, and the clicker's server.
+
+    Both never change for a game, so a record of any version of it will do.
+
+    Raises:
+        RefusedError: another kind, or another server.
+    """
     if record.kind != kind:
         raise RefusedError(say(private_locale(interaction), "lookup.wrong-game"))
     if interaction.guild_id is not None and record.guild_id != interaction.guild_id:
         raise RefusedError(say(private_locale(interaction), "lookup.other-server"))
-    return record
+
+
+async def component_game_now(
+    bot: GameBot, interaction: discord.Interaction, game_id: int, kind: str
+) -> tuple[GameRecord, AnyGame | None]:
+    """`component_game` for a display: the game as stored now and its engine (None: a lobby), read at most once.
+
+    See `TableService.current`: the engine is the caller's own copy, restored from the snapshot only when the engine
+    cache does not hold the version read.
+
+    Raises:
+        RefusedError: no such game, another kind, or another server.
+    """
+    record, game = await bot.service.current(game_id)
+    check_component(record, interaction, kind)
+    return record, game
+
+
+async def component_checked(bot: GameBot, interaction: discord.Interaction, game_id: int, kind: str) -> None:
+    """`component_game`'s checks before an action, which reads the game itself: without a read where it is cached.
+
+    Raises:
+        RefusedError: no such game, another kind, or another server.
+    """
+    known = bot.service.known(game_id)
+    if known is None:
+        await component_game(bot, interaction, game_id, kind)
+    else:
+        check_component(known, interaction, kind)
 
 
 async def clicked_game(
@@ -104,6 +144,21 @@ async def clicked_game(
     await acknowledge(interaction, ephemeral=ephemeral, thinking=ephemeral)
     bot = bot_of(interaction)
     return bot, await component_game(bot, interaction, game_id, kind)
+
+
+async def clicked_game_now(
+    interaction: discord.Interaction, game_id: int, kind: str, *, ephemeral: bool = False
+) -> tuple[GameBot, GameRecord, AnyGame | None]:
+    """`clicked_game` for a click that shows the game: with its engine, read at most once (`component_game_now`).
+
+    Raises:
+        InteractionExpiredError: the click came too late to acknowledge.
+        RefusedError: no such game, another kind, or another server.
+    """
+    await acknowledge(interaction, ephemeral=ephemeral, thinking=ephemeral)
+    bot = bot_of(interaction)
+    record, game = await component_game_now(bot, interaction, game_id, kind)
+    return bot, record, game
 
 
 async def find_game(bot: GameBot, interaction: discord.Interaction, game_id: int | None) -> GameRecord:

@@ -1,0 +1,110 @@
+"""Issue 40, item 2: a move reads its game once and restores its engine at most once, through the real bot.
+
+The store and the engine are wrapped here (the bot is not changed for it): a read or a restore counts when the bot's
+own code makes it (a caller in `cogs/` or `service/`), not the test looking at the game between moves.
+"""
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+from engine.kasino import KasinoGame
+from tests.cogs.helpers import member_for, open_and_start
+from tests.cogs.test_kasino_flow import dm_hand_message, two_taps
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT_CODE = (str(ROOT / "cogs") + "/", str(ROOT / "service") + "/")
+READS = (
+    "get_game",
+    "checked_game",
+    "game_moves",
+    "seat_changes",
+    "running_games_in_channel",
+    "games_in_guild",
+    "running_games_with_computers",
+    "member_games",
+)
+
+
+def made_by_the_bot():
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(BOT_CODE):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def count_reads(monkeypatch, store, counts):
+    for name in READS:
+        original = getattr(store, name)
+
+        async def counting(*args, _original=original, _name=name, **kwargs):
+            by_bot = made_by_the_bot()
+            found = await _original(*args, **kwargs)
+            if by_bot and found is not None:
+                counts["reads"] += 1
+                counts[_name] += 1
+            return found
+
+        monkeypatch.setattr(store, name, counting)
+
+
+def count_rebuilds(monkeypatch, counts):
+    for name in ("from_dict", "new"):
+        original = getattr(KasinoGame, name).__func__
+
+        def rebuilding(cls, /, *args, _original=original, _name=name, **kwargs):
+            if made_by_the_bot():
+                counts["rebuilds"] += 1
+                counts[_name] += 1
+            return _original(cls, *args, **kwargs)
+
+        monkeypatch.setattr(KasinoGame, name, classmethod(rebuilding))
+
+
+async def play_from_dms(env, members, game_id, rng):
+    """Play the game to its end from the movers' DM panels; returns the number of moves."""
+    record = await env.bot.store.get_game(game_id)
+    first = record.move_count
+    while record.status == "running":
+        seat = KasinoGame.from_dict(record.state).to_move
+        member = member_for(members, record, seat)
+        await two_taps(member.user, dm_hand_message(member, record, seat), rng)
+        after = await env.bot.store.get_game(game_id)
+        assert after.version > record.version, "the move was not applied"
+        record = after
+    return record.move_count - first
+
+
+async def test_a_move_reads_its_game_once_and_restores_no_engine(simcord_env, channel, members, monkeypatch):
+    host, guest = members[:2]
+    _, game_id = await open_and_start(channel, host, [guest], "kasino new", seats=2, target=5)
+    counts = Counter()
+    count_reads(monkeypatch, simcord_env.bot.store, counts)
+    count_rebuilds(monkeypatch, counts)
+    moves = await play_from_dms(simcord_env, [host, guest], game_id, random.Random(5))
+    assert moves > 10
+    assert counts["reads"] / moves <= 1.2, counts
+    assert counts["rebuilds"] / moves <= 1.0, counts
+    # The one read is the move's own, version-checked (the game may have moved in another process meanwhile).
+    assert counts["checked_game"] == moves, counts
+    assert counts["get_game"] == 0, counts
+
+
+async def test_the_computer_watcher_never_reads_a_game_without_computer_seats(simcord_env, channel, members):
+    cog = simcord_env.bot.get_cog("ComputerCog")
+    looked_at = []
+    waiting = cog.players.waiting
+
+    async def watched(game_id):
+        looked_at.append(game_id)
+        return await waiting(game_id)
+
+    cog.players.waiting = watched
+    host, guest = members[:2]
+    _, game_id = await open_and_start(channel, host, [guest], "kasino new", seats=2, target=5)
+    await play_from_dms(simcord_env, [host, guest], game_id, random.Random(6))
+    assert game_id not in looked_at
+    assert not cog._workers  # no worker was started for it either
