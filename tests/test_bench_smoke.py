@@ -10,9 +10,11 @@ judged: at these sizes they mean nothing. Benches that may use PostgreSQL (DATAB
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,6 +49,15 @@ def assert_lines(printed: str, *lines: str) -> None:
     """Each of `lines` (see `shape`) matches a whole line of `printed`."""
     for line in lines:
         assert re.search(shape(line), printed, re.MULTILINE), f"no line like {line!r} in:\n{printed}"
+
+
+@pytest.fixture(autouse=True)
+def heap_as_it_was() -> Iterator[None]:
+    """Undo what a bench run in this process did to the collector (`process.heap.settle` freezes and raises it)."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
 
 
 def run_module(module: str, *arguments: str) -> str:

@@ -206,7 +206,7 @@ SAID_ID = re.compile(r'"((?:table|panel|ping|timer|result|kasino\.table|garbage\
 
 
 def test_every_table_message_the_cogs_say_is_in_the_catalogs_and_every_one_there_is_said():
-    written = {key for path in (ROOT / "cogs").glob("*.py") for key in SAID_ID.findall(path.read_text("utf-8"))}
+    written = {key for path in (ROOT / "cogs").rglob("*.py") for key in SAID_ID.findall(path.read_text("utf-8"))}
     written.discard("table.png")  # the picture's file name, not a message
     english = load("en").entries
     assert sorted(key for key in written if key not in english) == []
