@@ -4,6 +4,7 @@ computer players offered (it has none), and an absent player's turn made by the 
 
 import logging
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,9 @@ def toy():
         yield kind
 
 
-async def test_a_registered_toy_kind_is_stored_started_played_timed_out_and_checked(toy, tmp_path, caplog):
+async def test_a_registered_toy_kind_is_stored_started_played_timed_out_and_checked(
+    toy, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     store = await Store.open(tmp_path / "toy.db")
     try:
         service = TableService(store, clock=lambda: NOW, new_seed=lambda: 7)
@@ -50,14 +53,14 @@ async def test_a_registered_toy_kind_is_stored_started_played_timed_out_and_chec
         await store.close()
 
 
-def test_a_kind_without_computer_players_offers_none(toy):
+def test_a_kind_without_computer_players_offers_none(toy) -> None:
     assert strengths_for("toy") == ()
     with pytest.raises(ValueError, match="no medium computer player"):
         player_for("toy", Strength.MEDIUM)
     assert strengths_for("kasino")  # the real kinds keep theirs
 
 
-async def test_the_lobby_of_a_kind_without_computers_has_no_computer_menu(toy, tmp_path):
+async def test_the_lobby_of_a_kind_without_computers_has_no_computer_menu(toy, tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "toy.db")
     try:
         record = await store.create_lobby(NewLobby("toy", 1, 2, 10, "Kari", {}, 7, 2), NOW)

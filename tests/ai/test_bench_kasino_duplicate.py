@@ -9,13 +9,13 @@ from engine.registry import game_class
 SHORT = (("target", 4),)  # a game of a round or two
 
 
-def test_a_spec_names_a_strength_and_its_budget():
+def test_a_spec_names_a_strength_and_its_budget() -> None:
     player = make_player("hard:samples=3", 7)
     assert (player.strength, player.samples, player.seed) == ("hard", 3, 7)
     assert make_player("medium", 1).strength == "medium"
 
 
-def test_the_replayed_round_is_the_round_the_players_then_play():
+def test_the_replayed_round_is_the_round_the_players_then_play() -> None:
     players = [make_player("medium", seat) for seat in range(3)]
     game = game_class("kasino").new(3, 5, dict(SHORT))
     seat = game.to_move
@@ -33,13 +33,13 @@ def test_the_replayed_round_is_the_round_the_players_then_play():
     assert replayed == points[seat] - (sum(points) - points[seat]) / 2
 
 
-def test_a_player_measured_against_itself_never_differs():
+def test_a_player_measured_against_itself_never_differs() -> None:
     tally = play_pairing((Pairing("medium", "medium", "easy", 2, SHORT), 3, 1))
     assert tally.decisions > 0
     assert tally.differences == []
 
 
-def test_a_weaker_variant_differs_and_each_difference_is_counted():
+def test_a_weaker_variant_differs_and_each_difference_is_counted() -> None:
     pairing = Pairing("medium", "easy", "medium", 2, SHORT)
     tally = play_pairing((pairing, 3, 0))
     assert 0 < len(tally.differences) <= tally.decisions
@@ -47,7 +47,7 @@ def test_a_weaker_variant_differs_and_each_difference_is_counted():
     assert line.startswith(f"kasino 2p easy vs medium (against medium): {len(tally.differences)} of {tally.decisions}")
 
 
-def test_a_run_adds_its_games_up():
+def test_a_run_adds_its_games_up() -> None:
     total = Tally()
     total.add(Tally(3, [1.0], 0.5, 1.0))
     total.add(Tally(2, [-1.0, 2.0], 0.5, 2.0))

@@ -26,7 +26,7 @@ def positions(kind):
 
 
 @pytest.mark.parametrize(("kind", "strength", "step"), SEARCHERS)
-def test_a_slowed_clock_gives_the_same_moves(kind, strength, step, monkeypatch):
+def test_a_slowed_clock_gives_the_same_moves(kind: str, strength: str, step: float, monkeypatch: pytest.MonkeyPatch):
     views = positions(kind)
     normal = [player_for(kind, strength, seed=3).choose(view) for view in views]
     readings = itertools.count()

@@ -12,7 +12,7 @@ KIND_STRENGTHS = [(kind, strength) for kind in ("kasino", "garbage") for strengt
 
 
 @pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
-def test_same_view_and_seed_give_the_same_move(kind, strength):
+def test_same_view_and_seed_give_the_same_move(kind: str, strength: str) -> None:
     game = KasinoGame.new(2, seed=5) if kind == "kasino" else GarbageGame.new(2, seed=5)
     for _ in range(8):
         seat = game.to_move
@@ -25,7 +25,7 @@ def test_same_view_and_seed_give_the_same_move(kind, strength):
 
 
 @pytest.mark.parametrize("strength", kind_strengths("kasino"))
-def test_a_seeded_match_replays_move_for_move(strength):
+def test_a_seeded_match_replays_move_for_move(strength: str):
     def record(log):
         return lambda game, seat, move: log.append((seat, str(move)))
 

@@ -22,12 +22,12 @@ def crowded_last_deal():
 
 
 @pytest.fixture
-def counted(monkeypatch):
+def counted(monkeypatch: pytest.MonkeyPatch):
     """Every solver the expert makes, so a test can add up the positions a decision visited."""
     made = []
 
     class CountingSolver(MinimaxSolver):
-        def __init__(self, *args, **kwargs):
+        def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
             made.append(self)
 
@@ -35,7 +35,7 @@ def counted(monkeypatch):
     return made
 
 
-def test_the_solver_stops_past_its_budget():
+def test_the_solver_stops_past_its_budget() -> None:
     position = random_deal(3, hand_size=3)
     moves = list(position.moves())
     with pytest.raises(OutOfNodesError):
@@ -46,7 +46,9 @@ def test_the_solver_stops_past_its_budget():
     assert MinimaxSolver(0, value, budget=unbounded.nodes).best(position, moves)[1] == pytest.approx(exact)
 
 
-def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(counted, monkeypatch):
+def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(
+    counted, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = crowded_last_deal()
     view = game.view(1)
     monkeypatch.setattr(expert, "SOLVER_NODES", math.inf)
@@ -63,7 +65,7 @@ def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(count
     assert free in view.legal_moves
 
 
-def test_a_decision_within_the_budget_is_the_unbounded_one(counted, monkeypatch):
+def test_a_decision_within_the_budget_is_the_unbounded_one(counted, monkeypatch: pytest.MonkeyPatch) -> None:
     game = crowded_last_deal()
     view = game.view(1)
     bounded = ExpertKasino(seed=4).choose(view, [])
@@ -72,7 +74,9 @@ def test_a_decision_within_the_budget_is_the_unbounded_one(counted, monkeypatch)
     assert ExpertKasino(seed=4).choose(view, []) == bounded
 
 
-def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget(counted, monkeypatch):
+def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget(
+    counted, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = KasinoGame.new(2, seed=5)
     rng = random.Random(5)
     history = []
@@ -90,7 +94,7 @@ def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_decision_makes_as_many_guesses_for_each_hidden_hand(players, monkeypatch):
+def test_a_decision_makes_as_many_guesses_for_each_hidden_hand(players: int, monkeypatch: pytest.MonkeyPatch):
     """Three hidden hands leave far more deals to judge a move over than one: the guesses grow with them."""
     guessed = []
     real_guess = expert._Search._guess

@@ -8,7 +8,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.events import CardPlaced, CardsDealt, RoundStarted
 
 
-def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone():
+def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone() -> None:
     for seed in range(6):
         game = KasinoGame.new(2 + seed % 3, seed=seed)
         rng = random.Random(seed)
@@ -26,7 +26,7 @@ def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone():
             assert [(seat, set(table), move) for seat, table, move in rebuilt] == deal
 
 
-def test_a_passed_up_capture_makes_its_card_unlikely():
+def test_a_passed_up_capture_makes_its_card_unlikely() -> None:
     table = tuple(Card.parse(name) for name in ("10♦", "4♠", "9♥", "2♦"))
     history = [RoundStarted(1, 0, 1, 4, table, 36), CardPlaced(1, Card.parse("K♣"))]
     weights = hand_weights(history, [1])[1]

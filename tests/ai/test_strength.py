@@ -14,9 +14,9 @@ def win_rate(kind, hero, villain, players, games, settings=None):
     return wins / games
 
 
-def test_kasino_medium_beats_easy():
+def test_kasino_medium_beats_easy() -> None:
     assert win_rate("kasino", "medium", "easy", 2, 40) >= 0.7
 
 
-def test_kasino_easy_loses_to_medium():
+def test_kasino_easy_loses_to_medium() -> None:
     assert win_rate("kasino", "easy", "medium", 2, 40) <= 0.3

@@ -33,7 +33,7 @@ def garbage_twins(jack):
 
 
 @pytest.mark.parametrize("strength", kind_strengths("kasino"))
-def test_kasino_decision_depends_only_on_the_view(strength):
+def test_kasino_decision_depends_only_on_the_view(strength: str) -> None:
     first, second = kasino_twins()
     assert first.view(0) == second.view(0)
     assert first.to_dict()["hands"][1] != second.to_dict()["hands"][1]
@@ -46,7 +46,7 @@ def test_kasino_decision_depends_only_on_the_view(strength):
 
 @pytest.mark.parametrize("strength", STRENGTHS)
 @pytest.mark.parametrize("jack", [False, True])
-def test_garbage_decision_depends_only_on_the_view(strength, jack):
+def test_garbage_decision_depends_only_on_the_view(strength: str, jack: bool) -> None:
     first, second = garbage_twins(jack)
     assert first.view(0) == second.view(0)
     for seed in range(3):
@@ -57,7 +57,7 @@ def test_garbage_decision_depends_only_on_the_view(strength, jack):
 
 
 @pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
-def test_a_view_and_nothing_more_is_enough(kind, strength):
+def test_a_view_and_nothing_more_is_enough(kind: str, strength: str) -> None:
     """The view is the only argument: no game, no history."""
     game = KasinoGame.new(3, seed=11) if kind == "kasino" else GarbageGame.new(3, seed=11)
     for _ in range(6):
@@ -68,7 +68,7 @@ def test_a_view_and_nothing_more_is_enough(kind, strength):
 
 
 @pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
-def test_refuses_a_view_without_legal_moves(kind, strength):
+def test_refuses_a_view_without_legal_moves(kind: str, strength: str) -> None:
     game = KasinoGame.new(2, seed=3) if kind == "kasino" else GarbageGame.new(2, seed=3)
     waiting = 1 - game.to_move
     with pytest.raises(ValueError, match="not this seat's turn"):
@@ -90,7 +90,7 @@ def hidden_twin(game, seat):
     return KasinoGame.from_position(**{**position, "hands": hands, "stock": " ".join(hidden)})
 
 
-def played_until(players, seed, stock):
+def played_until(players, seed: int, stock):
     """A game of medium players, with its public events, at the first turn with `stock` cards left in the stock."""
     game = KasinoGame.new(players, seed=seed)
     history = []
@@ -101,7 +101,7 @@ def played_until(players, seed, stock):
 
 
 @pytest.mark.parametrize(("players", "stock"), [(2, 8), (2, 24), (4, 16)])
-def test_kasino_expert_with_history_depends_only_on_what_the_seat_saw(players, stock):
+def test_kasino_expert_with_history_depends_only_on_what_the_seat_saw(players: int, stock: int) -> None:
     """With the public events too (expert's inference reads them): hidden cards dealt differently change nothing.
 
     Two players with 8 cards in the stock is the deal before the last, where expert tries every hand the

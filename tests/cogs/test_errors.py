@@ -6,12 +6,18 @@ A failure after a move was saved is not "our side failing to change the game": s
 import logging
 
 import discord
+import pytest
 import simcord
 
 from cogs._errors import APOLOGY
 
 
-async def test_a_failing_slash_command_is_logged_and_apologised_for(simcord_env, channel, members, caplog):
+async def test_a_failing_slash_command_is_logged_and_apologised_for(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     alice = members[0]
     simcord_env.inject_error("POST", "/webhooks/*", status=500, message="Discord hiccup", times=1)
     with caplog.at_level(logging.ERROR, logger="cogs._errors"):

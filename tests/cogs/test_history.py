@@ -9,25 +9,26 @@ reads back and replays to the stored final state (B1), a running game's carries 
 import random
 
 import pytest
+import simcord
 
 from engine.registry import game_class
 from i18n import say
 from render import render_table
 from service.export import ExportFormatError, read_export
-from tests.cogs.helpers import components, game_thread, labels, open_and_start, public_texts, texts_visible_to
+from tests.cogs.helpers import bot_of, components, game_thread, labels, open_and_start, public_texts, texts_visible_to
 from tests.cogs.test_computers import solo_lobby
 from tests.cogs.test_garbage_flow import hidden_cards, play_turn_by_buttons
 from tests.cogs.test_language import speaking
 
 
-async def finished_kasino(env, channel, alice, target):
+async def finished_kasino(env: simcord.Env, channel: simcord.ChannelHandle, alice, target):
     """A Kasino game of alice against an easy computer, played to its end by alice's typed moves."""
     opened, game_id = await solo_lobby(channel, alice, "kasino new", ["easy"], seats=2, target=target)
     await alice.click(opened.response, label="Start")
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
     for _ in range(2000):
-        record = await env.bot.store.get_game(game_id)
+        record = await bot_of(env).store.get_game(game_id)
         if record.status != "running":
             break
         choices = await alice.autocomplete(thread, "kasino play", "move", "")
@@ -53,13 +54,13 @@ def enabled(result, label):
     return not button(result, label).get("disabled", False)
 
 
-async def click(member, result, label):
+async def click(member: simcord.MemberActor, result, label):
     clicked = await member.click(result.response, custom_id=button(result, label)["custom_id"])
     assert clicked.acknowledged and clicked.response.ephemeral, clicked
     return clicked
 
 
-def counted_since(env, start):
+def counted_since(env: simcord.Env, start):
     """The requests since `start` that count against the global rate limit (as `bench.bench_requests` counts)."""
     free = ("/interactions/", "/webhooks/")  # interaction callbacks, and followups and edits through a token
     return [entry for entry in env.http_requests[start:] if not entry.path.startswith(free)]
@@ -74,10 +75,12 @@ def description(result):
     return result.response.embeds[0].description
 
 
-async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, channel, members):
+async def test_k16_history_and_replay_of_a_finished_kasino_game(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=21)
-    moves = await simcord_env.bot.store.game_moves(record.id)
+    moves = await bot_of(simcord_env).store.game_moves(record.id)
     start = len(simcord_env.http_requests)
     # Carol never played: any member of the server may read any game of it, privately. (A page is one message edited
     # in place, so what it shows is read as it is shown.)
@@ -136,14 +139,16 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, cha
     assert f"History of Kasino #{record.id}" not in texts_visible_to(alice, channel.guild)
 
 
-async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(simcord_env, channel, members):
+async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
     rng = random.Random(11)
     for _ in range(16):
         record = await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
     assert record.status == "running"
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     thread = game_thread(channel, game_id)
     start = len(simcord_env.http_requests)
     opened = await carol.slash(thread, "game history")  # in the game's thread: that game
@@ -175,7 +180,9 @@ async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_c
     assert f"History of Garbage #{game_id}" not in texts_visible_to(bob, channel.guild)
 
 
-async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_state(simcord_env, channel, members):
+async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_state(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=1)
     exported = await carol.slash(channel, "game export", game=record.id)
@@ -191,7 +198,9 @@ async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_s
     assert game.replay().to_dict() == record.state
 
 
-async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(simcord_env, channel, members):
+async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     rng = random.Random(5)
@@ -201,12 +210,17 @@ async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(simcord
     assert "cannot be replayed until the game ends" in exported.response.content
     game = read_export((await exported.response.attachments[0].read()).decode("utf-8"))
     assert "Seed" not in game.tags and game.tags["Result"] == "*" and game.tags["Replayable"].startswith("no")
-    assert [move.move for move in game.moves] == [m.move for m in await simcord_env.bot.store.game_moves(game_id)]
+    assert [move.move for move in game.moves] == [m.move for m in await bot_of(simcord_env).store.game_moves(game_id)]
     with pytest.raises(ExportFormatError):
         game.replay()
 
 
-async def test_a_norwegian_reader_gets_the_history_in_norwegian(simcord_env, channel, members, monkeypatch):
+async def test_a_norwegian_reader_gets_the_history_in_norwegian(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     speaking(monkeypatch, carol, "no")
@@ -221,7 +235,9 @@ async def test_a_norwegian_reader_gets_the_history_in_norwegian(simcord_env, cha
     assert labels(replay.response)[-1] == "Historikk"
 
 
-async def test_a_lobby_or_another_servers_game_has_no_history(simcord_env, channel, members):
+async def test_a_lobby_or_another_servers_game_has_no_history(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new", seats=2)
     lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])

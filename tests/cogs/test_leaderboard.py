@@ -2,8 +2,11 @@
 
 import random
 
+import simcord
+
 from engine.garbage import GarbageGame
 from tests.cogs.helpers import (
+    bot_of,
     custom_ids,
     game_thread,
     is_enabled,
@@ -15,11 +18,13 @@ from tests.cogs.helpers import (
 )
 
 
-async def finish_garbage(env, channel, members, game_id, seed=1):
+async def finish_garbage(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, seed: int = 1
+):
     rng = random.Random(seed)
     thread = game_thread(channel, game_id)
     for _ in range(3000):
-        record = await env.bot.store.get_game(game_id)
+        record = await bot_of(env).store.get_game(game_id)
         if record.status == "finished":
             return record
         player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
@@ -28,7 +33,9 @@ async def finish_garbage(env, channel, members, game_id, seed=1):
     raise AssertionError("game did not finish")
 
 
-async def test_leaderboard_pages_and_stats_after_games_played_through_the_bot(simcord_env, guild, channel):
+async def test_leaderboard_pages_and_stats_after_games_played_through_the_bot(
+    simcord_env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
     players = [guild.add_member(simcord_env.create_user(f"player{n:02}")) for n in range(12)]
     for table_players in (players[:6], players[6:]):
         _, game_id = await open_and_start(channel, table_players[0], table_players[1:], "garbage new", seats=6, size=1)
@@ -58,7 +65,9 @@ async def test_leaderboard_pages_and_stats_after_games_played_through_the_bot(si
     assert "All servers: 2 games" in field.value
 
 
-async def test_win_rate_board_needs_three_games(simcord_env, channel, members):
+async def test_win_rate_board_needs_three_games(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     await finish_garbage(simcord_env, channel, members, game_id)
@@ -68,25 +77,29 @@ async def test_win_rate_board_needs_three_games(simcord_env, channel, members):
     assert labels(shown.response) == []
 
 
-async def test_resign_in_a_two_player_game_ends_it_with_the_resigner_last(simcord_env, channel, members):
+async def test_resign_in_a_two_player_game_ends_it_with_the_resigner_last(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
     done = await bob.slash(thread, "game resign")
     assert private_text(done) == "You resigned. Thanks for playing!"
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
     assert record.status == "finished"
-    stats = await simcord_env.bot.store.player_stats(alice.id, channel.guild.id)
+    stats = await bot_of(simcord_env).store.player_stats(alice.id, channel.guild.id)
     assert stats.for_kind("kasino").server.wins == 1
     assert channel.last_message.content.startswith(f"Kasino #{game_id} is over. 1. alice")
 
 
-async def test_resign_in_a_three_player_game_lets_the_others_play_on(simcord_env, channel, members):
+async def test_resign_in_a_three_player_game_lets_the_others_play_on(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=2)
     thread = game_thread(channel, game_id)
     await carol.slash(thread, "game resign")
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
     assert record.status == "running"
     game = GarbageGame.from_dict(record.state)
     assert game.public_view().seats[record.seat_of(carol.id)].resigned

@@ -10,6 +10,9 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+import simcord
+
 from cogs._hands import whose_turn
 from cogs._house_rules import house_rules_line
 from cogs._kasino_render import hand_text, score_table
@@ -20,21 +23,21 @@ from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from i18n import LOCALES, counted, say
 from i18n.catalog import LOCALES_DIR, load, read_catalog
-from tests.cogs.helpers import components, game_thread, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import bot_of, components, game_thread, labels, member_for, open_and_start, table_message
 from tests.cogs.test_kasino_flow import dm_hand_message, play_to_end
 from tests.cogs.test_language import manager, speaking
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def norwegian(env, guild, channel):
+async def norwegian(env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle) -> None:
     """The server's managers choose Norsk for its public text."""
     await manager(env, guild).slash(channel, "language", language="no")
-    assert await env.bot.languages.public(guild.id) == "no"
+    assert await bot_of(env).languages.public(guild.id) == "no"
 
 
-async def kasino_state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def kasino_state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -49,7 +52,7 @@ def warning_language(text, record, message_id, **params):
     return None
 
 
-def in_norwegian_not_english(shown, message_id, **params):
+def in_norwegian_not_english(shown, message_id, **params) -> None:
     """`shown` holds the Norwegian words of `message_id`, and not the English ones."""
     norwegian, english = say("no", message_id, **params), say("en", message_id, **params)
     assert norwegian != english, message_id
@@ -57,8 +60,11 @@ def in_norwegian_not_english(shown, message_id, **params):
 
 
 async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_table_to_result(
-    simcord_env, guild, channel, members
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     await norwegian(simcord_env, guild, channel)
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=1)
@@ -98,10 +104,10 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
     scores = legible(score_table(names, game.public_view().last_round, 1, "no"))
     assert scores in posts and legible(score_table(names, game.public_view().last_round, 1, "en")) not in posts
     assert scores.startswith(say("no", "kasino.table.scored", round=1))
-    result = simcord_env.bot.presenter.result_line(record, game, "no")
+    result = bot_of(simcord_env).presenter.result_line(record, game, "no")
     assert result.startswith(say("no", "result.over", title=f"Kasino #{game_id}", standings=""))
     assert legible(result) in posts
-    assert simcord_env.bot.presenter.result_line(record, game, "en") not in posts
+    assert bot_of(simcord_env).presenter.result_line(record, game, "en") not in posts
     assert channel.last_message.content == legible(
         say("no", "result.in-parent", result=result, thread=f"<#{thread.id}>")
     )
@@ -110,13 +116,15 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
     )
 
 
-async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian(simcord_env, members):
+async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian(
+    simcord_env: simcord.Env, members: list[simcord.MemberActor]
+) -> None:
     guild = simcord_env.create_guild("Kortklubben", preferred_locale="no")  # Norwegian on Discord: no /language
     channel = guild.create_text_channel("spill")
     alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("kari", "ola"))
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3, timer="2m")
     thread = game_thread(channel, game_id)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
     game = GarbageGame.from_dict(record.state)
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
@@ -156,8 +164,12 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
 
 
 async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hungarian(
-    simcord_env, guild, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     await norwegian(simcord_env, guild, channel)
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
@@ -205,7 +217,7 @@ TABLE_DOMAINS = ("table", "kasino_table", "garbage_table")
 SAID_ID = re.compile(r'"((?:table|panel|ping|timer|result|kasino\.table|garbage\.table)\.[a-z-]+)"')
 
 
-def test_every_table_message_the_cogs_say_is_in_the_catalogs_and_every_one_there_is_said():
+def test_every_table_message_the_cogs_say_is_in_the_catalogs_and_every_one_there_is_said() -> None:
     written = {key for path in (ROOT / "cogs").glob("*.py") for key in SAID_ID.findall(path.read_text("utf-8"))}
     written.discard("table.png")  # the picture's file name, not a message
     english = load("en").entries

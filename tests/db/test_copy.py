@@ -4,6 +4,8 @@ import asyncio
 import json
 import random
 import sqlite3
+import subprocess
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -60,7 +62,7 @@ async def build_source(path):
 
 
 @pytest.fixture
-async def source(tmp_path):
+async def source(tmp_path: Path):
     path = tmp_path / "data" / "bot.db"
     path.parent.mkdir()
     games = await build_source(path)
@@ -83,7 +85,7 @@ async def tables_of(url):
         await conn.close()
 
 
-async def test_every_table_is_copied_and_verified(source, postgres_url):
+async def test_every_table_is_copied_and_verified(source, postgres_url: str) -> None:
     path, _ = source
     report = await copy_database(path, postgres_url)
     assert report.ok, report.lines()
@@ -108,7 +110,7 @@ async def test_every_table_is_copied_and_verified(source, postgres_url):
     )
 
 
-async def test_an_empty_database_copies_to_an_empty_one(tmp_path, postgres_url):
+async def test_an_empty_database_copies_to_an_empty_one(tmp_path: Path, postgres_url: str) -> None:
     path = tmp_path / "bot.db"
     await (await Store.open(path)).close()
     report = await copy_database(path, postgres_url)
@@ -120,7 +122,7 @@ async def test_an_empty_database_copies_to_an_empty_one(tmp_path, postgres_url):
         await target.close()
 
 
-async def test_the_target_store_reads_what_the_source_store_read(source, postgres_url):
+async def test_the_target_store_reads_what_the_source_store_read(source, postgres_url: str) -> None:
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
     before, after = await Store.open(path), await PostgresStore.open(postgres_url)
@@ -141,7 +143,7 @@ async def test_the_target_store_reads_what_the_source_store_read(source, postgre
         await after.close()
 
 
-async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source, postgres_url):
+async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source, postgres_url: str) -> None:
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
     target = await PostgresStore.open(postgres_url)
@@ -162,7 +164,7 @@ async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source, p
         await target.close()
 
 
-async def test_a_target_holding_any_row_is_refused_and_left_as_it_was(source, postgres_url):
+async def test_a_target_holding_any_row_is_refused_and_left_as_it_was(source, postgres_url: str) -> None:
     path, _ = source
     target = await PostgresStore.open(postgres_url)
     try:
@@ -174,7 +176,7 @@ async def test_a_target_holding_any_row_is_refused_and_left_as_it_was(source, po
     assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0) | {"guild_settings": 1}
 
 
-async def test_a_second_copy_into_the_same_target_is_refused(source, postgres_url):
+async def test_a_second_copy_into_the_same_target_is_refused(source, postgres_url: str) -> None:
     path, _ = source
     first = await copy_database(path, postgres_url)
     with pytest.raises(CopyError, match="table games is not empty"):
@@ -182,7 +184,7 @@ async def test_a_second_copy_into_the_same_target_is_refused(source, postgres_ur
     assert await counts_of(postgres_url) == dict(first.copied)
 
 
-async def test_tables_whose_columns_differ_are_refused_before_anything_is_written(source, postgres_url):
+async def test_tables_whose_columns_differ_are_refused_before_anything_is_written(source, postgres_url: str) -> None:
     path, _ = source
     await (await PostgresStore.open(postgres_url)).close()  # the schema, migrated
     conn = await asyncpg.connect(postgres_url)
@@ -195,7 +197,7 @@ async def test_tables_whose_columns_differ_are_refused_before_anything_is_writte
     assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0)
 
 
-async def test_a_source_table_the_copy_does_not_know_is_refused(source, postgres_url):
+async def test_a_source_table_the_copy_does_not_know_is_refused(source, postgres_url: str) -> None:
     path, _ = source
     with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE notes (text TEXT)")
@@ -205,13 +207,13 @@ async def test_a_source_table_the_copy_does_not_know_is_refused(source, postgres
     assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0)
 
 
-async def test_a_missing_source_is_refused_and_not_created(tmp_path, postgres_url):
+async def test_a_missing_source_is_refused_and_not_created(tmp_path: Path, postgres_url: str) -> None:
     with pytest.raises(CopyError, match="does not exist"):
         await copy_database(tmp_path / "nothing.db", postgres_url)
     assert not (tmp_path / "nothing.db").exists()
 
 
-async def test_verify_reports_a_tampered_snapshot_and_a_lost_move(source, postgres_url):
+async def test_verify_reports_a_tampered_snapshot_and_a_lost_move(source, postgres_url: str) -> None:
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
     tampered, shortened = games["running"][0], games["running"][2]
@@ -253,7 +255,9 @@ def with_password(url):
     return urlunsplit(parts._replace(netloc=f"{user or 'postgres'}:s3cret-word@{host}")), "s3cret-word"
 
 
-def test_main_copies_verifies_and_never_prints_the_password(tmp_path, postgres_url, capsys):
+def test_main_copies_verifies_and_never_prints_the_password(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bot.db"
     asyncio.run(build_source(path))
     url, password = with_password(postgres_url)
@@ -272,7 +276,9 @@ def test_main_copies_verifies_and_never_prints_the_password(tmp_path, postgres_u
     assert "copying is into an empty database only" in err and password not in out + err
 
 
-def test_a_snapshot_damaged_in_the_source_is_repaired_from_its_log_before_the_copy(tmp_path, postgres_url, capsys):
+def test_a_snapshot_damaged_in_the_source_is_repaired_from_its_log_before_the_copy(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bot.db"
     games = asyncio.run(build_source(path))
     damaged = games["running"][0]
@@ -284,7 +290,9 @@ def test_a_snapshot_damaged_in_the_source_is_repaired_from_its_log_before_the_co
     assert "3 running games replay to their snapshots" in capsys.readouterr().out
 
 
-def test_main_exits_1_when_the_copy_does_not_verify(tmp_path, postgres_url, capsys, monkeypatch):
+def test_main_exits_1_when_the_copy_does_not_verify(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
     path = tmp_path / "bot.db"
     asyncio.run(build_source(path))
     copy_table = copy_module._copy_table
@@ -310,13 +318,15 @@ def test_main_exits_1_when_the_copy_does_not_verify(tmp_path, postgres_url, caps
     "argv",
     [[], ["only.db"], ["a.db", "postgresql://x/y", "extra"], ["mysql://h/db", "postgresql://x/y"], ["a.db", "b.db"]],
 )
-def test_main_refuses_bad_arguments_with_one_line_and_status_2(argv, capsys):
+def test_main_refuses_bad_arguments_with_one_line_and_status_2(argv, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1
 
 
-def test_main_refuses_a_database_a_running_bot_holds(holder, postgres_url, capsys):
+def test_main_refuses_a_database_a_running_bot_holds(
+    holder: tuple[Path, subprocess.Popen[str]], postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path, _ = holder
     assert main([str(path), postgres_url]) == 2
     _, err = capsys.readouterr()
@@ -324,7 +334,7 @@ def test_main_refuses_a_database_a_running_bot_holds(holder, postgres_url, capsy
     assert asyncio.run(tables_of(postgres_url)) == []  # refused before the target was even opened
 
 
-def test_mask_url_hides_the_password_wherever_it_is():
+def test_mask_url_hides_the_password_wherever_it_is() -> None:
     assert mask_url("postgresql://bot:pw@db.example:5432/cards") == "postgresql://bot:***@db.example:5432/cards"
     assert mask_url("postgresql://bot@/cards?host=/run/pg&password=pw") == (
         "postgresql://bot@/cards?host=/run/pg&password=***"
@@ -333,7 +343,7 @@ def test_mask_url_hides_the_password_wherever_it_is():
     assert mask_url("postgresql:///cards?password=pw") == "postgresql:///cards?password=***"
 
 
-async def test_a_copy_that_fails_midway_is_rolled_back_as_a_whole(source, postgres_url):
+async def test_a_copy_that_fails_midway_is_rolled_back_as_a_whole(source, postgres_url: str) -> None:
     path, games = source
     # SQLite's INTEGER holds 64 bits, PostgreSQL's 32: the seats fail after the games went over.
     with sqlite3.connect(path) as conn:

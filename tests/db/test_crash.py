@@ -8,6 +8,9 @@ import asyncio
 import logging
 import random
 import signal
+from pathlib import Path
+
+import pytest
 
 from bench.crash_child import spawn
 from db.store import Store
@@ -17,7 +20,7 @@ KILLS = 20
 MAX_DELAY = 0.12  # seconds of play after the first acknowledged move before the kill
 
 
-async def run_and_kill(path, seed, delay, writers=1):
+async def run_and_kill(path, seed: int, delay, writers=1):
     """Start a child, let it play for `delay` seconds after its first acknowledged move, SIGKILL it.
 
     Returns the acknowledged moves as (game id, seq, seat, move text).
@@ -71,7 +74,9 @@ async def check_file(path, acknowledged, acked_now, newest_before):
         await store.close()
 
 
-async def test_acknowledged_moves_survive_sigkill_and_play_continues(tmp_path, caplog):
+async def test_acknowledged_moves_survive_sigkill_and_play_continues(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "crash.db"
     rng = random.Random(20250301)
     acknowledged = []
@@ -111,7 +116,7 @@ async def test_acknowledged_moves_survive_sigkill_and_play_continues(tmp_path, c
     assert len({game_id for game_id, *_ in acknowledged}) > 2  # games finished and new ones began
 
 
-async def test_moves_committed_together_survive_sigkill_too(tmp_path):
+async def test_moves_committed_together_survive_sigkill_too(tmp_path: Path) -> None:
     # Six writers at once: their moves share commits (group commit); each acknowledged one must survive a kill.
     path = tmp_path / "together.db"
     rng = random.Random(20250302)

@@ -2,12 +2,14 @@
 
 import asyncio
 import sqlite3
+from pathlib import Path
 
 import aiosqlite
 import pytest
 
 from db._group_commit import GroupCommit
 from db.errors import StaleVersionError
+from db.sql_store import SqlStore
 from db.store import Store
 from tests.db.helpers import later, running_game
 
@@ -26,7 +28,7 @@ def statements(conn):
     return seen
 
 
-async def test_moves_that_arrive_together_share_one_commit_and_each_gets_its_own_record(tmp_path):
+async def test_moves_that_arrive_together_share_one_commit_and_each_gets_its_own_record(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     store = await Store.open(path)
     try:
@@ -49,7 +51,7 @@ async def test_moves_that_arrive_together_share_one_commit_and_each_gets_its_own
         await store.close()
 
 
-async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_saved(store):
+async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_saved(store: SqlStore) -> None:
     games = [await running_game(store, (2 * n + 1, 2 * n + 2)) for n in range(3)]
     versions = [games[0].version, games[1].version - 1, games[2].version]  # the middle one read an old version
     results = await asyncio.gather(
@@ -64,7 +66,7 @@ async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_sav
     assert [len(await store.game_moves(game.id)) for game in games] == [1, 0, 1]
 
 
-async def lone_table(tmp_path):
+async def lone_table(tmp_path: Path):
     conn = await aiosqlite.connect(tmp_path / "plain.db", isolation_level=None)
     await conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY, y INTEGER NOT NULL CHECK (y > 0))")
     return conn
@@ -82,7 +84,7 @@ async def rows(conn):
     return [row[0] for row in await conn.execute_fetchall("SELECT x FROM t ORDER BY x")]
 
 
-async def test_a_statement_sqlite_refuses_takes_nothing_else_with_it(tmp_path):
+async def test_a_statement_sqlite_refuses_takes_nothing_else_with_it(tmp_path: Path) -> None:
     conn = await lone_table(tmp_path)
     try:
         group = GroupCommit(conn, asyncio.Lock())
@@ -95,7 +97,7 @@ async def test_a_statement_sqlite_refuses_takes_nothing_else_with_it(tmp_path):
         await conn.close()
 
 
-async def test_a_failed_commit_fails_every_write_of_its_round_and_saves_none(tmp_path):
+async def test_a_failed_commit_fails_every_write_of_its_round_and_saves_none(tmp_path: Path) -> None:
     conn = await lone_table(tmp_path)
     try:
         execute = conn.execute
@@ -115,14 +117,14 @@ async def test_a_failed_commit_fails_every_write_of_its_round_and_saves_none(tmp
         await conn.close()
 
 
-async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(tmp_path):
+async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(tmp_path: Path) -> None:
     conn = await lone_table(tmp_path)
     try:
         seen = statements(conn)
         group = GroupCommit(conn, asyncio.Lock())
         answered = []
 
-        async def save(x):
+        async def save(x) -> None:
             await group.run(insert(x, x))
             answered.append((x, list(seen)))
 
@@ -137,7 +139,7 @@ async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(
         await conn.close()
 
 
-async def test_closing_the_store_answers_every_queued_move_first(tmp_path):
+async def test_closing_the_store_answers_every_queued_move_first(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.db")
     games = [await running_game(store, (2 * n + 1, 2 * n + 2)) for n in range(4)]
     moves = [asyncio.create_task(store.save_move(game.id, game.version, 0, "m", {"n": 1}, later(1))) for game in games]
@@ -147,7 +149,7 @@ async def test_closing_the_store_answers_every_queued_move_first(tmp_path):
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(tmp_path: Path):
     opened = await Store.open(tmp_path / "bot.db")
     try:
         yield opened

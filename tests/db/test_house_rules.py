@@ -2,6 +2,7 @@
 house rules, and partnerships rated as teams."""
 
 import sqlite3
+from pathlib import Path
 
 import aiosqlite
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from db.errors import NotInLobbyError, StaleVersionError
 from db.migrate import migrate
 from db.ratings import DEFAULT_SKILL, Skill, rate
+from db.sql_store import SqlStore
 from db.store import Store
 from engine import registry
 from tests import toy_game
@@ -24,7 +26,7 @@ def toy():
 # -- migration 0012 ---------------------------------------------------------------------------------------------------
 
 
-async def test_migration_0012_adds_presets_and_leaves_earlier_results_outside_house_rules(tmp_path):
+async def test_migration_0012_adds_presets_and_leaves_earlier_results_outside_house_rules(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         assert await migrate(conn, target=11) == 11
@@ -58,7 +60,7 @@ async def test_migration_0012_adds_presets_and_leaves_earlier_results_outside_ho
 # -- a lobby's settings -----------------------------------------------------------------------------------------------
 
 
-async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(store):
+async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(store: SqlStore) -> None:
     lobby = await new_lobby(store, settings={"target": 16})
     changed = await store.set_lobby_settings(lobby.id, {"target": 21}, later(1), expected_version=lobby.version)
     assert changed.settings == {"target": 21} and changed.version == lobby.version + 1
@@ -73,7 +75,7 @@ async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(s
 # -- a server's usual house rules -------------------------------------------------------------------------------------
 
 
-async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forgotten_on_reset(store):
+async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forgotten_on_reset(store: SqlStore) -> None:
     await store.save_house_rules_preset(GUILD, "kasino", {"sweeps": "cancel"}, NOW)
     await store.save_house_rules_preset(GUILD, "garbage", {"jokers": True}, NOW)
     await store.save_house_rules_preset(GUILD + 1, "kasino", {"building": False}, NOW)
@@ -92,7 +94,7 @@ async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forg
 # -- played under house rules -----------------------------------------------------------------------------------------
 
 
-async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(store, toy):
+async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(store: SqlStore, toy) -> None:
     await finish_game(store, (1, 2), (1, 2), kind="toy", settings={"rounds": 1})
     await finish_game(store, (1, 2), (2, 1), kind="toy", settings={"rounds": 3, "aces_low": False})  # the defaults
     await finish_game(store, (1, 3), (1, 2), kind="toy", settings={"aces_low": True}, guild=GUILD + 1)
@@ -108,7 +110,7 @@ async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(s
 # -- partnerships rated as teams --------------------------------------------------------------------------------------
 
 
-def test_rating_in_teams_moves_partners_together_and_sharing_the_teams_place():
+def test_rating_in_teams_moves_partners_together_and_sharing_the_teams_place() -> None:
     skills = [DEFAULT_SKILL, Skill(30.0, 4.0), DEFAULT_SKILL, Skill(30.0, 4.0)]
     after = rate(skills, [1, 2, 1, 2], teams=["a", "b", "a", "b"])
     assert after[0].mu > skills[0].mu and after[2].mu > skills[2].mu  # both winners gain
@@ -118,14 +120,14 @@ def test_rating_in_teams_moves_partners_together_and_sharing_the_teams_place():
     assert alone != after
 
 
-def test_rating_a_single_team_changes_nothing_and_teams_need_one_per_player():
+def test_rating_a_single_team_changes_nothing_and_teams_need_one_per_player() -> None:
     skills = [DEFAULT_SKILL, Skill(20.0, 3.0)]
     assert rate(skills, [1, 1], teams=[0, 0]) == tuple(skills)
     with pytest.raises(ValueError, match="teams"):
         rate(skills, [1, 2], teams=[0])
 
 
-async def test_a_game_in_partnerships_is_rated_as_teams(store):
+async def test_a_game_in_partnerships_is_rated_as_teams(store: SqlStore) -> None:
     await finish_game(store, (1, 2, 3, 4), (1, 2, 1, 2), (16, 9, 16, 9), teams=((0, 2), (1, 3)))
     ratings = {user: (await store.player_stats(user, GUILD)).for_kind("kasino").rating for user in (1, 2, 3, 4)}
     assert ratings[1] == pytest.approx(ratings[3]) and ratings[2] == pytest.approx(ratings[4])

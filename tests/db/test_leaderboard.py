@@ -1,11 +1,14 @@
 """Leaderboards (sorts, ties, pagination, min games, names) and player statistics."""
 
+from typing import Any
+
 import pytest
 
+from db.sql_store import SqlStore
 from tests.db.helpers import GUILD, finish_game
 
 
-async def board(store, sort, **options):
+async def board(store: SqlStore, sort, **options):
     return await store.leaderboard(GUILD, "kasino", sort, **options)
 
 
@@ -13,7 +16,7 @@ def users_of(page):
     return [row.user_id for row in page.rows]
 
 
-async def test_rating_sort_lists_rated_players_best_first(store):
+async def test_rating_sort_lists_rated_players_best_first(store: SqlStore) -> None:
     await finish_game(store, (1, 2, 3), (3, 1, 2))
     await finish_game(store, (4, 5), (2, 1), guild=GUILD + 1)
     page = await board(store, "rating")
@@ -23,7 +26,7 @@ async def test_rating_sort_lists_rated_players_best_first(store):
     assert page.total == 3
 
 
-async def test_wins_sort_shares_ranks_on_ties_and_lists_unrated_players(store):
+async def test_wins_sort_shares_ranks_on_ties_and_lists_unrated_players(store: SqlStore) -> None:
     await finish_game(store, (1, 2), (1, 2))
     await finish_game(store, (3, None, None), (1, 2, 3), strengths=["easy", "easy"])  # one rated "easy" at most
     await finish_game(store, (2, 4), (2, 1))
@@ -37,7 +40,7 @@ async def test_wins_sort_shares_ranks_on_ties_and_lists_unrated_players(store):
     assert (rows[2].games, rows[2].wins, rows[2].win_rate) == (2, 0, 0.0)
 
 
-async def test_win_rate_sort_needs_min_games_and_says_so(store):
+async def test_win_rate_sort_needs_min_games_and_says_so(store: SqlStore) -> None:
     for _ in range(3):
         await finish_game(store, (1, 2), (1, 2))
     await finish_game(store, (3, 2), (1, 2))
@@ -48,7 +51,7 @@ async def test_win_rate_sort_needs_min_games_and_says_so(store):
     assert users_of(await board(store, "win_rate", min_games=1)) == [1, 3, 2]
 
 
-async def test_pagination_splits_and_keeps_ranks(store):
+async def test_pagination_splits_and_keeps_ranks(store: SqlStore) -> None:
     for user in range(1, 13):
         await finish_game(store, (user, 100), (1, 2), (user, 0))
     # 100 played 12 games and lost all; everyone else won once. 13 players on the wins board.
@@ -61,32 +64,32 @@ async def test_pagination_splits_and_keeps_ranks(store):
     assert beyond.rows == () and beyond.page == 3
 
 
-async def test_leaderboard_shows_the_latest_display_name(store):
+async def test_leaderboard_shows_the_latest_display_name(store: SqlStore) -> None:
     await finish_game(store, (1, 2), (1, 2), names={1: "Old name"})
     await finish_game(store, (1, 2), (1, 2), names={1: "New name"})
     page = await board(store, "wins")
     assert page.rows[0].name == "New name"
 
 
-async def test_leaderboard_counts_only_this_server_and_kind(store):
+async def test_leaderboard_counts_only_this_server_and_kind(store: SqlStore) -> None:
     await finish_game(store, (1, 2), (1, 2))
     await finish_game(store, (3, 4), (1, 2), guild=GUILD + 1)
     await finish_game(store, (5, 6), (1, 2), kind="garbage")
     assert sorted(users_of(await board(store, "wins"))) == [1, 2]
 
 
-async def test_empty_leaderboard_has_no_pages(store):
+async def test_empty_leaderboard_has_no_pages(store: SqlStore) -> None:
     page = await board(store, "rating")
     assert (page.rows, page.total, page.pages) == ((), 0, 0)
 
 
 @pytest.mark.parametrize(("sort", "options"), [("elo", {}), ("wins", {"page": -1}), ("wins", {"per_page": 0})])
-async def test_leaderboard_refuses_bad_arguments(store, sort, options):
+async def test_leaderboard_refuses_bad_arguments(store: SqlStore, sort: str, options: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         await board(store, sort, **options)
 
 
-async def test_player_stats_in_this_server_and_overall(store):
+async def test_player_stats_in_this_server_and_overall(store: SqlStore) -> None:
     await finish_game(store, (1, 2), (1, 2), (16, 3))
     await finish_game(store, (1, 3), (2, 1), (10, 17))
     await finish_game(store, (1, 2), (1, 2), (20, 1), guild=GUILD + 1)
@@ -106,13 +109,13 @@ async def test_player_stats_in_this_server_and_overall(store):
     assert stats.name == "u1"
 
 
-async def test_player_stats_for_someone_who_never_played(store):
+async def test_player_stats_for_someone_who_never_played(store: SqlStore) -> None:
     stats = await store.player_stats(42, GUILD)
     assert stats.name is None
     assert all(kind.server.games == kind.overall.games == 0 and kind.rating is None for kind in stats.kinds)
 
 
-async def test_computers_are_listed_by_strength_without_a_rank_or_hidden(store):
+async def test_computers_are_listed_by_strength_without_a_rank_or_hidden(store: SqlStore) -> None:
     await finish_game(store, (1, None), (1, 2), strengths=["easy"])
     await finish_game(store, (2, None), (2, 1), strengths=["hard"])
     await finish_game(store, (3, None, None), (2, 1, 3), strengths=["hard", "hard"])
@@ -133,7 +136,7 @@ async def test_computers_are_listed_by_strength_without_a_rank_or_hidden(store):
     assert (hidden.total, hidden.pages, hidden.computers) == (3, 1, False)
 
 
-async def test_computers_count_in_the_pages_only_when_listed(store):
+async def test_computers_count_in_the_pages_only_when_listed(store: SqlStore) -> None:
     for user in range(1, 6):
         await finish_game(store, (user, None), (1, 2), strengths=["medium"])
     assert (await board(store, "wins", per_page=5)).pages == 2

@@ -53,7 +53,7 @@ async def wins_board_in_pages(games, per_page):
 
 @settings(max_examples=25, deadline=None)
 @given(games=games_strategy, per_page=st.integers(1, 4))
-def test_wins_leaderboard_pages_match_a_python_tally(games, per_page):
+def test_wins_leaderboard_pages_match_a_python_tally(games, per_page) -> None:
     rows, total = asyncio.run(wins_board_in_pages(games, per_page))
     expected = expected_wins_board(games)
     assert rows == expected

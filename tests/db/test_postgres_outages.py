@@ -17,10 +17,12 @@ import db.postgres.store as postgres_store
 from db.errors import StoreError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
+from db.sql_store import SqlStore
 from service.errors import refusal_message
 from service.tables import TableService
 from tests import pg_outages
 from tests.db.helpers import NOW, real_game
+from tests.pg_outages import OwnServer
 
 own_server = pg_outages.own_server  # fixtures: a PostgreSQL of this module's own, a new database on it
 outage_url = pg_outages.outage_url
@@ -32,7 +34,7 @@ PLAYERS = 4  # games in play at once
 class Table:
     """Games played through the service, as players at their tables: each move sent with the version last seen."""
 
-    def __init__(self, store, games):
+    def __init__(self, store: SqlStore, games) -> None:
         self.store = store
         self.service = TableService(store, clock=lambda: NOW, coordinator=AdvisoryLocks(store))
         self.seen = {record.id: (record, game) for record, game in games}
@@ -48,7 +50,7 @@ class Table:
     def ids(self):
         return list(self.seen)
 
-    async def move(self, game_id):
+    async def move(self, game_id: int) -> None:
         """The player to move plays their first legal move; kept only once the service acknowledged it."""
         record, game = self.seen[game_id]
         seat = game.to_move
@@ -57,17 +59,17 @@ class Table:
         self.seen[game_id] = (result.record, result.game)
         self.acknowledged[game_id].append(move)
 
-    async def round(self):
+    async def round(self) -> None:
         """One move on every game at once."""
         await asyncio.gather(*(self.move(game_id) for game_id in self.ids))
 
-    async def refusal(self, game_id):
+    async def refusal(self, game_id: int):
         """The message a move on the game is refused with (it must be refused)."""
         with pytest.raises(StoreError) as refused:
             await self.move(game_id)
         return refusal_message(refused.value).id
 
-    async def refusal_or_none(self, game_id):
+    async def refusal_or_none(self, game_id: int):
         """The message a move on the game is refused with; None if it was acknowledged."""
         try:
             await self.move(game_id)
@@ -82,7 +84,7 @@ class Table:
         return True
 
 
-async def admin_says(url, *statements):
+async def admin_says(url, *statements) -> None:
     """Run `statements` on a connection of their own (as the server's administrator would)."""
     admin = await asyncpg.connect(url)
     try:
@@ -93,8 +95,8 @@ async def admin_says(url, *statements):
 
 
 async def test_a_server_stopped_and_started_mid_play_refuses_moves_as_unreachable_then_takes_the_first_after_it(
-    own_server, outage_url
-):
+    own_server: OwnServer, outage_url: str
+) -> None:
     table = await Table.opened(outage_url)
     try:
         for _ in range(3):  # connections kept between actions, as in steady play
@@ -114,7 +116,9 @@ async def test_a_server_stopped_and_started_mid_play_refuses_moves_as_unreachabl
         await table.store.close()
 
 
-async def test_an_outage_is_logged_once_when_it_starts_and_once_when_it_ends(own_server, outage_url, caplog):
+async def test_an_outage_is_logged_once_when_it_starts_and_once_when_it_ends(
+    own_server: OwnServer, outage_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     table = await Table.opened(outage_url, games=2)
     try:
         await table.round()
@@ -135,8 +139,8 @@ async def test_an_outage_is_logged_once_when_it_starts_and_once_when_it_ends(own
 
 
 async def test_a_game_whose_lock_another_session_holds_is_refused_as_busy_within_the_bound_while_others_play_on(
-    outage_url,
-):
+    outage_url: str,
+) -> None:
     table = await Table.opened(outage_url)
     stuck, *others = table.ids
     holder = await asyncpg.connect(outage_url)  # a process stopped in the middle of an action on the game
@@ -160,7 +164,9 @@ async def test_a_game_whose_lock_another_session_holds_is_refused_as_busy_within
         await table.store.close()
 
 
-async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apology(own_server, outage_url):
+async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apology(
+    own_server: OwnServer, outage_url: str
+) -> None:
     table = await Table.opened(outage_url, games=1)
     (game_id,) = table.ids
     await admin_says(outage_url, "ALTER ROLE postgres SET statement_timeout = '200ms'")
@@ -178,7 +184,9 @@ async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apo
         await table.store.close()
 
 
-async def test_too_many_connections_are_refused_as_a_busy_database_not_as_storage_full(own_server, outage_url):
+async def test_too_many_connections_are_refused_as_a_busy_database_not_as_storage_full(
+    own_server: OwnServer, outage_url: str
+) -> None:
     database = urlsplit(outage_url).path.lstrip("/")
     await admin_says(
         outage_url,
@@ -198,7 +206,9 @@ async def test_too_many_connections_are_refused_as_a_busy_database_not_as_storag
         await table.store.close()
 
 
-async def test_only_a_database_that_cannot_be_written_is_said_as_storage_full_or_not_writable(own_server, outage_url):
+async def test_only_a_database_that_cannot_be_written_is_said_as_storage_full_or_not_writable(
+    own_server: OwnServer, outage_url: str
+) -> None:
     table = await Table.opened(outage_url, games=1)
     (game_id,) = table.ids
     database = urlsplit(outage_url).path.lstrip("/")
@@ -220,7 +230,7 @@ async def test_only_a_database_that_cannot_be_written_is_said_as_storage_full_or
         await table.store.close()
 
 
-async def test_sessions_ended_by_idle_session_timeout_cost_no_move(outage_url):
+async def test_sessions_ended_by_idle_session_timeout_cost_no_move(outage_url: str) -> None:
     database = urlsplit(outage_url).path.lstrip("/")
     await admin_says(outage_url, f"ALTER DATABASE \"{database}\" SET idle_session_timeout = '300ms'")  # as poolers do
     table = await Table.opened(outage_url)

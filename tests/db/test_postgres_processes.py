@@ -12,7 +12,7 @@ from db.postgres.locks import AdvisoryLocks
 from db.postgres.migrate import MIGRATIONS_DIR
 from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
-from db.sql_store import shard_condition
+from db.sql_store import SqlStore, shard_condition
 from engine.registry import game_class
 from tests.db.helpers import NOW, TeamOutcome, later, real_game, running_game
 
@@ -28,7 +28,7 @@ async def opened_twice(kind, url):
 
 
 @pytest.fixture
-async def two(postgres_url):
+async def two(postgres_url: str):
     """Two processes' stores on one database."""
     async for pair in opened_twice(PostgresStore, postgres_url):
         yield pair
@@ -41,7 +41,7 @@ async def locks(two):
     return AdvisoryLocks(first), AdvisoryLocks(second)
 
 
-async def acquired_within(locks, game_id, seconds):
+async def acquired_within(locks, game_id: int, seconds):
     """Whether an action through `locks` gets the game's lock within `seconds` (released again at once).
 
     The lock is taken with the action's first statement, here a read of the game as every action's is.
@@ -58,12 +58,12 @@ async def acquired_within(locks, game_id, seconds):
         return False
 
 
-async def _backend_pid(store):
+async def _backend_pid(store: SqlStore):
     async with store._reading() as conn:
         return (await conn.execute_fetchall("SELECT pg_backend_pid()"))[0][0]
 
 
-async def _lock_holder(postgres_url, game_id):
+async def _lock_holder(postgres_url: str, game_id: int):
     admin = await asyncpg.connect(postgres_url)
     try:
         return await admin.fetchval(
@@ -75,7 +75,7 @@ async def _lock_holder(postgres_url, game_id):
         await admin.close()
 
 
-async def game_with_first_move_made(store, *, seed):
+async def game_with_first_move_made(store: SqlStore, *, seed: int):
     """A stored two-player Kasino game, and its engine with the first move applied (not yet saved)."""
     game = game_class("kasino").new(2, seed)
     record = await running_game(store, (1, 2), state=game.to_dict(), seed=seed)
@@ -85,7 +85,7 @@ async def game_with_first_move_made(store, *, seed):
     return record, game, seat, move
 
 
-async def test_two_processes_never_act_on_one_game_at_once(locks):
+async def test_two_processes_never_act_on_one_game_at_once(locks) -> None:
     first, second = locks
     async with first.lock(7):
         await first.store.get_game(7)  # the action's first statement takes the game's lock
@@ -94,7 +94,7 @@ async def test_two_processes_never_act_on_one_game_at_once(locks):
     assert await acquired_within(second, 7, 2)
 
 
-async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url):
+async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url: str) -> None:
     first, second = locks
     async with first.lock(7):
         await first.store.get_game(7)
@@ -108,7 +108,7 @@ async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(lo
     # The first process's action ends normally: releasing a lock the server already dropped is no error.
 
 
-async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(two, locks, postgres_url):
+async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(two, locks, postgres_url: str) -> None:
     store, _ = two
     first, _ = locks
     async with first.lock(7):
@@ -123,7 +123,7 @@ async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
         assert await _backend_pid(store) == pid  # kept for the next action, not handed back to the pool
 
 
-async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
+async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks) -> None:
     first, second = locks
     with pytest.raises(RuntimeError):
         async with first.lock(7):
@@ -143,7 +143,9 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
     assert await acquired_within(first, 7, 2)
 
 
-async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_write(two, locks, postgres_url):
+async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_write(
+    two, locks, postgres_url: str
+) -> None:
     store, _ = two
     first, second = locks
     record, game, seat, move = await game_with_first_move_made(store, seed=5)
@@ -162,7 +164,7 @@ async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_wr
     assert await acquired_within(second, record.id, 2)
 
 
-async def held_elsewhere(store, other, postgres_url):
+async def held_elsewhere(store: SqlStore, other, postgres_url: str):
     """A game `other` has checked already, and a connection (another process's) whose session holds its lock."""
     record, _ = await real_game(store, "kasino", (1, 2))
     await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
@@ -171,7 +173,7 @@ async def held_elsewhere(store, other, postgres_url):
     return record, holder
 
 
-def reading_in_an_action(locks, game_id):
+def reading_in_an_action(locks, game_id: int):
     """An action's first read of the game, through `locks`, as a task."""
 
     async def action():
@@ -181,7 +183,7 @@ def reading_in_an_action(locks, game_id):
     return asyncio.create_task(action())
 
 
-async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url):
+async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url: str) -> None:
     record, writer = await held_elsewhere(*two, postgres_url)
     try:
         commit = writer.transaction()
@@ -197,7 +199,9 @@ async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(
         await writer.close()
 
 
-async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(two, locks, postgres_url):
+async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(
+    two, locks, postgres_url: str
+) -> None:
     record, holder = await held_elsewhere(*two, postgres_url)
     try:
         reading = reading_in_an_action(locks[1], record.id)  # its statement's snapshot predates the write below
@@ -212,7 +216,7 @@ async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_m
         await holder.close()
 
 
-async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two):
+async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two) -> None:
     first, second = two
     record, game, seat, move = await game_with_first_move_made(first, seed=3)
     theirs = await second.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
@@ -223,7 +227,7 @@ async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_ot
     assert len(await second.game_moves(record.id)) == 1
 
 
-async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(two, postgres_url):
+async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(two, postgres_url: str) -> None:
     first, second = two
     record = await running_game(first, (1, 2))
     assert await first.claim_delivery(record.id, "a", later(120), NOW) is not None
@@ -240,7 +244,7 @@ async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_ski
         await other.close()
 
 
-async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url):
+async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url: str) -> None:
     owners = [await PostgresStore.open(postgres_url, own_games=shard_condition([shard], 2)) for shard in (0, 1)]
     try:
         games = {}
@@ -267,7 +271,7 @@ async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ra
     first, second = two
     records = [await running_game(store, (1, 2)) for store in two]
 
-    async def finish(store, record):
+    async def finish(store: SqlStore, record):
         outcome = TeamOutcome((1, 2), (9, 8))
         return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(9), outcome=outcome)
 
@@ -284,7 +288,7 @@ async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ra
     assert second_before == first_after
 
 
-async def test_processes_starting_together_migrate_once(postgres_url):
+async def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
     stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(3)))
     try:
         async with stores[0].transaction() as conn:
@@ -295,7 +299,7 @@ async def test_processes_starting_together_migrate_once(postgres_url):
             await store.close()
 
 
-async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url):
+async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url: str) -> None:
     store = await PostgresStore.open(postgres_url)
     async with store.transaction() as conn:
         await conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, '0999_future.sql')")
@@ -304,7 +308,7 @@ async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url
         await PostgresStore.open(postgres_url)
 
 
-async def test_an_unreachable_server_is_one_line_without_the_password():
+async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
     with pytest.raises(DatabaseUnusableError) as refused:
         await PostgresStore.open("postgresql://bot:s3cret@/games?host=/nonexistent-folder")
     message = str(refused.value)
@@ -312,7 +316,7 @@ async def test_an_unreachable_server_is_one_line_without_the_password():
     assert "s3cret" not in message
 
 
-async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(two, postgres_url):
+async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(two, postgres_url: str) -> None:
     first, _ = two
     record, game, seat, move = await game_with_first_move_made(first, seed=4)
     admin = await asyncpg.connect(postgres_url)

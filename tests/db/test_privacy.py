@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from db.copy import TABLES
 from db.records import FORMER_PLAYER_NAME, Occupant, former_player_id, is_computer_id, is_former_player_id
+from db.sql_store import SqlStore
 from engine.base import Outcome
 from engine.message import Message
 from engine.registry import game_class
@@ -15,7 +16,7 @@ SECRET = "Alice Secretname"
 OTHER_GUILD = 9009
 
 
-async def every_row(store):
+async def every_row(store: SqlStore):
     """Every row of every table, as text: what a scan for a member's name or id reads."""
     lines = []
     async with store.transaction() as conn:
@@ -24,7 +25,7 @@ async def every_row(store):
     return "\n".join(lines)
 
 
-async def played_out(store, users, seed):
+async def played_out(store: SqlStore, users, seed: int):
     """A real Kasino game of `users`, played by random legal moves to its end; (record, engine game)."""
     record, game = await real_game(store, "kasino", users, seed=seed)
     while game.outcome() is None:
@@ -32,7 +33,7 @@ async def played_out(store, users, seed):
     return record, game
 
 
-async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store):
+async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store: SqlStore) -> None:
     finished = await finish_game(store, (ALICE, BOB), (1, 2), names={ALICE: SECRET})
     await finish_game(store, (BOB, ALICE, CAROL), (2, 1, 3), names={ALICE: SECRET})
     running = await running_game(store, (CAROL, ALICE, BOB), max_seats=3)
@@ -53,7 +54,7 @@ async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store):
     assert not is_former_player_id(BOB) and not is_former_player_id(None)
 
 
-async def test_forgetting_changes_nobody_elses_figures_and_drops_the_members_row(store):
+async def test_forgetting_changes_nobody_elses_figures_and_drops_the_members_row(store: SqlStore) -> None:
     await finish_game(store, (ALICE, BOB), (1, 2), names={ALICE: SECRET})
     await finish_game(store, (BOB, CAROL), (1, 2))
     before = {user: await store.player_stats(user, GUILD) for user in (BOB, CAROL)}
@@ -73,7 +74,7 @@ async def test_forgetting_changes_nobody_elses_figures_and_drops_the_members_row
     assert gone.name is None and all(k.server.games == 0 and k.rating is None for k in gone.kinds)
 
 
-async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_state(store):
+async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_state(store: SqlStore) -> None:
     record, _ = await played_out(store, (ALICE, BOB), seed=11)
     assert record.status == "finished"
     await store.forget_member(ALICE)
@@ -85,7 +86,7 @@ async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_sta
     assert replayed.to_dict() == kept.state and len(moves) == kept.move_count
 
 
-async def test_seat_changes_and_narration_name_a_former_player(store):
+async def test_seat_changes_and_narration_name_a_former_player(store: SqlStore) -> None:
     record = await running_game(store, (BOB, ALICE, CAROL), max_seats=3)
     await rename(store, record.id, 1, SECRET)
     record = await store.save_move(record.id, record.version, 1, "resign", {"schema": 1}, later(1))
@@ -102,7 +103,7 @@ async def test_seat_changes_and_narration_name_a_former_player(store):
     assert (await store.get_game(record.id)).narration[0].params["before"] == Message("privacy.former-player")
 
 
-async def test_a_game_finished_after_forgetting_rates_the_others_only(store):
+async def test_a_game_finished_after_forgetting_rates_the_others_only(store: SqlStore) -> None:
     record = await running_game(store, (ALICE, BOB, CAROL), max_seats=3)
     await store.forget_member(ALICE)
     outcome = Outcome((3, 1, 2), (0, 5, 3))
@@ -115,7 +116,7 @@ async def test_a_game_finished_after_forgetting_rates_the_others_only(store):
     assert sorted(row.user_id for row in board.rows) == sorted([BOB, CAROL])
 
 
-async def test_member_data_holds_only_the_members_rows(store):
+async def test_member_data_holds_only_the_members_rows(store: SqlStore) -> None:
     finished = await finish_game(store, (ALICE, BOB), (1, 2), names={ALICE: SECRET})
     await finish_game(store, (BOB, CAROL), (1, 2))
     data = await store.member_data(ALICE)
@@ -130,7 +131,7 @@ async def test_member_data_holds_only_the_members_rows(store):
     assert str(BOB) not in text and str(CAROL) not in text and "u" + str(BOB) not in text
 
 
-async def test_a_departed_servers_data_is_purged_and_a_return_keeps_it(store):
+async def test_a_departed_servers_data_is_purged_and_a_return_keeps_it(store: SqlStore) -> None:
     gone = await finish_game(store, (ALICE, BOB), (1, 2))
     await running_game(store, (ALICE, CAROL))
     await store.set_language(GUILD, "no")

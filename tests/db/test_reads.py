@@ -6,14 +6,15 @@ import sqlite3
 
 import pytest
 
+from db.sql_store import SqlStore
 from tests.db.helpers import later, running_game
 
 
-async def test_a_read_during_a_write_transaction_sees_the_last_commit_without_waiting_for_it(store):
+async def test_a_read_during_a_write_transaction_sees_the_last_commit_without_waiting_for_it(store: SqlStore) -> None:
     game = await running_game(store)
     inside, release = asyncio.Event(), asyncio.Event()
 
-    async def slow_writer():
+    async def slow_writer() -> None:
         async with store.transaction() as conn:
             await conn.execute("UPDATE games SET host_id = 99 WHERE id = ?", (game.id,))
             inside.set()
@@ -28,7 +29,7 @@ async def test_a_read_during_a_write_transaction_sees_the_last_commit_without_wa
     assert (await store.get_game(game.id)).host_id == 99
 
 
-async def test_a_saved_move_is_seen_by_the_next_read(store):
+async def test_a_saved_move_is_seen_by_the_next_read(store: SqlStore) -> None:
     game = await running_game(store)
     saved = await store.save_move(game.id, game.version, 0, "m", {"n": 1}, later(1))
     assert await store.get_game(game.id) == saved
@@ -36,6 +37,6 @@ async def test_a_saved_move_is_seen_by_the_next_read(store):
 
 
 @pytest.mark.sqlite_only  # SQLite's own pragmas and connections
-async def test_the_reading_connection_cannot_write(store):
+async def test_the_reading_connection_cannot_write(store: SqlStore) -> None:
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         await store._reader.execute("DELETE FROM games")

@@ -8,11 +8,13 @@ cancels a game, before each statement the start-up check runs, one interleaving 
 import logging
 import random
 import shutil
+from pathlib import Path
 
 import aiosqlite
 import pytest
 
 from db import recovery
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.registry import game_class
 from tests.db.helpers import later, play_random, real_game
@@ -22,13 +24,13 @@ GAMES = (("kasino", (1, 2), "bad"), ("garbage", (3, 4), "ok"), ("kasino", (5, 6,
 
 
 @pytest.fixture(scope="module")
-def base_file(tmp_path_factory):
+def base_file(tmp_path_factory: pytest.TempPathFactory):
     """A closed file with the four games above, snapshots and logs damaged as listed."""
     import asyncio
 
     path = tmp_path_factory.mktemp("races") / "base.db"
 
-    async def build():
+    async def build() -> None:
         store = await Store.open(path)
         try:
             rng = random.Random(8)
@@ -56,7 +58,7 @@ async def second_writer(path):
     return Store(conn, path)
 
 
-async def foreign_action(writer, game_id):
+async def foreign_action(writer, game_id: int):
     """Save the first legal move of a replayable game (played from its log), or cancel one whose log is broken."""
     record = await writer.get_game(game_id)
     if record.status != "running":
@@ -74,7 +76,7 @@ async def foreign_action(writer, game_id):
     return ("moved", game_id, saved.move_count, str(move))
 
 
-def pause_before_statement(store, number, action):
+def pause_before_statement(store: SqlStore, number, action):
     """Run `action` before the store's statement `number` (counting from 0), unless that statement runs inside the
     store's own write transaction (where the second writer would wait for a lock the first one holds forever).
 
@@ -101,7 +103,7 @@ def pause_before_statement(store, number, action):
     return seen
 
 
-async def check_consistent(path):
+async def check_consistent(path) -> None:
     """Every game's snapshot equals the replay of its log (running ones), and move_count is the log's length."""
     conn = await aiosqlite.connect(path)
     store = Store(conn, path)
@@ -119,8 +121,8 @@ async def check_consistent(path):
 
 
 async def test_interleaved_start_up_check_and_a_second_writer_keep_snapshot_equal_to_replay(
-    base_file, tmp_path, caplog
-):
+    base_file, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     # A dry run counts the statements of the start-up check.
     dry = tmp_path / "dry.db"
     shutil.copy(base_file, dry)
@@ -146,7 +148,7 @@ async def test_interleaved_start_up_check_and_a_second_writer_keep_snapshot_equa
         writer = await second_writer(path)
         done = []
 
-        async def act(writer=writer, game_id=game_id, moves=moves, done=done):
+        async def act(writer=writer, game_id: int = game_id, moves=moves, done=done) -> None:
             for _ in range(moves):
                 done.append(await foreign_action(writer, game_id))
 

@@ -10,10 +10,12 @@ import json
 import logging
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from db import recovery
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.registry import game_class
 from tests.db.helpers import later, new_lobby
@@ -21,12 +23,12 @@ from tests.db.test_recovery import break_first_move, overwrite_snapshot, played_
 
 
 @pytest.fixture
-def replays(monkeypatch):
+def replays(monkeypatch: pytest.MonkeyPatch):
     """The length of each log replayed from now on."""
     seen = []
     replay = recovery.replay
 
-    def counting(kind, players, seed, settings, moves):
+    def counting(kind, players, seed: int, settings, moves):
         seen.append(len(moves))
         return replay(kind, players, seed, settings, moves)
 
@@ -38,7 +40,9 @@ async def opened(path):
     return await Store.open(path)
 
 
-async def test_intact_games_are_not_replayed_at_start_up(tmp_path, replays, caplog):
+async def test_intact_games_are_not_replayed_at_start_up(
+    tmp_path: Path, replays, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "kasino", (1, 2, 3))
     store = await opened(path)
     try:
@@ -58,7 +62,9 @@ async def test_intact_games_are_not_replayed_at_start_up(tmp_path, replays, capl
 
 @pytest.mark.parametrize(("kind", "users"), [("kasino", (1, 2)), ("garbage", (1, 2, None))])
 @pytest.mark.parametrize("corruption", ["{not json", '{"schema": 1, "kind": "nonsense"}', "initial", "no count"])
-async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(tmp_path, caplog, kind, users, corruption):
+async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str, users: tuple[int | None, ...], corruption: str
+) -> None:
     path, record, game = await played_file(tmp_path, kind, users)
     cls = game_class(kind)
     if corruption == "initial":  # a readable snapshot of the position before every move: its count is 0
@@ -82,7 +88,9 @@ async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(tmp_pat
         await store.close()
 
 
-async def test_an_unreplayable_game_whose_snapshot_disagrees_is_frozen_at_start_up_and_named_once(tmp_path, caplog):
+async def test_an_unreplayable_game_whose_snapshot_disagrees_is_frozen_at_start_up_and_named_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "kasino", (1, 2))
     break_first_move(path, record.id)
     overwrite_snapshot(path, record.id, "{not json")
@@ -97,7 +105,9 @@ async def test_an_unreplayable_game_whose_snapshot_disagrees_is_frozen_at_start_
         await store.close()
 
 
-async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_first_asked_for(tmp_path, caplog):
+async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_first_asked_for(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
     break_first_move(path, record.id)
     store = await opened(path)
@@ -121,7 +131,9 @@ async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_fi
         await store.close()
 
 
-async def test_a_snapshot_of_the_same_length_but_another_position_is_repaired_when_first_asked_for(tmp_path, caplog):
+async def test_a_snapshot_of_the_same_length_but_another_position_is_repaired_when_first_asked_for(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, game = await played_file(tmp_path, "kasino", (1, 2))
     other = dict(record.state)
     other["hands"] = list(reversed(other["hands"]))  # the same cards and count, dealt to the other seats
@@ -138,14 +150,14 @@ async def test_a_snapshot_of_the_same_length_but_another_position_is_repaired_wh
         await store.close()
 
 
-async def test_checked_game_of_a_missing_game_is_none_and_lobbies_need_no_check(store, replays):
+async def test_checked_game_of_a_missing_game_is_none_and_lobbies_need_no_check(store: SqlStore, replays) -> None:
     assert await store.checked_game(404) is None
     lobby = await new_lobby(store)
     assert await store.checked_game(lobby.id) == lobby
     assert replays == []
 
 
-async def test_a_game_started_or_moved_by_this_process_needs_no_check(store, replays):
+async def test_a_game_started_or_moved_by_this_process_needs_no_check(store: SqlStore, replays) -> None:
     lobby = await new_lobby(store)
     game = game_class("kasino").new(2, 42)
     await store.join_lobby(lobby.id, 2, "u2", later(1))
@@ -155,7 +167,7 @@ async def test_a_game_started_or_moved_by_this_process_needs_no_check(store, rep
     assert replays == []
 
 
-async def test_a_caller_holding_the_current_version_gets_the_game_without_its_snapshot(store):
+async def test_a_caller_holding_the_current_version_gets_the_game_without_its_snapshot(store: SqlStore) -> None:
     game = game_class("kasino").new(2, 42)
     lobby = await new_lobby(store)
     await store.join_lobby(lobby.id, 2, "u2", later(1))
@@ -165,11 +177,13 @@ async def test_a_caller_holding_the_current_version_gets_the_game_without_its_sn
     assert await store.checked_game(started.id, held_version=started.version - 1) == started
 
 
-async def test_the_full_check_replays_logs_in_a_worker_thread_and_still_freezes(tmp_path, monkeypatch, caplog):
+async def test_the_full_check_replays_logs_in_a_worker_thread_and_still_freezes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
     threads = []
     replay = recovery.replay
 
-    def recording(kind, players, seed, settings, moves):
+    def recording(kind, players, seed: int, settings, moves):
         threads.append(threading.current_thread())
         return replay(kind, players, seed, settings, moves)
 

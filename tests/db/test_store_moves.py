@@ -2,10 +2,12 @@
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
 from db.errors import GameNotRunningError, StaleVersionError
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.base import Outcome
 from engine.message import Message
@@ -13,7 +15,7 @@ from engine.registry import game_class
 from tests.db.helpers import NOW, later, new_lobby, play_random, real_game, running_game
 
 
-async def test_save_move_logs_the_move_and_stores_the_snapshot(store):
+async def test_save_move_logs_the_move_and_stores_the_snapshot(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(5), deadline=later(65))
     saved = await store.save_move(saved.id, saved.version, 1, "A♥ place", {"turn": 2}, later(6), auto=True)
@@ -27,7 +29,7 @@ async def test_save_move_logs_the_move_and_stores_the_snapshot(store):
     ]
 
 
-async def test_save_move_with_an_old_version_is_refused_and_changes_nothing(store):
+async def test_save_move_with_an_old_version_is_refused_and_changes_nothing(store: SqlStore) -> None:
     game = await running_game(store)
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, NOW)
     with pytest.raises(StaleVersionError):
@@ -36,7 +38,7 @@ async def test_save_move_with_an_old_version_is_refused_and_changes_nothing(stor
     assert len(await store.game_moves(game.id)) == 1
 
 
-async def test_two_concurrent_saves_of_one_version_apply_exactly_once(store):
+async def test_two_concurrent_saves_of_one_version_apply_exactly_once(store: SqlStore) -> None:
     game = await running_game(store)
     results = await asyncio.gather(
         *(store.save_move(game.id, game.version, 0, f"move {i}", {"turn": i}, NOW) for i in range(2)),
@@ -50,7 +52,7 @@ async def test_two_concurrent_saves_of_one_version_apply_exactly_once(store):
     assert (await store.get_game(game.id)).state == {"turn": int(moves[0].move.split()[1])}
 
 
-async def test_save_move_refuses_a_lobby_and_a_finished_game(store):
+async def test_save_move_refuses_a_lobby_and_a_finished_game(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     with pytest.raises(GameNotRunningError) as refused:
         await store.save_move(lobby.id, lobby.version, 0, "x", {}, NOW)
@@ -62,7 +64,7 @@ async def test_save_move_refuses_a_lobby_and_a_finished_game(store):
     assert refused.value.status == "finished"
 
 
-async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store):
+async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store: SqlStore) -> None:
     game = await running_game(store)
     with pytest.raises(ValueError, match="no seat 2"):
         await store.save_move(game.id, game.version, 2, "x", {}, NOW)
@@ -70,7 +72,7 @@ async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store):
     assert await store.game_moves(game.id) == []
 
 
-async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
+async def test_finishing_move_closes_the_game_in_the_same_transaction(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
     done = await store.save_move(
@@ -89,7 +91,7 @@ async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
     assert [(row.user_id, row.wins, row.points) for row in board.rows] == [(1, 1, 16), (2, 0, 9)]
 
 
-async def test_an_outcome_not_covering_every_seat_rolls_the_move_back(store):
+async def test_an_outcome_not_covering_every_seat_rolls_the_move_back(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     with pytest.raises(ValueError, match="covers 3 seats"):
         await store.save_move(game.id, game.version, 0, "x", {}, NOW, outcome=Outcome((1, 2, 3), (0, 0, 0)))
@@ -97,10 +99,10 @@ async def test_an_outcome_not_covering_every_seat_rolls_the_move_back(store):
     assert await store.game_moves(game.id) == []
 
 
-async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_with_it(store):
+async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_with_it(store: SqlStore) -> None:
     lobby = await new_lobby(store)
 
-    async def failing_writer():
+    async def failing_writer() -> None:
         async with store.transaction() as conn:
             await conn.execute("UPDATE games SET host_id = 999 WHERE id = ?", (lobby.id,))
             await asyncio.sleep(0.01)  # let the other coroutine try to write meanwhile
@@ -114,7 +116,9 @@ async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_w
 
 
 @pytest.mark.parametrize(("kind", "users"), [("kasino", (1, 2, 3)), ("garbage", (1, None, 2, 3))])
-async def test_real_snapshots_round_trip_and_match_the_replayed_log(tmp_path, kind, users):
+async def test_real_snapshots_round_trip_and_match_the_replayed_log(
+    tmp_path: Path, kind: str, users: tuple[int | None, ...]
+) -> None:
     path = tmp_path / "bot.db"
     store = await Store.open(path)
     try:
@@ -137,7 +141,9 @@ async def test_real_snapshots_round_trip_and_match_the_replayed_log(tmp_path, ki
 
 
 @pytest.mark.parametrize("steps_before_cancel", range(8))
-async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(store, steps_before_cancel):
+async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(
+    store: SqlStore, steps_before_cancel: int
+) -> None:
     game = await running_game(store)
     task = asyncio.create_task(store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, NOW))
     for _ in range(steps_before_cancel):
@@ -153,7 +159,7 @@ async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(st
     assert saved.move_count == stored.move_count + 1
 
 
-async def test_a_snapshot_keeps_any_integer_and_any_letter_exactly(store):
+async def test_a_snapshot_keeps_any_integer_and_any_letter_exactly(store: SqlStore) -> None:
     # orjson writes and reads the JSON columns, but reads an integer beyond 64 bits as a float: snapshots (whose seed
     # may be any integer) are read exactly all the same.
     game = await running_game(store)
@@ -163,7 +169,7 @@ async def test_a_snapshot_keeps_any_integer_and_any_letter_exactly(store):
     assert (await store.get_game(game.id)).state == state
 
 
-async def test_a_read_for_the_held_version_leaves_out_the_snapshot_and_the_narration(store):
+async def test_a_read_for_the_held_version_leaves_out_the_snapshot_and_the_narration(store: SqlStore) -> None:
     game = await running_game(store)
     told = (Message("shared.game-on"),)
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(1), narration=told)

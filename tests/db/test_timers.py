@@ -4,29 +4,30 @@ import pytest
 
 from db.errors import GameNotFoundError, StaleVersionError
 from db.records import NewLobby
+from db.sql_store import SqlStore
 from engine.base import Outcome
 from tests.db.helpers import NOW, later, new_lobby, running_game
 
 
-async def test_a_lobby_keeps_its_turn_timer_and_afk_limit(store):
+async def test_a_lobby_keeps_its_turn_timer_and_afk_limit(store: SqlStore) -> None:
     lobby = await store.create_lobby(NewLobby("garbage", 1, 2, 3, "host", {}, 9, 6, turn_seconds=120, afk_limit=2), NOW)
     again = await store.get_game(lobby.id)
     assert (again.turn_seconds, again.afk_limit) == (120, 2)
 
 
-async def test_without_options_there_is_no_timer_and_the_limit_is_three(store):
+async def test_without_options_there_is_no_timer_and_the_limit_is_three(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     assert (lobby.turn_seconds, lobby.afk_limit) == (None, 3)
 
 
 @pytest.mark.parametrize(("turn_seconds", "afk_limit"), [(0, 3), (-5, 3), (60, 0)])
-async def test_impossible_timer_options_are_refused(store, turn_seconds, afk_limit):
+async def test_impossible_timer_options_are_refused(store: SqlStore, turn_seconds: int, afk_limit: int) -> None:
     with pytest.raises(ValueError, match="turn_seconds must be positive"):
         lobby = NewLobby("kasino", 1, 2, 3, "h", {}, 1, 2, turn_seconds=turn_seconds, afk_limit=afk_limit)
         await store.create_lobby(lobby, NOW)
 
 
-async def test_due_games_are_the_running_ones_whose_deadline_has_come(store):
+async def test_due_games_are_the_running_ones_whose_deadline_has_come(store: SqlStore) -> None:
     early = await running_game(store, (1, 2))
     late = await running_game(store, (3, 4))
     untimed = await running_game(store, (5, 6))
@@ -40,14 +41,14 @@ async def test_due_games_are_the_running_ones_whose_deadline_has_come(store):
     assert [game.id for game in await store.due_games(later(500))] == [early.id]
 
 
-async def test_set_deadline_moves_the_deadline_and_remembers_the_warning(store):
+async def test_set_deadline_moves_the_deadline_and_remembers_the_warning(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
     stored = await store.get_game(game.id)
     assert (stored.deadline, stored.warned, stored.version) == (later(30), True, game.version)
 
 
-async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadline(store):
+async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadline(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     moved = await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=later(120))
     with pytest.raises(StaleVersionError):
@@ -57,12 +58,12 @@ async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadli
     assert stored == moved
 
 
-async def test_set_deadline_on_a_missing_game_says_so(store):
+async def test_set_deadline_on_a_missing_game_says_so(store: SqlStore) -> None:
     with pytest.raises(GameNotFoundError):
         await store.set_deadline(999, later(30), warned=True, expected_version=0)
 
 
-async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(store):
+async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW)
     with pytest.raises(StaleVersionError):
@@ -75,12 +76,12 @@ async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(s
 # -- due timers: what the timer loop reads, through an index, without snapshots ---------------------------------
 
 
-async def timed(store, users, deadline, warn_at):
+async def timed(store: SqlStore, users, deadline, warn_at):
     game = await running_game(store, users)
     return await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=deadline, warn_at=warn_at)
 
 
-async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_first(store):
+async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_first(store: SqlStore) -> None:
     warn_soon = await timed(store, (1, 2), deadline=later(120), warn_at=later(90))
     expire_soon = await timed(store, (3, 4), deadline=later(60), warn_at=None)  # no warning asked for
     far = await timed(store, (5, 6), deadline=later(3600), warn_at=later(3000))
@@ -99,7 +100,7 @@ async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_fi
     assert far.id not in {timer.id for timer in await store.due_timers(later(2999))}
 
 
-async def test_a_warned_turn_is_due_again_only_at_its_deadline(store):
+async def test_a_warned_turn_is_due_again_only_at_its_deadline(store: SqlStore) -> None:
     game = await timed(store, (1, 2), deadline=later(120), warn_at=later(90))
     await store.set_deadline(game.id, later(120), warned=True, expected_version=game.version)
     assert await store.due_timers(later(119)) == []
@@ -107,7 +108,7 @@ async def test_a_warned_turn_is_due_again_only_at_its_deadline(store):
     assert (due.id, due.warned, due.is_expired(later(120))) == (game.id, True, True)
 
 
-async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled_game_has_none(store):
+async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled_game_has_none(store: SqlStore) -> None:
     game = await timed(store, (1, 2), deadline=later(60), warn_at=later(30))
     moved = await store.save_move(game.id, game.version, 1, "b", {"n": 2}, NOW, deadline=later(600), warn_at=later(500))
     assert await store.due_timers(later(499)) == []
@@ -122,7 +123,7 @@ async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled
     assert [due.id for due in await store.due_timers(later(10**6))] == [started.id]
 
 
-def captured_sql(store):
+def captured_sql(store: SqlStore):
     """The statements the store runs from now on, on either of its connections."""
     seen = []
     for conn in {store._conn, store._reader} - {None}:
@@ -137,7 +138,7 @@ def captured_sql(store):
 
 
 @pytest.mark.sqlite_only  # SQLite's own pragmas and connections
-async def test_the_due_timer_query_is_a_range_scan_of_the_timer_index(store):
+async def test_the_due_timer_query_is_a_range_scan_of_the_timer_index(store: SqlStore) -> None:
     for number in range(20):
         await timed(store, (10 + 2 * number, 11 + 2 * number), deadline=later(60 + number), warn_at=later(number))
     seen = captured_sql(store)

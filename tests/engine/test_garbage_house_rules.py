@@ -10,6 +10,7 @@ import hashlib
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,7 @@ def play_random(players: int, seed: int, settings: GarbageSettings, resign_rate:
 # ----- the interface: KIND.house_rules, settings, stored games ---------------------------------------------------
 
 
-def test_every_house_rule_is_a_setting_with_its_specified_default():
+def test_every_house_rule_is_a_setting_with_its_specified_default() -> None:
     rules = {rule.rule_id: rule for rule in KIND.house_rules}
     assert list(rules) == ["GV1", "GV2", "GV3", "GV4", "GV5"]
     defaults = GarbageSettings()
@@ -128,7 +129,7 @@ def test_every_house_rule_is_a_setting_with_its_specified_default():
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_house_rule_and_value_has_its_words_in_every_language(locale):
+def test_every_house_rule_and_value_has_its_words_in_every_language(locale: str) -> None:
     entries = load(locale).entries
     for rule in KIND.house_rules:
         base = f"garbage.rule.{rule.setting}"
@@ -138,7 +139,7 @@ def test_every_house_rule_and_value_has_its_words_in_every_language(locale):
             assert f"{base}.{value_key(value)}.rules" in entries, (locale, value)
 
 
-def test_stored_settings_and_snapshots_from_before_the_house_rules_still_load_and_replay():
+def test_stored_settings_and_snapshots_from_before_the_house_rules_still_load_and_replay() -> None:
     # A game stored before issue 26 has only `start_size` in its settings, and its snapshot the keys it had then.
     game = GarbageGame.new(3, seed=21, settings={"start_size": 4})
     log = []
@@ -167,7 +168,7 @@ FINGERPRINTS = {
 
 
 @pytest.mark.parametrize(("players", "seed", "size"), list(FINGERPRINTS))
-def test_default_settings_play_exactly_as_before_the_house_rules(players, seed, size):
+def test_default_settings_play_exactly_as_before_the_house_rules(players: int, seed: int, size: int) -> None:
     game = GarbageGame.new(players, seed, GarbageSettings(start_size=size))
     rng = random.Random(seed)
     told = []
@@ -184,7 +185,7 @@ def test_default_settings_play_exactly_as_before_the_house_rules(players, seed, 
     "bad",
     [{"wild_rank": "queen"}, {"jokers": 1}, {"last_turn": "yes"}, {"decks": 4}, {"decks": True}, {"wild": "king"}],
 )
-def test_settings_outside_the_house_rules_are_refused(bad):
+def test_settings_outside_the_house_rules_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         GarbageSettings.from_dict(bad)
 
@@ -192,7 +193,7 @@ def test_settings_outside_the_house_rules_are_refused(bad):
 # ----- GV1 wild rank ---------------------------------------------------------------------------------------------
 
 
-def test_gv1_kings_wild_a_king_plays_every_jack_rule_and_jacks_are_dead():
+def test_gv1_kings_wild_a_king_plays_every_jack_rule_and_jacks_are_dead() -> None:
     # G6c: a drawn King waits for a spot; placing it turns up the card there.
     game = GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣", "A♠ 2♠ 3♠ 4♠"], face_up=[[1, 3], []], stock="K♣ J♦",
                                      settings=GarbageSettings(start_size=4, wild_rank="king"))  # fmt: skip
@@ -215,7 +216,7 @@ def test_gv1_kings_wild_a_king_plays_every_jack_rule_and_jacks_are_dead():
     assert isinstance(events[-2], HandWon) and isinstance(events[-1], NewHandDealt)
 
 
-def test_gv1_kings_wild_a_drawn_jack_goes_to_the_discard_pile_as_a_court_card():
+def test_gv1_kings_wild_a_drawn_jack_goes_to_the_discard_pile_as_a_court_card() -> None:
     game = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], stock="J♣", settings=GarbageSettings(start_size=3,
                                      wild_rank="king"))  # fmt: skip
     events = game.play(0, "draw stock")
@@ -229,7 +230,7 @@ def test_gv1_kings_wild_a_drawn_jack_goes_to_the_discard_pile_as_a_court_card():
     assert refusal(refused.value) == "You have no King to place; draw from the stock or take from the discard pile."
 
 
-def test_gv1_kings_wild_a_king_fills_the_single_ace_spot_and_wins_the_game():
+def test_gv1_kings_wild_a_king_fills_the_single_ace_spot_and_wins_the_game() -> None:
     game = GarbageGame.from_position(["7♦", "2♣", "3♣"], stock="K♥", settings=GarbageSettings(start_size=1,
                                      wild_rank="king"))  # fmt: skip
     events = game.play(0, "draw stock")
@@ -238,7 +239,7 @@ def test_gv1_kings_wild_a_king_fills_the_single_ace_spot_and_wins_the_game():
     assert game.outcome().places == (1, 2, 2)
 
 
-def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach():
+def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach() -> None:
     with pytest.raises(ValueError, match="only a 2 or a wild card"):
         GarbageGame.from_position(["A♥ J♦ 3♥", "A♠ 2♠ 3♠"], face_up=[[2], []], settings=GarbageSettings(start_size=3,
                                   wild_rank="king"))  # fmt: skip
@@ -251,7 +252,7 @@ def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach():
 
 
 @pytest.mark.parametrize(("players", "decks"), [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
-def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players, decks):
+def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players: int, decks: int) -> None:
     game = GarbageGame.new(players, seed=7, settings={"jokers": True})
     found = [C(code) for code in codes(game)]
     assert len(found) == 54 * decks == len(set(found))
@@ -271,7 +272,7 @@ def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players, decks):
 
 @pytest.mark.parametrize("settings", [GarbageSettings(start_size=4, jokers=True), GarbageSettings(start_size=4,
                          wild_rank="king", jokers=True)], ids=["jacks", "kings"])  # fmt: skip
-def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings):
+def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings) -> None:
     game = GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣", "A♠ 2♠ 3♠ 4♠"], face_up=[[1, 3], []], stock="🃟 2♦",
                                      settings=settings)  # fmt: skip
     game.play(0, "draw stock")
@@ -292,7 +293,7 @@ def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings):
     assert refusal(refused.value).startswith("You have no wild card to place")
 
 
-def test_gv2_a_joker_is_a_card_kasino_never_deals_and_every_other_card_is_unchanged():
+def test_gv2_a_joker_is_a_card_kasino_never_deals_and_every_other_card_is_unchanged() -> None:
     joker = Card(JOKER, BLACK_JOKER, 2)
     assert (str(joker), joker.code, joker.rank_text) == ("🃏", "🃏#2", "Jo")
     for typed in ("🃏#2", "jo#2", "Joker#2", "JO#2"):
@@ -309,7 +310,7 @@ def test_gv2_a_joker_is_a_card_kasino_never_deals_and_every_other_card_is_unchan
     assert BLACK_JOKER not in dealt and WHITE_JOKER not in dealt
 
 
-def test_gv1_gv2_kings_wild_with_jokers_random_games_to_the_end():
+def test_gv1_gv2_kings_wild_with_jokers_random_games_to_the_end() -> None:
     """Whole games under GV1 Kings wild and GV2 Jokers: B2 with Jokers, B1 replay, snapshots, nothing hidden shown."""
     kings_placed = jokers_placed = jacks_discarded = 0
     for seed, players in enumerate([2, 3, 4, 5, 6, 2, 3]):
@@ -325,12 +326,12 @@ def test_gv1_gv2_kings_wild_with_jokers_random_games_to_the_end():
 
 
 @pytest.mark.parametrize("strength", ["easy", "medium", "hard"])
-def test_gv1_gv2_kings_wild_with_jokers_computer_games_to_the_end(strength):
+def test_gv1_gv2_kings_wild_with_jokers_computer_games_to_the_end(strength: str) -> None:
     for seed in range(2):
         players = [make_player("garbage", strength, seed + seat) for seat in range(3)]
         settings = GarbageSettings(start_size=3, wild_rank="king", jokers=True, decks=2)
 
-        def legal(game, seat, move):
+        def legal(game, seat, move) -> None:
             assert move in game.legal_moves(seat)
 
         result = play_game("garbage", players, seed, settings, on_move=legal)
@@ -363,7 +364,7 @@ def test_gv1_gv2_computers_take_the_wild_cards_of_the_house_rules_and_decide_fro
 # ----- GV3 layout ------------------------------------------------------------------------------------------------
 
 
-def test_gv3_layout_is_the_start_size_from_one_to_ten_and_size_stays_a_lobby_option():
+def test_gv3_layout_is_the_start_size_from_one_to_ten_and_size_stays_a_lobby_option() -> None:
     rule = next(rule for rule in KIND.house_rules if rule.rule_id == "GV3")
     assert (rule.setting, rule.default, sorted(rule.values)) == ("start_size", 10, list(range(1, 11)))
     assert [option.name for option in KIND.options] == ["size"] and KIND.options[0].setting == "start_size"
@@ -382,7 +383,7 @@ def three_seats(**kwargs) -> GarbageGame:
     return GarbageGame.from_position(["A♥ 2♥ 9♦", "A♠ 5♠ 3♠", "Q♣ 2♣ 8♣"], **kwargs)
 
 
-def test_gv4_last_turn_gives_each_seat_behind_the_finisher_one_more_turn():
+def test_gv4_last_turn_gives_each_seat_behind_the_finisher_one_more_turn() -> None:
     game = three_seats(stock="3♦ K♦ Q♥", to_move=0, first=0)
     events = game.play(0, "draw stock")
     assert events[-1] == LastTurns(0, 1, C("9♦"), (1, 2))
@@ -401,7 +402,7 @@ def test_gv4_last_turn_gives_each_seat_behind_the_finisher_one_more_turn():
     assert game.to_move == 0 and game.public_view().finished == ()
 
 
-def test_gv4_without_last_turn_or_with_nobody_behind_the_first_complete_layout_wins_at_once():
+def test_gv4_without_last_turn_or_with_nobody_behind_the_first_complete_layout_wins_at_once() -> None:
     game = three_seats(stock="3♦", settings=GarbageSettings(start_size=3))  # the default: G7
     assert isinstance(game.play(0, "draw stock")[-2], HandWon)
     # The last seat of the round finishes: everyone has had as many turns, so the hand ends as in G7.
@@ -410,7 +411,7 @@ def test_gv4_without_last_turn_or_with_nobody_behind_the_first_complete_layout_w
     assert isinstance(events[-2], HandWon) and isinstance(events[-1], NewHandDealt)
 
 
-def test_gv4_a_last_turn_that_fills_a_layout_wins_the_hand_too():
+def test_gv4_a_last_turn_that_fills_a_layout_wins_the_hand_too() -> None:
     game = three_seats(stock="3♦ 2♦ 5♥", face_up=[[1, 2], [1, 3], []], to_move=0, first=0)
     game.play(0, "draw stock")
     events = game.play(1, "draw stock")  # 2♦ fills Ola's last spot: 5♠ goes to the discard pile
@@ -424,7 +425,7 @@ def test_gv4_a_last_turn_that_fills_a_layout_wins_the_hand_too():
     assert game.to_dict()["hands_won"] == [1, 1, 0] and game.to_move == 0  # the first to finish starts
 
 
-def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game():
+def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game() -> None:
     settings = GarbageSettings(start_size=3, last_turn=True)
     game = GarbageGame.from_position(["9♦", "7♠", "2♣"], hands_won=[2, 2, 2], stock="A♦ J♠ 5♥", settings=settings)
     events = game.play(0, "draw stock")
@@ -440,7 +441,7 @@ def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game():
     assert game.outcome().places == (1, 1, 3) and game.outcome().winners == (0, 1)
 
 
-def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alone():
+def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alone() -> None:
     settings = GarbageSettings(start_size=2, last_turn=True)
     game = GarbageGame.from_position(["9♦", "7♠"], hands_won=[1, 1], stock="A♦ 6♥", settings=settings)
     game.play(0, "draw stock")
@@ -450,7 +451,7 @@ def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alo
     assert game.outcome().places == (1, 2)
 
 
-def test_gv4_last_turns_survive_a_snapshot_and_a_resignation():
+def test_gv4_last_turns_survive_a_snapshot_and_a_resignation() -> None:
     game = three_seats(stock="3♦ J♣ K♦ Q♥", to_move=0, first=0)
     game.play(0, "draw stock")
     state = json.loads(json.dumps(game.to_dict()))
@@ -472,7 +473,7 @@ def test_gv4_last_turns_survive_a_snapshot_and_a_resignation():
     assert codes(game) == expected_codes(game)
 
 
-def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win():
+def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win() -> None:
     """Whole games with the last turn: B1, B2, G11 at every move; some hands won by several, some games shared."""
     seen = Counter()
     for seed in range(40):
@@ -489,7 +490,7 @@ def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win():
 
 
 @pytest.mark.parametrize("strength", ["easy", "medium", "hard"])
-def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength):
+def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength: str) -> None:
     """Computer players play whole games with the last turn, legally, until one of them ends in a shared win (G10)."""
     last_turns = 0
     shared = None
@@ -498,7 +499,7 @@ def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength):
         players = [make_player("garbage", strength, seed + seat) for seat in range(seats)]
         settings = GarbageSettings(start_size=1 + seed % 2, last_turn=True)
 
-        def legal(game, seat, move):
+        def legal(game, seat, move) -> None:
             assert move in game.legal_moves(seat)
             nonlocal last_turns
             last_turns += bool(game.public_view().last_turns)
@@ -513,7 +514,7 @@ def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength):
 # ----- GV5 decks -------------------------------------------------------------------------------------------------
 
 
-def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_too_small():
+def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_too_small() -> None:
     unfit = KIND.house_rules_fit(GarbageSettings(decks=1), 5)
     assert unfit is not None and unfit.id == "garbage.refused.too-few-decks"
     assert render_message(unfit, "en") == (
@@ -535,7 +536,7 @@ def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_to
     assert render_message(two, "en").startswith("2 decks (52 cards) are too few for 5 players")
 
 
-def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many():
+def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many() -> None:
     for players in range(2, 7):
         for jokers in (False, True):
             assert KIND.house_rules_fit(GarbageSettings(jokers=jokers), players) is None
@@ -549,13 +550,13 @@ def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many():
         assert len(codes(GarbageGame.new(players, seed=3, settings={"decks": 0}))) == 52 * {2: 1, 4: 2, 6: 3}[players]
 
 
-def test_gv5_fixed_decks_random_games_to_the_end():
+def test_gv5_fixed_decks_random_games_to_the_end() -> None:
     for seed, (players, decks) in enumerate([(2, 3), (6, 2), (3, 1), (4, 3)]):
         game, _ = play_random(players, seed, GarbageSettings(start_size=2, decks=decks, jokers=seed % 2 == 1))
         assert game.public_view().decks == decks
 
 
-def test_house_rules_views_and_moves_in_words():
+def test_house_rules_views_and_moves_in_words() -> None:
     game = GarbageGame.new(3, seed=4, settings=KINGS_AND_JOKERS)
     view = game.public_view()
     assert (view.wild_rank, view.jokers, view.decks, view.last_turn, view.first) == (KING, True, 2, False, None)

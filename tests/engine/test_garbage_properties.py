@@ -128,12 +128,12 @@ def play_checked_game(
     resign_rate=st.sampled_from([0.0, 0.0, 0.005, 0.02]),
     short_stock=st.sampled_from([None, None, 0, 2]),
 )
-def test_b1_b2_b3_g8_g11_random_small_games(players, seed, start_size, resign_rate, short_stock):
+def test_b1_b2_b3_g8_g11_random_small_games(players, seed: int, start_size, resign_rate, short_stock) -> None:
     play_checked_game(players, seed, start_size, resign_rate, SMALL_GAME_MOVE_BOUND, short_stock)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_b2_g10_full_size_random_game_ends_with_every_card_kept(players):
+def test_b2_g10_full_size_random_game_ends_with_every_card_kept(players: int) -> None:
     game = GarbageGame.new(players, seed=players)
     chooser = random.Random(players)
     expected = full_decks(players)
@@ -145,7 +145,7 @@ def test_b2_g10_full_size_random_game_ends_with_every_card_kept(players):
     assert outcome.scores[outcome.winners[0]] == 10 and outcome.winners == (outcome.scores.index(10),)
 
 
-def test_b1_b2_b3_g11_one_full_size_game_with_every_check():
+def test_b1_b2_b3_g11_one_full_size_game_with_every_check() -> None:
     play_checked_game(players=3, seed=2024, start_size=10, resign_rate=0.0, bound=FULL_GAME_MOVE_BOUND)
 
 
@@ -153,13 +153,13 @@ moves = st.sampled_from([*EVERY_DECISION, Resign()])
 
 
 @given(moves)
-def test_notation_round_trips(move):
+def test_notation_round_trips(move) -> None:
     assert parse_garbage_move(str(move)) == move
     assert eval(repr(move), {cls.__name__: cls for cls in (DrawStock, DrawDiscard, PlaceJack, Resign)}) == move
 
 
 @given(moves, st.lists(st.booleans(), min_size=12, max_size=12), st.sampled_from(["", " ", "  ", "\t"]))
-def test_notation_accepts_any_case_and_spacing(move, upper, pad):
+def test_notation_accepts_any_case_and_spacing(move, upper, pad) -> None:
     text = "".join(ch.upper() if flip else ch for ch, flip in zip(str(move), upper + [False] * 20, strict=False))
     assert parse_garbage_move(pad + text.replace(" ", " " + pad) + pad) == move
 
@@ -180,7 +180,7 @@ def test_notation_accepts_any_case_and_spacing(move, upper, pad):
         ("Resign.", Resign()),
     ],
 )
-def test_notation_accepts_what_people_type(text, move):
+def test_notation_accepts_what_people_type(text: str, move) -> None:
     assert parse_garbage_move(text) == move
 
 
@@ -193,7 +193,7 @@ def test_notation_accepts_what_people_type(text, move):
         ("7♣", Message("garbage.refused.not-a-move", {"text": "7♣"})),
     ],
 )
-def test_notation_refuses_what_is_not_a_move(text, reason):
+def test_notation_refuses_what_is_not_a_move(text: str, reason) -> None:
     with pytest.raises(InvalidMoveError) as refused:
         parse_garbage_move(text)
     assert refused.value.message == reason

@@ -71,7 +71,9 @@ def playout(game, chooser, on_position=None, resign_chance=0.0):
 
 @PROPERTY
 @given(players, seeds, seeds, st.booleans(), st.integers(min_value=1, max_value=16))
-def test_b1_b2_k14_k15_random_games_conserve_cards_score_eleven_end_and_replay(count, seed, choice, resigns, target):
+def test_b1_b2_k14_k15_random_games_conserve_cards_score_eleven_end_and_replay(
+    count, seed: int, choice, resigns, target
+) -> None:
     game = KasinoGame.new(count, seed, KasinoSettings(target=target))
     log = []
     for seat, move, events in playout(game, random.Random(choice), resign_chance=0.01 if resigns else 0.0):
@@ -90,8 +92,8 @@ def test_b1_b2_k14_k15_random_games_conserve_cards_score_eleven_end_and_replay(c
 
 @HEAVY
 @given(players, seeds, seeds)
-def test_every_listed_move_parses_back_checks_legal_and_applies(count, seed, choice):
-    def check(game, seat):
+def test_every_listed_move_parses_back_checks_legal_and_applies(count, seed: int, choice) -> None:
+    def check(game, seat) -> None:
         state = game.to_dict()
         moves = game.legal_moves(seat)
         assert moves and len(set(moves)) == len(moves)
@@ -128,10 +130,10 @@ def random_move(chooser, game, seat):
 
 @PROPERTY
 @given(players, seeds, seeds)
-def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count, seed, choice):
+def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count, seed: int, choice) -> None:
     chooser = random.Random(choice)
 
-    def check(game, seat):
+    def check(game, seat) -> None:
         legal = set(game.legal_moves(seat))
         before = game.to_dict()
         for _ in range(3):
@@ -163,8 +165,8 @@ def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count
 
 @HEAVY
 @given(players, seeds, seeds)
-def test_k16_views_and_events_never_show_a_hidden_card(count, seed, choice):
-    def check(game, seat):
+def test_k16_views_and_events_never_show_a_hidden_card(count, seed: int, choice) -> None:
+    def check(game, seat) -> None:
         state = game.to_dict()
         assert not cards_in(game.public_view()) & hidden_cards(state)
         for viewer in range(game.players):

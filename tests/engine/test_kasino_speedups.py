@@ -116,7 +116,7 @@ def positions(draw, table_cards=DECK, min_items=0, max_items=9):
 
 @PROPERTY
 @given(positions())
-def test_k6_listed_takes_match_brute_force_on_small_tables(position):
+def test_k6_listed_takes_match_brute_force_on_small_tables(position) -> None:
     hand, items = position
     moves = legal_moves(0, hand, items)
     for card in hand:
@@ -127,7 +127,7 @@ def test_k6_listed_takes_match_brute_force_on_small_tables(position):
 
 @PROPERTY
 @given(positions(table_cards=SMALL_CARDS, min_items=9, max_items=11), st.integers(min_value=7, max_value=12))
-def test_k6_takes_match_brute_force_with_many_groups(position, value):
+def test_k6_takes_match_brute_force_with_many_groups(position, value) -> None:
     _, items = position
     loose = [(i, item.value) for i, item in enumerate(items) if item.kind != BUILD]
     groups = sum_groups(loose, {value}).get(value, []) if loose else []
@@ -138,7 +138,7 @@ def test_k6_takes_match_brute_force_with_many_groups(position, value):
 
 @PROPERTY
 @given(positions(), st.sets(st.integers(min_value=2, max_value=16), min_size=1, max_size=4))
-def test_k6_sum_groups_finds_every_subset_worth_a_wanted_value_in_bitmask_order(position, wanted):
+def test_k6_sum_groups_finds_every_subset_worth_a_wanted_value_in_bitmask_order(position, wanted) -> None:
     _, items = position
     loose = [(i, item.value) for i, item in enumerate(items) if item.kind != BUILD]
     expected = {}
@@ -159,7 +159,7 @@ def test_k6_sum_groups_finds_every_subset_worth_a_wanted_value_in_bitmask_order(
                             "5♦+3♥ | 8♣ | 4♦+4♥"]),
     ],
 )  # fmt: skip
-def test_k6_takes_are_listed_and_shown_in_a_fixed_order(table, expected):
+def test_k6_takes_are_listed_and_shown_in_a_fixed_order(table: str, expected) -> None:
     items = [TableItem.loose(card) for card in parse_cards(table)]
     hand = [Card.parse("8♠")]
     assert [str(move) for move in legal_moves(0, hand, items) if isinstance(move, Take)] == [
@@ -168,7 +168,7 @@ def test_k6_takes_are_listed_and_shown_in_a_fixed_order(table, expected):
     assert takes_for(legal_moves(0, hand, items), hand[0]) == reference_takes(items, 8)
 
 
-def test_k6_take_search_shortcut_stays_below_the_limits():
+def test_k6_take_search_shortcut_stays_below_the_limits() -> None:
     # `_few_takes` may replace the limited search only while the search could never reach a limit.
     assert 2**_FEW_GROUPS - 1 < MAX_TAKES
     assert (2**_FEW_GROUPS) * _FEW_GROUPS <= _MAX_STEPS
@@ -209,7 +209,7 @@ PINNED = {
 }  # fmt: skip
 
 
-def test_k5_k11_legal_moves_on_crowded_tables_are_unchanged_by_the_speed_up():
+def test_k5_k11_legal_moves_on_crowded_tables_are_unchanged_by_the_speed_up() -> None:
     for name, (hands, table, count, digest) in PINNED.items():
         moves = KasinoGame.from_position(hands, table, to_move=0).legal_moves(0)
         text = "\n".join(str(move) for move in moves)
@@ -219,7 +219,7 @@ def test_k5_k11_legal_moves_on_crowded_tables_are_unchanged_by_the_speed_up():
 # --- Smaller pieces ------------------------------------------------------------------------------
 
 
-def test_k6_listed_take_is_the_same_value_as_take():
+def test_k6_listed_take_is_the_same_value_as_take() -> None:
     card, targets = Card.parse("8♠"), parse_cards("8♣ 5♦ 3♥")
     groups = ((targets[0],), targets[1:])
     made, listed = Take(card, frozenset(targets), groups), listed_take(card, frozenset(targets), groups)
@@ -229,13 +229,13 @@ def test_k6_listed_take_is_the_same_value_as_take():
     assert not hasattr(Take, "__post_init__")  # listed_take skips __init__, so Take must not check anything there
 
 
-def test_k6_a_take_named_by_other_cards_is_played_with_its_listed_grouping():
+def test_k6_a_take_named_by_other_cards_is_played_with_its_listed_grouping() -> None:
     game = KasinoGame.from_position(["8♠", "K♣"], ["8♣", "5♦", "3♥"], to_move=0)
     assert str(game.parse_move(0, "8s take 3h+8c+5d")) == "8♠ take 8♣ | 5♦+3♥"
     game.apply(0, Take(Card.parse("8♠"), frozenset(parse_cards("3♥ 8♣ 5♦"))))  # no groups given: still legal
 
 
-def test_k3_rounds_are_shuffled_from_the_standard_deck_order():
+def test_k3_rounds_are_shuffled_from_the_standard_deck_order() -> None:
     assert list(_DECK_ORDER) == new_deck()
     deck = new_deck()
     random.Random("kasino:5:round:1").shuffle(deck)

@@ -10,7 +10,7 @@ from engine.kasino import KasinoGame
 ENGINES = [KasinoGame, GarbageGame]
 
 
-def _resigned_three(cls, seed=5):
+def _resigned_three(cls, seed: int = 5):
     game = cls.new(3, seed)
     leaver = (game.to_move + 1) % 3
     game.play(leaver, "resign")
@@ -18,7 +18,7 @@ def _resigned_three(cls, seed=5):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_a_resigned_seat_rejoins_and_is_no_longer_played_automatically(cls):
+def test_a_resigned_seat_rejoins_and_is_no_longer_played_automatically(cls) -> None:
     game, leaver = _resigned_three(cls)
     assert game.public_view().seats[leaver].resigned
     events = game.play(leaver, "rejoin")
@@ -32,7 +32,7 @@ def test_a_resigned_seat_rejoins_and_is_no_longer_played_automatically(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_b1_a_rejoin_replays_from_the_log(cls):
+def test_b1_a_rejoin_replays_from_the_log(cls) -> None:
     game, leaver = _resigned_three(cls)
     log = [(leaver, "resign"), (leaver, "rejoin")]
     game.play(leaver, "rejoin")
@@ -51,7 +51,7 @@ def test_b1_a_rejoin_replays_from_the_log(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_only_a_resigned_seat_may_rejoin(cls):
+def test_only_a_resigned_seat_may_rejoin(cls) -> None:
     game = cls.new(3, 5)
     before = game.to_dict()
     with pytest.raises(IllegalMoveError) as refused:
@@ -61,7 +61,7 @@ def test_only_a_resigned_seat_may_rejoin(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_a_rejoined_seat_places_by_its_standing(cls):
+def test_a_rejoined_seat_places_by_its_standing(cls) -> None:
     game, leaver = _resigned_three(cls)
     game.play(leaver, "rejoin")
     game.play((leaver + 1) % 3, "resign")
@@ -70,7 +70,7 @@ def test_a_rejoined_seat_places_by_its_standing(cls):
     assert outcome is not None and outcome.places[leaver] == 1
 
 
-def test_describe_rejoin():
+def test_describe_rejoin() -> None:
     game = KasinoGame.new(3, 1)
     assert game.describe_move(game.rejoin_move()).id == "shared.move-rejoin"
     garbage = GarbageGame.new(3, 1)

@@ -6,6 +6,7 @@ in Norwegian, Indonesian and Hungarian it is the catalog's own words, not the En
 """
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -46,7 +47,7 @@ def kasino_position():
     return KasinoGame.from_position(["5♥ 2♠ 9♦", "K♣"], ["10♣", {"build": "4♠ 5♠", "owner": 0}], to_move=0)
 
 
-def garbage_first_turn(text):
+def garbage_first_turn(text) -> None:
     """`text` played by the seat to move at the start of a new game (the discard pile is still empty)."""
     game = GarbageGame.new(2, seed=5)
     game.play(game.to_move, text)
@@ -147,7 +148,7 @@ ENGINE_REFUSALS = {
 
 
 @pytest.mark.parametrize("case", ENGINE_REFUSALS, ids=str)
-def test_b3_an_engine_refusal_is_a_message_said_in_every_locale(case):
+def test_b3_an_engine_refusal_is_a_message_said_in_every_locale(case: str) -> None:
     action, error_class, message_id, english = ENGINE_REFUSALS[case]
     error = raised(action)
     assert type(error) is error_class and isinstance(error, GameError)
@@ -161,7 +162,7 @@ def test_b3_an_engine_refusal_is_a_message_said_in_every_locale(case):
 
 
 @pytest.fixture
-async def tables(tmp_path):
+async def tables(tmp_path: Path):
     store = await Store.open(tmp_path / "bot.db")
     try:
         yield TableService(store, clock=lambda: NOW, new_seed=lambda: 7)
@@ -175,7 +176,7 @@ async def refusal_of(awaitable) -> Exception:
     return refused.value
 
 
-async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(tables):
+async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(tables) -> None:
     lobby = await tables.open_lobby(
         "kasino", LobbyOptions(2), guild_id=GUILD, channel_id=CHANNEL, host_id=1, host_name="Kari"
     )
@@ -214,7 +215,7 @@ async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(
             assert all(to_move in text for text in said_in.values()), said_in  # the name, as a plain parameter
 
 
-async def test_a_store_refusal_is_said_from_its_facts_and_any_other_as_a_storage_failure(tmp_path):
+async def test_a_store_refusal_is_said_from_its_facts_and_any_other_as_a_storage_failure(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.db")
     try:
         lobby = await new_lobby(store, max_seats=2)
@@ -234,12 +235,12 @@ async def test_a_store_refusal_is_said_from_its_facts_and_any_other_as_a_storage
     assert "lagringen" in sentence(unknown, "no")
 
 
-def test_a_presenter_may_refuse_with_its_own_words_shown_as_they_are():
+def test_a_presenter_may_refuse_with_its_own_words_shown_as_they_are() -> None:
     error = RefusedError("Ei kort i hånda.")  # a cog that has already said its reason in the reader's language
     assert all(sentence(error, locale) == "Ei kort i hånda." for locale in LOCALES)
 
 
-def test_every_refusal_is_translated_and_hungarian_puts_no_ending_on_a_placeholder():
+def test_every_refusal_is_translated_and_hungarian_puts_no_ending_on_a_placeholder() -> None:
     english = load(SOURCE_LOCALE).entries
     refusals = sorted(key for key in english if key.startswith(REFUSAL_PREFIXES))
     assert len(refusals) > 80

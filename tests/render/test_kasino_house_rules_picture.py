@@ -12,7 +12,7 @@ from tests.render.test_legibility import LONG_NAMES
 from tests.render.test_picture_languages import SHORT_NAMES, assert_fits, written
 
 
-def played(settings, moves=30, seed=4):
+def played(settings, moves=30, seed: int = 4):
     game = KasinoGame.new(4, seed=seed, settings=settings)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -23,7 +23,7 @@ def played(settings, moves=30, seed=4):
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("long", [False, True], ids=["short names", "long names"])
-def test_kv5_each_seat_shows_its_team_and_the_words_fit(locale, long):
+def test_kv5_each_seat_shows_its_team_and_the_words_fit(locale: str, long: bool) -> None:
     game = played({"partnerships": True, "sweeps": "cancel"})
     view = game.public_view()
     names = (LONG_NAMES if long else SHORT_NAMES)[:4]
@@ -36,7 +36,7 @@ def test_kv5_each_seat_shows_its_team_and_the_words_fit(locale, long):
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_kv2_with_sweeps_off_the_picture_counts_no_sweeps(locale):
+def test_kv2_with_sweeps_off_the_picture_counts_no_sweeps(locale: str) -> None:
     view = played({"sweeps": "off", "building": False}).public_view()
     picture = render_table(view, SHORT_NAMES[:4], locale)
     assert_fits(picture, SHORT_NAMES[:4])

@@ -63,7 +63,7 @@ def smallest_on_phone(picture):
     return min(sizes) * PHONE / picture.width
 
 
-def assert_words_sound(picture):
+def assert_words_sound(picture) -> None:
     """Every run inside the picture, none cut with an ellipsis, none touching another run or a card."""
     boxes = [text.box for text in picture.texts]
     for text in picture.texts:
@@ -78,7 +78,7 @@ def assert_words_sound(picture):
 
 @pytest.mark.parametrize("case", TABLES)
 @pytest.mark.parametrize("names", ["short", "long"])
-def test_tables_read_on_a_phone(case, names):
+def test_tables_read_on_a_phone(case: str, names: str) -> None:
     view = TABLES[case]().public_view()
     seats = len(view.seats)
     chosen = LONG_NAMES[:seats] if names == "long" else ["Kari", "Ola", "Siri", "Per", "Ingrid", "Lars"][:seats]
@@ -90,13 +90,13 @@ def test_tables_read_on_a_phone(case, names):
         assert name in written
 
 
-def test_the_measure_sees_small_type():
+def test_the_measure_sees_small_type() -> None:
     # The check can fail: the same picture claimed at twice its width would show its type half as large.
     picture = render_table(KasinoGame.new(2, seed=1).public_view(), ["Kari", "Ola"])
     assert smallest_on_phone(picture) / 2 < SMALLEST_ON_PHONE
 
 
-def test_common_tables_are_not_much_taller_than_wide():
+def test_common_tables_are_not_much_taller_than_wide() -> None:
     # A chat shows tall pictures, but a usual table fits a screen: at most 1.5 times as tall as wide. The worst
     # tables (16 items under four long names, six Garbage layouts) are allowed more.
     for case, most in [("kasino 2 players", 1.5), ("kasino 4 players, fresh", 1.5), ("garbage 2 players", 1.5),
@@ -106,7 +106,7 @@ def test_common_tables_are_not_much_taller_than_wide():
         assert picture.height <= most * picture.width, case
 
 
-def test_the_hand_reads_on_a_phone():
+def test_the_hand_reads_on_a_phone() -> None:
     picture = render_hand(crowded_kasino().view(0))
     assert smallest_on_phone(picture) >= SMALLEST_ON_PHONE
     assert_words_sound(picture)

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 
 from ai.players import player_for
+from db.sql_store import SqlStore
 from engine.kasino import KasinoGame
 from engine.message import Joined, Message
 from service.computers import ComputerPlayers, decide, decision_seed, public_history
@@ -18,7 +19,7 @@ HOST, GUEST = 11, 22
 
 
 @pytest.fixture
-async def tables(any_store):
+async def tables(any_store: SqlStore):
     seeds = itertools.count(5)
     return TableService(any_store, clock=lambda: NOW, new_seed=lambda: next(seeds))
 
@@ -48,7 +49,7 @@ async def solo_game(tables, computers, strengths, kind="garbage", **options):
     return started.record, started.game
 
 
-async def test_only_the_host_adds_and_removes_computers_and_only_in_the_lobby(tables, computers):
+async def test_only_the_host_adds_and_removes_computers_and_only_in_the_lobby(tables, computers) -> None:
     record = await lobby(tables)
     await tables.join(record.id, GUEST, "guest")
     with pytest.raises(RefusedError) as refused:
@@ -76,7 +77,7 @@ async def test_only_the_host_adds_and_removes_computers_and_only_in_the_lobby(ta
     assert refused.value.message.id == "refused.computers-after-start"
 
 
-async def test_one_member_and_a_computer_may_start_but_one_member_alone_may_not(tables, computers):
+async def test_one_member_and_a_computer_may_start_but_one_member_alone_may_not(tables, computers) -> None:
     record = await lobby(tables, seats=2)
     with pytest.raises(RefusedError) as refused:
         await tables.start(record.id, HOST)
@@ -89,7 +90,7 @@ async def test_one_member_and_a_computer_may_start_but_one_member_alone_may_not(
     )
 
 
-async def test_b1_a_computer_plays_one_decision_of_its_turn_from_its_seed(tables, computers):
+async def test_b1_a_computer_plays_one_decision_of_its_turn_from_its_seed(tables, computers) -> None:
     # B1: the log holds the move; deciding again in the same position gives the same move.
     for _ in range(20):
         record, game = await solo_game(tables, computers, ["medium", "easy"])
@@ -104,7 +105,7 @@ async def test_b1_a_computer_plays_one_decision_of_its_turn_from_its_seed(tables
     assert decide(record, game, seat, []) == expected.choose(game.view(seat))
 
 
-async def test_a_computer_move_is_refused_when_the_table_moved_or_a_member_is_to_move(tables, computers):
+async def test_a_computer_move_is_refused_when_the_table_moved_or_a_member_is_to_move(tables, computers) -> None:
     record = await lobby(tables, seats=2)
     await computers.add(record.id, HOST, "easy")
     started = await tables.start(record.id, HOST)
@@ -124,7 +125,7 @@ async def test_a_computer_move_is_refused_when_the_table_moved_or_a_member_is_to
     assert refused.value.message == Message("refused.out-of-date")
 
 
-async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(tables, computers):
+async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(tables, computers) -> None:
     record, game = await solo_game(tables, computers, ["easy", "easy"], turn_seconds=120)
     for _ in range(30):  # play on until both kinds of turn have been seen
         if record.seats[game.to_move].is_computer:
@@ -145,7 +146,9 @@ async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(tables, comp
             break
 
 
-async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simple_move(monkeypatch, tables, computers):
+async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simple_move(
+    monkeypatch: pytest.MonkeyPatch, tables, computers
+) -> None:
     record, game = await solo_game(tables, computers, ["hard"], kind="kasino")
     seat = next(seat.seat for seat in record.seats if seat.is_computer)
     game = KasinoGame.new(2, record.seed)
@@ -153,10 +156,10 @@ async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simpl
         game.apply(game.to_move, game.legal_moves(game.to_move)[0])
 
     class Broken:
-        def __init__(self, *args, **kwargs):
+        def __init__(self, *args, **kwargs) -> None:
             pass
 
-        def choose(self, view, history=()):
+        def choose(self, view, history=()) -> None:
             raise RuntimeError("kaboom")
 
     medium = player_for("kasino", "medium", seed=decision_seed(record.seed, seat, 0)).choose(game.view(seat))
@@ -166,7 +169,7 @@ async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simpl
     assert decide(record, game, seat, []) == game.auto_move(seat)
 
 
-async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move(tables, computers):
+async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move(tables, computers) -> None:
     record, game = await solo_game(tables, computers, ["easy"], kind="kasino")
     seen = []
     for _ in range(12):
@@ -179,7 +182,7 @@ async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move
     assert public_history(record, await tables.store.game_moves(record.id)) == seen
 
 
-async def test_a_kasino_lobby_seats_an_expert(tables, computers):
+async def test_a_kasino_lobby_seats_an_expert(tables, computers) -> None:
     record, _ = await solo_game(tables, computers, ["expert"], kind="kasino")
     seat = next(seat.seat for seat in record.seats if seat.is_computer)
     assert record.seats[seat].strength == "expert" and record.seats[seat].name == "Computer (expert)"

@@ -1,11 +1,13 @@
 """The cache of live engines is an optimisation whose absence changes nothing: stale or evicted entries go unused."""
 
 import random
+from pathlib import Path
 
 import aiosqlite
 import pytest
 
 from db.errors import StoreError
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.registry import game_class
 from service.engine_cache import EngineCache
@@ -17,12 +19,12 @@ USERS = (10, 11, 12)
 
 
 @pytest.fixture
-async def store(any_store):
+async def store(any_store: SqlStore):
     return any_store
 
 
 @pytest.fixture
-def restores(monkeypatch):
+def restores(monkeypatch: pytest.MonkeyPatch):
     """How many times the service restored an engine from a stored snapshot."""
     count = [0]
     game_of = TableService.game_of
@@ -43,12 +45,12 @@ async def new_game(service, kind="kasino", players=2):
     return (await service.start(lobby.id, USERS[0])).record
 
 
-async def stored_game(service, game_id):
+async def stored_game(service, game_id: int):
     record = await service.get(game_id)
     return record, TableService.game_of(record)
 
 
-async def move(service, game_id, rng, *, version=None):
+async def move(service, game_id: int, rng, *, version=None):
     """A random legal move of the stored position, played through the service."""
     record, game = await stored_game(service, game_id)
     seat = game.to_move
@@ -57,7 +59,7 @@ async def move(service, game_id, rng, *, version=None):
     )
 
 
-def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept():
+def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept() -> None:
     cache = EngineCache(capacity=2)
     a, b, c = (game_class("kasino").new(2, seed) for seed in range(3))
     cache.keep(1, 5, a)
@@ -72,7 +74,9 @@ def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept():
     assert len(empty) == 0
 
 
-async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_snapshot(store, restores):
+async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_snapshot(
+    store: SqlStore, restores
+) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(1)
@@ -85,7 +89,9 @@ async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_s
 
 
 @pytest.mark.sqlite_only  # another SQLite client on the same file
-async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, restores, tmp_path):
+async def test_a_stale_entry_is_never_used_after_another_writer_moved(
+    store: SqlStore, restores, tmp_path: Path
+) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(2)
@@ -113,7 +119,7 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, res
     assert TableService.game_of(await service.get(record.id)) == replayed == mine.game
 
 
-async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(store, restores):
+async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(store: SqlStore, restores) -> None:
     service = TableService(store, clock=lambda: NOW)
     service.engines = EngineCache(capacity=1)
     first, second = await new_game(service), await new_game(service)
@@ -127,14 +133,14 @@ async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapsh
     assert TableService.game_of(await service.get(first.id)) == result.game
 
 
-async def test_an_engine_changed_by_a_failed_save_is_not_kept(store, monkeypatch):
+async def test_an_engine_changed_by_a_failed_save_is_not_kept(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(4)
     await move(service, record.id, rng)
     stored, game = await stored_game(service, record.id)
 
-    async def failing(*args, **kwargs):
+    async def failing(*args, **kwargs) -> None:
         raise StoreError("the disk is full")
 
     monkeypatch.setattr(store, "save_move", failing)
@@ -147,7 +153,7 @@ async def test_an_engine_changed_by_a_failed_save_is_not_kept(store, monkeypatch
     assert result.record.version == stored.version + 1
 
 
-async def test_the_engine_handed_out_is_not_the_cached_one(store):
+async def test_the_engine_handed_out_is_not_the_cached_one(store: SqlStore) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(5)
@@ -161,7 +167,7 @@ async def test_the_engine_handed_out_is_not_the_cached_one(store):
 
 
 @pytest.mark.parametrize("kind", ["kasino", "garbage"])
-async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path, kind):
+async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path: Path, kind: str) -> None:
     records = []
     for capacity in (0, 100):
         store = await Store.open(tmp_path / f"bot-{capacity}.db")

@@ -5,7 +5,7 @@ import gc
 from service import heap
 
 
-def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_rarely():
+def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_rarely() -> None:
     before = gc.get_threshold()
     try:
         heap.settle()

@@ -6,6 +6,7 @@ import pytest
 
 from db.records import MoveRecord, Occupant, SeatChange
 from db.results import Stint, credited, stints
+from db.sql_store import SqlStore
 from service.computers import ComputerPlayers, decide
 from service.errors import RefusedError
 from service.seats import SeatChanges
@@ -16,7 +17,7 @@ HOST, GUEST, LATE, OTHER = 11, 22, 33, 44
 
 
 @pytest.fixture
-async def tables(any_store):
+async def tables(any_store: SqlStore):
     seeds = itertools.count(5)
     return TableService(any_store, clock=lambda: NOW, new_seed=lambda: next(seeds))
 
@@ -50,7 +51,7 @@ async def play_humans(tables, record, moves):
     return record
 
 
-async def test_a_vacated_seat_goes_to_a_hard_computer_which_plays_it(tables, seats):
+async def test_a_vacated_seat_goes_to_a_hard_computer_which_plays_it(tables, seats) -> None:
     record = await three_players(tables)
     await tables.resign(record.id, GUEST)
     seat = record.seat_of(GUEST)
@@ -71,7 +72,7 @@ async def test_a_vacated_seat_goes_to_a_hard_computer_which_plays_it(tables, sea
     assert any(move.seat == seat for move in logged if move.seq > len(moves))
 
 
-async def test_refusals_change_nothing(tables, seats):
+async def test_refusals_change_nothing(tables, seats) -> None:
     record = await three_players(tables)
     seat = record.seat_of(GUEST)
     with pytest.raises(RefusedError) as refused:
@@ -103,7 +104,7 @@ async def test_refusals_change_nothing(tables, seats):
     assert refused.value.message.id == "refused.already-seated-here"
 
 
-async def test_a_member_takes_a_computers_seat_without_a_move(tables, seats):
+async def test_a_member_takes_a_computers_seat_without_a_move(tables, seats) -> None:
     record = await tables.open_lobby(
         "kasino", LobbyOptions(3), guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, host_name="host"
     )
@@ -122,7 +123,7 @@ def _change(seat, after_move, before, after):
     return SeatChange(1, seat, after_move, before, after, HOST, (), NOW)
 
 
-def test_stints_count_each_holders_moves_but_not_resign_or_rejoin():
+def test_stints_count_each_holders_moves_but_not_resign_or_rejoin() -> None:
     moves = [MoveRecord(seq, seq % 2, "x", False, NOW) for seq in range(1, 11)]
     moves[4] = MoveRecord(5, 1, "resign", False, NOW)
     moves[5] = MoveRecord(6, 1, "rejoin", False, NOW)

@@ -4,6 +4,7 @@ of them in the background; a game found broken either way is frozen, refused, an
 import asyncio
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,7 @@ def first_legal(record, game):
     return record.seats[seat].user_id, str(game.legal_moves(seat)[0])
 
 
-async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(tmp_path):
+async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(tmp_path: Path) -> None:
     path, record, game = await played_file(tmp_path, "garbage", (1, 2))
     break_first_move(path, record.id)
     store, service, found = await restarted(path)
@@ -42,7 +43,7 @@ async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(t
         await store.close()
 
 
-async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(tmp_path):
+async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(tmp_path: Path) -> None:
     path, record, game = await played_file(tmp_path, "kasino", (1, 2))
     other = dict(record.state)
     other["hands"] = list(reversed(other["hands"]))
@@ -59,7 +60,7 @@ async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(t
         await store.close()
 
 
-async def broken_and_played(tmp_path, count, moves):
+async def broken_and_played(tmp_path: Path, count, moves):
     """A file with a Garbage game whose log is broken, and `count` Kasino games `moves` moves in.
 
     Returns the file's path, the broken game's record, and each Kasino game's record and engine.
@@ -77,7 +78,7 @@ async def broken_and_played(tmp_path, count, moves):
     return path, broken, games
 
 
-async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
+async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path: Path) -> None:
     path, broken, games = await broken_and_played(tmp_path, 5, 10)
     store, service, found = await restarted(path)
     try:
@@ -92,7 +93,7 @@ async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
         await store.close()
 
 
-async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_path):
+async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_path: Path) -> None:
     path, broken, games = await broken_and_played(tmp_path, 3, 6)
     store, service, _ = await restarted(path)
     try:

@@ -6,25 +6,26 @@ import pytest
 
 from cogs._timing import TIMER_PRESETS
 from cogs._timing import warning_lead as shown_lead
+from db.sql_store import SqlStore
 from service.tables import LobbyOptions, TableService
 from service.timers import warning_lead, warning_time
 from tests.db.helpers import NOW
 
 
 @pytest.mark.parametrize(("turn_seconds", "lead"), [(20, 10), (120, 30), (900, 225), (86_400, 3600)])
-def test_the_warning_comes_a_quarter_of_the_turn_before_the_deadline_10_s_to_1_h(turn_seconds, lead):
+def test_the_warning_comes_a_quarter_of_the_turn_before_the_deadline_10_s_to_1_h(turn_seconds: int, lead: int) -> None:
     assert warning_lead(turn_seconds) == lead
     assert warning_time(NOW, turn_seconds) == NOW - timedelta(seconds=lead)
     assert warning_time(NOW, None) is None and warning_time(None, 120) is None
 
 
-def test_the_cogs_show_the_same_lead_as_the_service_keeps():
+def test_the_cogs_show_the_same_lead_as_the_service_keeps() -> None:
     for seconds in (*(value for value in TIMER_PRESETS.values() if value), 1, 59, 7_777):
         assert shown_lead(seconds) == warning_lead(seconds)
 
 
 class Clock:
-    def __init__(self):
+    def __init__(self) -> None:
         self.now = NOW
 
     def __call__(self):
@@ -32,7 +33,7 @@ class Clock:
 
 
 @pytest.fixture
-async def service(any_store):
+async def service(any_store: SqlStore):
     return TableService(any_store, clock=Clock(), new_seed=lambda: 5)
 
 
@@ -44,7 +45,7 @@ async def started(service, turn_seconds):
     return (await service.start(lobby.id, 10)).record
 
 
-async def test_a_turn_is_due_for_its_warning_then_at_its_deadline(service):
+async def test_a_turn_is_due_for_its_warning_then_at_its_deadline(service) -> None:
     record = await started(service, 120)
     assert record.deadline == NOW + timedelta(seconds=120)
     assert await service.due_timers(NOW + timedelta(seconds=89)) == []
@@ -66,7 +67,7 @@ async def test_a_turn_is_due_for_its_warning_then_at_its_deadline(service):
     assert [due.id for due in await service.due_timers(NOW + timedelta(seconds=210))] == [record.id]
 
 
-async def test_a_game_without_a_timer_is_never_due(service):
+async def test_a_game_without_a_timer_is_never_due(service) -> None:
     record = await started(service, None)
     assert record.deadline is None
     assert await service.due_timers(NOW + timedelta(days=400)) == []
