@@ -108,7 +108,7 @@ WORD = st.text(alphabet="abcdehjknqstsæøåáéőű", min_size=4, max_size=9)  
     parts=st.lists(st.one_of(WORD, st.sampled_from(EVERY_CARD)), min_size=1, max_size=8),
     seps=st.lists(st.sampled_from([" ", "+", " | ", ", ", "  "]), min_size=8, max_size=8),
 )
-def test_only_cards_change_in_typed_text(locale: str, parts, seps) -> None:
+def test_only_cards_change_in_typed_text(locale: str, parts: list[str | Card], seps: list[str]) -> None:
     pairs = list(zip(parts, seps[: len(parts)], strict=True))
     local = "".join((card_words(part, locale) if isinstance(part, Card) else part) + sep for part, sep in pairs)
     english = "".join((str(part) if isinstance(part, Card) else part) + sep for part, sep in pairs)

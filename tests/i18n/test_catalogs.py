@@ -4,10 +4,13 @@ import ast
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine.core import BaseGame
+from engine.kinds import GameKind
 from engine.message import Count, Joined, Message
 from engine.registry import GAME_KINDS
 from i18n import counted, render_message
@@ -17,11 +20,12 @@ from i18n.report import report
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def said_messages(seed: int, kind) -> list[Message]:
+def said_messages(seed: int, kind: GameKind) -> list[Message]:
     """Every message one random game of `kind` makes: events, move phrases, settings line; a seat resigns midway."""
     rng = random.Random(seed)
     players = rng.randint(kind.min_seats, kind.max_seats)
     game = kind.engine.new(players, seed)
+    assert isinstance(game, BaseGame)  # every kind's engine, which names its scores
     messages = [kind.describe_settings({}), game.SCORES_LABEL]
     resign_at = rng.randint(0, 60)
     for turn in range(2000):
@@ -35,14 +39,14 @@ def said_messages(seed: int, kind) -> list[Message]:
     return messages
 
 
-def nested(message: Message):
+def nested(message: Message) -> Iterator[Message]:
     """`message` and every message inside it, with the counted nouns and separators it uses as messages."""
     yield message
     for value in message.params.values():
         yield from _inside(value)
 
 
-def _inside(value):
+def _inside(value: object) -> Iterator[Message]:
     if isinstance(value, Message):
         yield from nested(value)
     elif isinstance(value, Count):
@@ -56,7 +60,7 @@ def _inside(value):
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
-def test_every_message_the_engine_says_is_in_the_english_catalog_with_its_parameters(kind) -> None:
+def test_every_message_the_engine_says_is_in_the_english_catalog_with_its_parameters(kind: GameKind) -> None:
     english = load(SOURCE_LOCALE).entries
     seen: dict[str, set[frozenset[str]]] = {}
     for seed in range(12):
@@ -148,11 +152,11 @@ def test_the_text_check_can_fail(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
-def test_each_kind_keeps_its_messages_in_its_own_domain_in_every_locale(kind) -> None:
+def test_each_kind_keeps_its_messages_in_its_own_domain_in_every_locale(kind: GameKind) -> None:
     from i18n.catalog import LOCALES, LOCALES_DIR, read_catalog
 
     for locale in LOCALES:
         domain = LOCALES_DIR / locale / f"{kind.name}.po"
         assert domain.exists(), domain
         ids = [message.id for message in read_catalog(domain) if message.id]
-        assert all((key[0] if isinstance(key, tuple) else key).startswith(f"{kind.name}.") for key in ids)
+        assert all((key if isinstance(key, str) else key[0]).startswith(f"{kind.name}.") for key in ids)

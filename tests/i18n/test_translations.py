@@ -6,6 +6,7 @@ sentence here is written out by hand, and the plural forms are checked against B
 """
 
 import re
+from collections.abc import Callable
 
 import pytest
 from babel import Locale
@@ -73,7 +74,7 @@ def hand_won(sizes: tuple[int, int] = (1, 3), game_won: bool = False) -> Message
     return HandWon(0, 2, Card.parse("5♥"), sizes, game_won).message()
 
 
-EVENTS = {
+EVENTS: dict[str, Callable[[], Message]] = {
     "take with groups": take_with_groups,
     "take of a build and a pile": take_of_a_build_and_a_pile,
     "sweep": lambda: Swept(0, 2).message(),
