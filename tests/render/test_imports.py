@@ -41,4 +41,6 @@ def test_every_shipped_font_has_its_licence_beside_it() -> None:
 def test_fonts_are_loaded_from_the_package_folder() -> None:
     from render import style
 
-    assert Path(style.font(12).path).parent == ROOT / "render" / "fonts"
+    path = style.font(12).path
+    assert isinstance(path, str), path
+    assert Path(path).parent == ROOT / "render" / "fonts"

@@ -2,6 +2,7 @@
 score, sweeps off (KV2) count none; the words fit in every language, with short and long names."""
 
 import random
+from typing import Any
 
 import pytest
 
@@ -12,11 +13,12 @@ from tests.render.test_legibility import LONG_NAMES
 from tests.render.test_picture_languages import SHORT_NAMES, assert_fits, written
 
 
-def played(settings, moves=30, seed: int = 4):
+def played(settings: dict[str, Any], moves: int = 30, seed: int = 4) -> KasinoGame:
     game = KasinoGame.new(4, seed=seed, settings=settings)
     rng = random.Random(seed)
     for _ in range(moves):
         seat = game.to_move
+        assert seat is not None
         game.apply(seat, rng.choice(game.legal_moves(seat)))
     return game
 

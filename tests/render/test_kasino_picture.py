@@ -3,6 +3,7 @@
 import io
 import random
 from collections import Counter
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +22,7 @@ from tests.render.helpers import assert_phone_readable, assert_sound_layout, bac
 NAMES = ["Kari", "Ola", "Siri", "Per"]
 
 
-def table_cards(view):
+def table_cards(view: KasinoPublicView) -> Counter[str]:
     return Counter(card.code for item in view.table for card in item.cards)
 
 
@@ -44,7 +45,7 @@ def test_renders_a_view_built_by_hand_with_nothing_else() -> None:
 def test_a_seat_view_is_refused() -> None:
     game = KasinoGame.new(2, seed=1)
     with pytest.raises(TypeError):
-        render_table(game.view(0), ["Kari", "Ola"])
+        render_table(cast(Any, game.view(0)), ["Kari", "Ola"])  # deliberately a seat's view
 
 
 def test_one_name_per_seat() -> None:
@@ -76,7 +77,7 @@ def test_largest_table_fits_a_phone() -> None:
 
 
 def test_builds_with_many_cards_wrap_and_stay_inside() -> None:
-    table = [{"build": "A♠ A♥ A♦ 2♥ 2♦ 3♣ 3♦", "owner": 0}, *CROWDED_TABLE[:12]]
+    table: list[Any] = [{"build": "A♠ A♥ A♦ 2♥ 2♦ 3♣ 3♦", "owner": 0}, *CROWDED_TABLE[:12]]
     game = KasinoGame.from_position(["2♠ " + CROWDED_HANDS[0], "4♠"], table, to_move=0)
     picture = render_table(game.public_view(), ["Kari", "Ola"])
     assert faces(picture, "table") == table_cards(game.public_view())
@@ -86,7 +87,7 @@ def test_builds_with_many_cards_wrap_and_stay_inside() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000), moves=st.integers(0, 60))
-def test_any_reachable_table_is_drawn_whole(players, seed: int, moves) -> None:
+def test_any_reachable_table_is_drawn_whole(players: int, seed: int, moves: int) -> None:
     game = KasinoGame.new(players, seed)
     chooser = random.Random(seed)
     for _ in range(moves):

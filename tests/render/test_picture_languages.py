@@ -7,12 +7,14 @@ tests' own (every word at least 11 px on a phone, none cut, none running into an
 
 import random
 import re
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.bench_render import crowded_kasino
+from engine.base import AnyGame
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from engine.kasino import KasinoGame
@@ -20,6 +22,7 @@ from engine.kasino.views import KasinoPublicView, KasinoView, SeatSummary
 from i18n import LOCALES, SOURCE_LOCALE, card_words, say
 from render import render_table
 from render.kasino_hand import render_hand
+from render.layout import Rendered
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, faces
 from tests.render.test_legibility import (
     LONG_NAMES,
@@ -35,11 +38,11 @@ GAME_NAMES = {"kasino", "garbage"}
 CARD_NAMES = {"joker"}  # a card is written as the catalog `cards.po` says, and every language says "Joker" (GV2)
 
 
-def written(picture) -> str:
+def written(picture: Rendered) -> str:
     return " ".join(text.words for text in picture.texts)
 
 
-def words(picture, names) -> set[str]:
+def words(picture: Rendered, names: Sequence[str]) -> set[str]:
     """The picture's words of two letters or more, lower case, without the players' names, the games' or cards."""
     text = written(picture)
     for name in names:
@@ -47,7 +50,7 @@ def words(picture, names) -> set[str]:
     return {word for word in re.findall(r"[^\W\d_]{2,}", text.lower()) if word not in GAME_NAMES | CARD_NAMES}
 
 
-def assert_fits(picture, names) -> None:
+def assert_fits(picture: Rendered, names: Sequence[str]) -> None:
     assert smallest_on_phone(picture) >= SMALLEST_ON_PHONE
     assert_words_sound(picture)
     assert_sound_layout(picture)
@@ -128,7 +131,9 @@ def test_the_english_words_are_unchanged() -> None:
     moves=st.integers(0, 120),
     long=st.booleans(),
 )
-def test_any_reachable_table_fits_in_any_language(locale: str, kind, players, seed: int, moves, long) -> None:
+def test_any_reachable_table_fits_in_any_language(
+    locale: str, kind: type[AnyGame], players: int, seed: int, moves: int, long: bool
+) -> None:
     game = kind.new(players, seed)
     chooser = random.Random(seed)
     for _ in range(moves):
