@@ -89,6 +89,7 @@ def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl
         text=True,
     )
     try:
+        assert process.stdout is not None
         line = process.stdout.readline()
         assert line.startswith("Playground ready: open http://127.0.0.1:") and f":{port}/" in line, line
         url = line.split("open ", 1)[1].split(" ", 1)[0]
@@ -98,12 +99,14 @@ def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=5) == 0
         assert time.monotonic() - sent < 5
+        assert process.stdout is not None
         rest = process.stdout.read()
         assert "Traceback" not in rest and rest.strip().endswith("Playground stopped.")
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+        assert process.stdout is not None
         process.stdout.close()
 
 
@@ -200,6 +203,7 @@ async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path: P
         assert await bot.languages.of_user(kari.id, playground.guild.id) == "no"  # as her interactions said
         table = table_message(channel, 1)
         picture = next(a for a in table.attachments if a.filename == "table.png")
+        assert picture.description is not None
         assert picture.description.startswith("Bilde av bordet: ")
     finally:
         stop.set()

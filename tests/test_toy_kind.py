@@ -38,7 +38,9 @@ async def test_a_registered_toy_kind_is_stored_started_played_timed_out_and_chec
         await service.join(lobby.id, 11, "Ola")
         started = await service.start(lobby.id, 10)
         game = started.game
+        assert game.to_move is not None
         mover = started.record.seats[game.to_move].user_id
+        assert game.to_move is not None
         played = await service.play(lobby.id, mover, str(game.legal_moves(game.to_move)[0]))
         assert played.record.move_count == 1 and played.narration
         with caplog.at_level(logging.WARNING):
@@ -47,7 +49,9 @@ async def test_a_registered_toy_kind_is_stored_started_played_timed_out_and_chec
         assert not [entry for entry in caplog.records if entry.levelno >= logging.ERROR]
         record = await store.get_game(lobby.id)
         moves = await store.game_moves(lobby.id)
+        assert record is not None
         replayed = registry.game_class("toy").replay(2, record.seed, record.settings, [(m.seat, m.move) for m in moves])
+        assert record is not None
         assert replayed.to_dict() == record.state
     finally:
         await store.close()

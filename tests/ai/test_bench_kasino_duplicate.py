@@ -19,6 +19,7 @@ def test_the_replayed_round_is_the_round_the_players_then_play() -> None:
     players = [make_player("medium", seat) for seat in range(3)]
     game = game_class("kasino").new(3, 5, dict(SHORT))
     seat = game.to_move
+    assert seat is not None
     move = players[seat].choose(game.view(seat), [])
     view_before = game.view(seat)
     replayed = round_margin(game, [], players, seat, move)
@@ -27,6 +28,7 @@ def test_the_replayed_round_is_the_round_the_players_then_play() -> None:
     history.extend(game.apply(seat, move))
     while not any(isinstance(event, RoundEnded) for event in history):
         to_move = game.to_move
+        assert to_move is not None
         history.extend(game.apply(to_move, players[to_move].choose(game.view(to_move), history)))
     ended = next(event for event in history if isinstance(event, RoundEnded))
     points = [score.round_total for score in ended.scores]

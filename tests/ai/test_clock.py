@@ -20,6 +20,7 @@ def positions(kind):
     views = []
     for _ in range(12):
         seat = game.to_move
+        assert seat is not None
         views.append(game.view(seat))
         game.apply(seat, game.legal_moves(seat)[-1])
     return views

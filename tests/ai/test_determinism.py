@@ -16,6 +16,7 @@ def test_same_view_and_seed_give_the_same_move(kind: str, strength: str) -> None
     game = KasinoGame.new(2, seed=5) if kind == "kasino" else GarbageGame.new(2, seed=5)
     for _ in range(8):
         seat = game.to_move
+        assert seat is not None
         view = game.view(seat)
         player = make_player(kind, strength, seed=9)
         first = player.choose(view)

@@ -26,8 +26,10 @@ def test_kasino_samples_never_deal_a_card_the_seat_has_seen() -> None:
     history = []
     for _ in range(7):  # some takes happen, and their cards are public
         seat = game.to_move
+        assert seat is not None
         history.extend(game.apply(seat, game.legal_moves(seat)[0]))
     seat = game.to_move
+    assert seat is not None
     know = knowledge_from(game.view(seat), history)
     seen = {*know.hand, *(c for item in know.table for c in item.cards), *(c for cards in know.taken for c in cards)}
     for sample in range(20):

@@ -81,7 +81,9 @@ def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget
     rng = random.Random(5)
     history = []
     while not (game.view(game.to_move).public.stock == 0 and len(game.view(game.to_move).hand) == 4):
+        assert game.to_move is not None
         history += game.apply(game.to_move, rng.choice(game.view(game.to_move).legal_moves))
+    assert game.to_move is not None
     view = game.view(game.to_move)
     monkeypatch.setattr(expert, "SOLVER_NODES", 50)
     move = ExpertKasino(seed=2).choose(view, history)
@@ -105,6 +107,7 @@ def test_a_decision_makes_as_many_guesses_for_each_hidden_hand(players: int, mon
 
     monkeypatch.setattr(expert._Search, "_guess", counting_guess)
     game = KasinoGame.new(players, seed=5)
+    assert game.to_move is not None
     view = game.view(game.to_move)
     assert view.public.stock > 0 and len(view.legal_moves) > 1  # a sampled decision, not an exact one
     ExpertKasino(seed=1, samples=10, max_samples=10).choose(view, [])

@@ -15,6 +15,7 @@ def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone() -> N
         history, deal = [], []
         for _ in range(60):
             seat = game.to_move
+            assert seat is not None
             view = game.view(seat)
             move = rng.choice(view.legal_moves)
             deal.append((seat, set(view.public.table), move))

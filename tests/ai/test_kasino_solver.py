@@ -64,9 +64,11 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
         game = KasinoGame.new(2, seed=seed)
         rng = random.Random(seed)
         while True:
+            assert game.to_move is not None
             view = game.view(game.to_move)
             if view.public.stock == 0 and all(len(hand.split()) == 4 for hand in game.position()["hands"]):
                 break
+            assert game.to_move is not None
             game.apply(game.to_move, rng.choice(view.legal_moves))
         state = game.position()
         seats = game.public_view().seats
@@ -78,12 +80,14 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
             special = sum(card.rank == 1 for card in taken) + casinos
             tallies.append((summary.captured, spades, special, summary.sweeps))
         hands = tuple(tuple(game.view(seat).hand) for seat in range(2))
+        assert game.to_move is not None
         position = Position(hands, game.public_view().table, game.to_move, tuple(tallies),
                             state["last_taker"], True, (False, False))  # fmt: skip
         events = []
         while not position.over:
             move = rng.choice(position.moves())
             position = position.play(move)
+            assert game.to_move is not None
             events = game.apply(game.to_move, move)
         ended = next(event for event in events if isinstance(event, RoundEnded))
         assert round_points(position.tallies, True) == [score.round_total for score in ended.scores]

@@ -62,6 +62,7 @@ def test_a_view_and_nothing_more_is_enough(kind: str, strength: str) -> None:
     game = KasinoGame.new(3, seed=11) if kind == "kasino" else GarbageGame.new(3, seed=11)
     for _ in range(6):
         seat = game.to_move
+        assert seat is not None
         move = make_player(kind, strength, 1).choose(game.view(seat))
         assert move in game.legal_moves(seat)
         game.apply(seat, move)
@@ -70,6 +71,7 @@ def test_a_view_and_nothing_more_is_enough(kind: str, strength: str) -> None:
 @pytest.mark.parametrize(("kind", "strength"), KIND_STRENGTHS)
 def test_refuses_a_view_without_legal_moves(kind: str, strength: str) -> None:
     game = KasinoGame.new(2, seed=3) if kind == "kasino" else GarbageGame.new(2, seed=3)
+    assert game.to_move is not None
     waiting = 1 - game.to_move
     with pytest.raises(ValueError, match="not this seat's turn"):
         make_player(kind, strength).choose(game.view(waiting))
@@ -96,6 +98,7 @@ def played_until(players, seed: int, stock):
     history = []
     while not (game.view(game.to_move).public.stock == stock and len(game.view(game.to_move).hand) == 4):
         seat = game.to_move
+        assert seat is not None
         history.extend(game.apply(seat, make_player("kasino", "medium", seed).choose(game.view(seat), history)))
     return game, history
 

@@ -30,6 +30,7 @@ from tests.cogs.helpers import (
 
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, game_class(record.kind).from_dict(record.state)
 
 
@@ -76,6 +77,7 @@ async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may
         opened.response.content
     )
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert [(seat.name, seat.strength) for seat in record.seats] == [
         ("alice", None),
         ("Computer (easy)", "easy"),
@@ -108,6 +110,7 @@ async def test_computers_cannot_be_added_after_start_the_menus_go(
     with pytest.raises(simcord.SetupError):
         await alice.select(before_start, ["hard"], custom_id=f"g:{game_id}:0:cpuadd")
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert [seat.name for seat in record.seats if seat.is_computer] == ["Computer (easy)"]
 
 
@@ -153,6 +156,7 @@ async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_r
     # of their own move (issue 22).
     assert pings == []
     assert not [m for m in thread.history() if "your turn" in m.content]  # and the last ping went with the game
+    assert channel.last_message is not None
     assert f"Garbage #{game_id} is over." in channel.last_message.content
     assert "Computer (easy)" in public_texts(channel.guild) and "Computer (hard)" in public_texts(channel.guild)
 
@@ -187,6 +191,7 @@ async def test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_fro
             history = public_history(record, moves[:number])
             assert str(player.choose(check.view(move.seat), history)) == move.move
         check.play(move.seat, move.move)
+    assert channel.last_message is not None
     assert f"Kasino #{game_id} is over." in channel.last_message.content
 
 
@@ -202,8 +207,10 @@ async def test_computers_pause_before_each_decision(
         record, game = await state(simcord_env, game_id)
         if record.seats[game.to_move].is_computer:
             await simcord_env.advance_time(59)
+            assert record is not None
             assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version  # still thinking
             await simcord_env.advance_time(1)
+            assert record is not None
             assert (await bot_of(simcord_env).store.get_game(game_id)).version > record.version
             narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
             assert "Computer (easy)" in narration  # the table shows the computer's move like anyone's
@@ -231,7 +238,10 @@ async def test_turn_timers_never_run_for_computer_seats(
     moves = await bot_of(simcord_env).store.game_moves(game_id)
     await simcord_env.advance_time(290)  # more than twice the timer: the timer loop ticked 58 times
     after = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
+    assert after is not None
     assert after.version == record.version and await bot_of(simcord_env).store.game_moves(game_id) == moves
+    assert after is not None
     assert all(seat.auto_streak == 0 for seat in after.seats)
     assert not any(m.content.startswith("⏳") for m in thread.history())  # no warning either
     await simcord_env.advance_time(10)  # the five minutes are up: the computer moves, and the member's clock starts
@@ -295,15 +305,20 @@ async def test_computers_are_rated_and_the_leaderboard_shows_or_hides_them(
         await alice.click(table, custom_id=next(c for c in custom_ids(table) if c.endswith(":stock")))
     assert record.status == "finished"
     shown = await alice.slash(channel, "leaderboard", game="garbage")
+    assert shown.response is not None
     lines = shown.response.embeds[0].description.splitlines()
     assert len(lines) == 2
     assert any(line.startswith("🤖 Computer (hard) — rating ") for line in lines)
     assert any(line.startswith("**1.** alice — rating ") for line in lines)  # alice's rank ignores the computer
+    assert shown.response is not None
     assert "🤖 computer player, unranked" in shown.response.embeds[0].footer.text
     hidden = await alice.slash(channel, "leaderboard", game="garbage", computers="hide")
+    assert hidden.response is not None
     assert hidden.response.embeds[0].description.splitlines() == [next(line for line in lines if "alice" in line)]
+    assert hidden.response is not None
     assert hidden.response.embeds[0].footer.text.endswith("computer players hidden")
     stats = await alice.slash(channel, "stats")
+    assert stats.response is not None
     field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
     assert "(#1 of 1)" in field.value  # rated against the computer, ranked among members
 
@@ -320,6 +335,7 @@ async def test_a_rematch_seats_the_same_computers_again(
     assert record.status == "finished"
     await alice.click(result_message(thread, game_id), label="Rematch")
     lobby = channel.last_message
+    assert lobby is not None
     assert "Players (2/2): alice, Computer (hard)" in lobby.content
     assert labels(lobby)[:4] == ["Join", "Leave", "Start", "Cancel"]
 

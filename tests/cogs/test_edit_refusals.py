@@ -93,6 +93,8 @@ async def test_where_deleting_the_refused_table_is_refused_it_is_edited_once_to_
     record, _ = await stored(simcord_env, game_id)
     assert record.table_message_id != old and record.shown
     pointer = message_by_id(thread, old)
+    assert thread is not None
+    assert thread.guild is not None
     link = f"https://discord.com/channels/{thread.guild.id}/{thread.id}/{record.table_message_id})"
     assert link in pointer.content and "no more edits" in pointer.content
     assert pointer.embeds == [] and pointer.components == []
@@ -139,13 +141,16 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
 ) -> None:
     alice, bob, carol, dave = members[:4]
     opened = await alice.slash(channel, "kasino new", seats=4)
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+    assert opened.response is not None
     old = opened.response.message.id
     posted = posts_to(simcord_env, channel.id)
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **EDIT_CAP, times=1)
     joined = await bob.click(opened.response, custom_id=lobby_button(opened.response, "join"))
     assert joined.acknowledged
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     new = record.lobby_message_id
     assert new != old and posts_to(simcord_env, channel.id) == posted + 1
     assert message_by_id(channel, old) is None
@@ -154,6 +159,7 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     # The next click on the new lobby edits it in place.
     await carol.click(lobby, custom_id=lobby_button(lobby, "join"))
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.lobby_message_id == new and posts_to(simcord_env, channel.id) == posted + 1
     assert "carol" in message_by_id(channel, new).content
     # A second refusal leads to one more new lobby, and nothing loops.
@@ -162,6 +168,7 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     for _ in range(3):  # long enough for several retries, were any owed
         await simcord_env.advance_time(60)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     newest = record.lobby_message_id
     assert newest not in (old, new) and posts_to(simcord_env, channel.id) == posted + 2
     assert message_by_id(channel, new) is None

@@ -24,6 +24,7 @@ async def test_a_failing_slash_command_is_logged_and_apologised_for(
         shown = await alice.slash(channel, "leaderboard", game="kasino")
     assert shown.acknowledged
     # The command had deferred publicly, so the apology takes the place of "thinking…".
+    assert shown.response is not None
     assert APOLOGY in [shown.response.content, *(followup.content for followup in shown.followups)]
     simcord.assert_error(simcord_env, discord.HTTPException, contains="Discord hiccup")
     assert any("/leaderboard failed" in record.getMessage() for record in caplog.records)

@@ -90,6 +90,8 @@ async def test_missing_access_50001_on_thread_and_channel_for_one_move_then_the_
             break
     assert record.status == "finished" and record.thread_id == before.thread_id
     assert KasinoGame.from_dict(record.state).outcome() is not None
+    assert alice is not None
+    assert channel.guild is not None
     results = await bot_of(simcord_env).store.player_stats(alice.id, channel.guild.id)
     assert results.for_kind("kasino").server.games == 1  # recorded as any finished game
     assert not [entry for entry in caplog.records if "cancel" in entry.getMessage()]

@@ -41,7 +41,9 @@ async def play_turn_by_buttons(
     env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, rng
 ):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
+    assert game.to_move is not None
     player = member_for(members, record, game.to_move)
     table = table_message(game_thread(channel, game_id), game_id)
     choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
@@ -49,6 +51,8 @@ async def play_turn_by_buttons(
     result = await player.click(table, custom_id=rng.choice(choices))
     assert result.acknowledged and not result.ephemeral, result
     after = await bot_of(env).store.get_game(game_id)
+    assert record is not None
+    assert after is not None
     assert after.version == record.version + 1
     return after
 
@@ -86,8 +90,10 @@ async def test_complete_game_through_buttons(
     layout = house_rules_line("garbage", record.settings, "en")
     assert table.content == f"**Garbage #{game_id}** is over.\n{layout}" and labels(table) == []
     assert labels(result_message(game_thread(channel, game_id), game_id)) == ["Rematch"]  # beside the result
+    assert channel.last_message is not None
     result_line = channel.last_message.content
     assert result_line.startswith(f"Garbage #{game_id} is over. 1. ")
+    assert channel.guild is not None
     board = await bot_of(simcord_env).store.leaderboard(channel.guild.id, "garbage", "wins")
     assert board.total == players
 
@@ -120,6 +126,7 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
     thread = game_thread(channel, game_id)
     for _ in range(300):  # draw from the stock until someone must choose a spot for a Jack (G6c)
         record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
         table = table_message(thread, game_id)
         shown = labels(table)
@@ -128,8 +135,10 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
         await player.click(table, label="Draw from stock")
     else:
         pytest.fail("no Jack needed a spot in 300 turns")
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
     seat = game.to_move
+    assert seat is not None
     face_down = game.public_view().seats[seat].face_down_spots
     assert shown == [f"Jack → spot {spot}" for spot in face_down]
     chosen = face_down[-1]
@@ -146,14 +155,19 @@ async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
+    assert game.to_move is not None
     waiting = member_for(members, record, 1 - game.to_move)
     table = table_message(game_thread(channel, game_id), game_id)
     stranger = await carol.click(table, label="Draw from stock")
     assert private_text(stranger) == "You are not playing in this game."
     early = await waiting.click(table, label="Draw from stock")
+    assert game.to_move is not None
+    assert record is not None
     mover = record.seats[game.to_move].name
     assert private_text(early) == f"It is {mover}'s turn, not yours."
+    assert record is not None
     assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
 
 
@@ -163,12 +177,14 @@ async def test_a_double_click_applies_once(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
     table = table_message(game_thread(channel, game_id), game_id)
     first = await player.click(table, label="Draw from stock")
     second = await player.click(table, label="Draw from stock")
     assert not first.ephemeral and private_text(first) == ""
     # The turn has passed on (or, mid-turn, the table changed): either way the second click is refused.
+    assert record is not None
     assert private_text(second) in {
         "That move is out of date; the table has changed.",
         f"It is {record.seats[1 - record.seat_of(player.id)].name}'s turn, not yours.",
@@ -182,8 +198,12 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     player = record.seats[GarbageGame.from_dict(record.state).to_move].user_id
+    assert player is not None
+    assert player is not None
     service = bot_of(simcord_env).service
+    assert record is not None
     outcomes = await asyncio.gather(
         service.play(game_id, player, "draw stock", version=record.version),
         service.play(game_id, player, "draw stock", version=record.version),
@@ -202,11 +222,13 @@ async def test_slash_commands_make_the_same_decisions(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
     thread = game_thread(channel, game_id)
     empty = await player.slash(thread, "garbage draw", source="draw discard")
     assert "discard pile is empty" in private_text(empty).lower()
     drawn = await player.slash(thread, "garbage draw", source="draw stock")
+    assert drawn.response is not None
     assert drawn.ephemeral and drawn.response.content.startswith("Done: ")
     assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
@@ -227,10 +249,13 @@ async def test_restart_mid_hand_keeps_the_old_buttons_working(
     # A restart: the old process is gone, and its database lock with it (a second open would be refused).
     await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
+    assert before is not None
     player = member_for(members, before, GarbageGame.from_dict(before.state).to_move)
     clicked = await player.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
     assert clicked.acknowledged and not clicked.ephemeral
     after = await bot_of(simcord_env).store.get_game(game_id)
+    assert before is not None
+    assert after is not None
     assert after.version == before.version + 1
 
 

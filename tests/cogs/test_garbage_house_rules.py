@@ -46,6 +46,7 @@ def table_record(names, *, computers=()):
 
 def spot_labels(game, locale: str = "en"):
     view = table_view(table_record(["Kari", "Ola", "Per"][: game.players]), game, locale)
+    assert view is not None
     return [item.item.label for item in view.children]
 
 
@@ -128,25 +129,30 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
     rules = "Wild cards: Kings wild; Jokers: 2 per deck; Layout: 4 spots; Last turn: one more turn for the others."
     assert rules in table_message(game_thread(channel, game_id), game_id).content  # the table names them
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert {key: record.settings[key] for key in KINGS_JOKERS_LAST_TURN} == KINGS_JOKERS_LAST_TURN
     thread = game_thread(channel, game_id)
     rng = random.Random(5)
     seen = set()
     for _ in range(3000):
         record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         if record.status == "finished":
             break
+        assert record is not None
         game = GarbageGame.from_dict(record.state)
         table = table_message(thread, game_id)
         shown = table.content + str(table.embeds[0].to_dict())
         # G11: every face-down spot is shown as "?" (two decks here: a hidden card may share its face with a copy in
         # sight, so the spots are compared one by one; Discord's text-style mark after a suit is left out).
+        assert record is not None
         state = record.state
         fields = [field["value"].replace("\ufe0e", "") for field in table.embeds[0].to_dict()["fields"]]
         for seat, (spots, up) in enumerate(zip(state["layouts"], state["face_up"], strict=True)):
             for spot, (code, face_up) in enumerate(zip(spots, up, strict=True), start=1):
                 said = f"{spot} {'?' if not face_up else card_words(C(code))}"
                 assert said in fields[seat].split("\n")[0].split(" · "), (said, fields[seat])
+        assert game.to_move is not None
         held = game.public_view().seats[game.to_move].pending
         words = labels(table)
         assert not any(label.startswith("Jack") for label in words)
@@ -157,10 +163,12 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         if game.public_view().last_turns:
             assert "**Last turns:**" in shown
             seen.add("last turns")
+        assert game.to_move is not None
         player = member_for(members, record, game.to_move)
         choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
         await player.click(table, custom_id=rng.choice(choices))
     else:
         pytest.fail("the game did not finish")
+    assert channel.last_message is not None
     assert channel.last_message.content.startswith(f"Garbage #{game_id} is over. 1. ")
     assert {"King", "Joker"} <= seen, seen

@@ -29,10 +29,12 @@ async def finished_kasino(env: simcord.Env, channel: simcord.ChannelHandle, alic
     rng = random.Random(3)
     for _ in range(2000):
         record = await bot_of(env).store.get_game(game_id)
+        assert record is not None
         if record.status != "running":
             break
         choices = await alice.autocomplete(thread, "kasino play", "move", "")
         await alice.slash(thread, "kasino play", move=rng.choice(choices)["value"])
+    assert record is not None
     assert record.status == "finished"
     return record
 
@@ -56,6 +58,7 @@ def enabled(result, label):
 
 async def click(member: simcord.MemberActor, result, label):
     clicked = await member.click(result.response, custom_id=button(result, label)["custom_id"])
+    assert clicked.response is not None
     assert clicked.acknowledged and clicked.response.ephemeral, clicked
     return clicked
 
@@ -85,7 +88,9 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     # Carol never played: any member of the server may read any game of it, privately. (A page is one message edited
     # in place, so what it shows is read as it is shown.)
     opened = await carol.slash(channel, "game history", game=record.id)
+    assert opened.response is not None
     assert opened.ephemeral and opened.response.embeds[0].title == f"History of Kasino #{record.id}"
+    assert opened.response is not None
     assert opened.response.content.startswith(f"Kasino #{record.id} is over")
     pages = [description(opened)]
     while enabled(opened, "▶"):
@@ -97,7 +102,9 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     assert told.index(f"`{len(moves)}` ") > told.index(f"`{len(moves) - 1}` ")
     assert "Game over" in told
     assert "captured" in told  # the finished game's rounds reveal their capture piles (K16)
+    assert opened.response is not None
     footer = opened.response.embeds[0].footer.text
+    assert footer is not None
     assert footer.startswith(f"Page {len(pages)} of {len(pages)}") and footer.endswith(f"of {len(moves)}")
     assert len(pages) > 1, "some 100 moves and two rounds' scores fill more than a page"
     back = await click(carol, opened, "◀")
@@ -110,9 +117,11 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     rounds = next(c for c in components(replay.response) if c.get("custom_id", "").endswith(":round"))
     assert len(rounds["options"]) >= 2, "a game to 21 takes more than one round"
     replay = await carol.select(replay.response, ["0"], custom_id=rounds["custom_id"])
+    assert replay.response is not None
     assert replay.response.content.startswith(f"Replay of Kasino #{record.id}: move 0 of {len(moves)} · round 1")
     assert not enabled(replay, "◀")
     names = [seat.name for seat in record.seats]
+    assert replay.response is not None
     picture = await replay.response.attachments[0].read()
     assert picture == render_table(replayed(record, moves, 0).public_view(), names, "en").png
     step = await click(carol, replay, "▶")
@@ -121,13 +130,17 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     assert picture == render_table(replayed(record, moves, 1).public_view(), names, "en").png
     last_round = rounds["options"][-1]
     jumped = await carol.select(step.response, [last_round["value"]], custom_id=rounds["custom_id"])
+    assert jumped.response is not None
     assert f": move {last_round['value']} of {len(moves)} · round {len(rounds['options'])}" in jumped.response.content
     while enabled(jumped, "▶"):
         jumped = await click(carol, jumped, "▶")
+    assert jumped.response is not None
     assert f": move {len(moves)} of {len(moves)}" in jumped.response.content
+    assert jumped.response is not None
     assert f"Kasino #{record.id}** is over." in jumped.response.content
     final = replayed(record, moves, len(moves))
     assert final.to_dict() == record.state
+    assert jumped.response is not None
     assert await jumped.response.attachments[0].read() == render_table(final.public_view(), names, "en").png
     history = await click(carol, jumped, "History")  # back to the page holding this move
     assert description(history) == pages[-1]
@@ -152,6 +165,7 @@ async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_c
     thread = game_thread(channel, game_id)
     start = len(simcord_env.http_requests)
     opened = await carol.slash(thread, "game history")  # in the game's thread: that game
+    assert opened.response is not None
     assert opened.ephemeral and opened.response.content.startswith(f"Garbage #{game_id} is still being played")
     pages = [description(opened)]
     while enabled(opened, "◀"):  # a running game opens at its latest page
@@ -186,7 +200,9 @@ async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_s
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=1)
     exported = await carol.slash(channel, "game export", game=record.id)
+    assert exported.response is not None
     assert exported.ephemeral and exported.response.content.startswith(f"Kasino #{record.id} as a file: ")
+    assert exported.response is not None
     attachment = exported.response.attachments[0]
     assert attachment.filename == f"kasino-{record.id}.txt"
     text = (await attachment.read()).decode("utf-8")
@@ -207,7 +223,9 @@ async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(
     for _ in range(4):
         await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
     exported = await bob.slash(game_thread(channel, game_id), "game export")
+    assert exported.response is not None
     assert "cannot be replayed until the game ends" in exported.response.content
+    assert exported.response is not None
     game = read_export((await exported.response.attachments[0].read()).decode("utf-8"))
     assert "Seed" not in game.tags and game.tags["Result"] == "*" and game.tags["Replayable"].startswith("no")
     assert [move.move for move in game.moves] == [m.move for m in await bot_of(simcord_env).store.game_moves(game_id)]
@@ -226,8 +244,11 @@ async def test_a_norwegian_reader_gets_the_history_in_norwegian(
     speaking(monkeypatch, carol, "no")
     opened = await carol.slash(channel, "game history", game=game_id)
     title = f"Kasino #{game_id}"
+    assert opened.response is not None
     assert opened.response.embeds[0].title == say("no", "history.title", title=title) == f"Historikken til {title}"
+    assert opened.response is not None
     assert opened.response.content == say("no", "history.running-note", title=title)
+    assert opened.response is not None
     assert opened.response.embeds[0].description.startswith("`0` Spillet begynner. Rekkefølge rundt bordet: ")
     assert labels(opened.response) == ["◀", "▶", "Avspilling"]
     replay = await click(carol, opened, "Avspilling")
@@ -240,11 +261,15 @@ async def test_a_lobby_or_another_servers_game_has_no_history(
 ) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new", seats=2)
+    assert opened.response is not None
     lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     refused = await bob.slash(channel, "game history", game=lobby_id)
+    assert refused.response is not None
     assert refused.ephemeral and not refused.response.embeds
     other = simcord_env.create_guild("Elsewhere")
     stranger = other.add_member(simcord_env.create_user("stranger"))
     refused = await stranger.slash(other.create_text_channel("games"), "game export", game=lobby_id)
+    assert refused.response is not None
     assert refused.ephemeral and refused.response.content == f"There is no game #{lobby_id} in this server."
+    assert refused.response is not None
     assert not refused.response.attachments

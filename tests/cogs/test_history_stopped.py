@@ -57,10 +57,12 @@ async def test_a_frozen_games_history_says_it_is_frozen_and_tells_the_moves_that
     carol = members[2]
     opened = await carol.slash(game_thread(channel, game_id), "game history")
     assert opened.ephemeral
+    assert opened.response is not None
     assert opened.response.content == (
         f"Kasino #{game_id} was stopped because its moves could not be restored: you see its moves as far as they "
         "replay (1 move), and only what every spectator saw."
     )
+    assert opened.response is not None
     description = opened.response.embeds[0].description
     assert "`1` " in description and "`2` " not in description  # the first move is told, the damaged one is not
     assert "is not a card" not in private_text(opened)
@@ -75,10 +77,12 @@ async def test_a_frozen_games_export_says_it_is_frozen_and_cannot_be_replayed(
 ) -> None:
     game_id = await frozen_game(simcord_env, make_bot, db_path, channel, members)
     exported = await members[2].slash(channel, "game export", game=game_id)
+    assert exported.response is not None
     assert exported.response.content == (
         f"Kasino #{game_id} was stopped because its moves could not be restored: the file holds its moves as far as "
         "they replay (1 move), without the seed, so it cannot be replayed."
     )
+    assert exported.response is not None
     game = read_export((await exported.response.attachments[0].read()).decode("utf-8"))
     assert game.tags["Status"] == "frozen" and "Seed" not in game.tags and len(game.moves) == 1
     assert game.tags["Replayable"].startswith("no: the game was stopped because its moves could not be restored")
@@ -97,7 +101,9 @@ async def test_a_cancelled_games_export_says_it_can_never_be_replayed(
     assert (await bot_of(simcord_env).store.get_game(game_id)).status == "cancelled"
 
     exported = await bob.slash(thread, "game export")
+    assert exported.response is not None
     assert "cannot be replayed" in exported.response.content
+    assert exported.response is not None
     text = (await exported.response.attachments[0].read()).decode("utf-8")
     assert "once the game has ended" not in text and "until the game ends" not in text
     game = read_export(text)
@@ -130,6 +136,8 @@ async def test_a_history_is_replayed_off_the_event_loop(
     loop_thread = threading.get_ident()  # the test shares the bot's event loop
     opened = await bob.slash(game_thread(channel, game_id), "game history")
     exported = await bob.slash(game_thread(channel, game_id), "game export")
+    assert opened.response is not None
+    assert exported.response is not None
     assert opened.response.embeds and exported.response.attachments
     assert {name for name, _ in threads} == {"replay_history", "_entries", "_export"}
     assert all(thread != loop_thread for _, thread in threads)

@@ -141,6 +141,7 @@ async def test_a_house_rules_control_planted_on_a_public_message_changes_nothing
 ) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "kasino new")
+    assert opened.response is not None
     lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     custom_id = planted.format(lobby=lobby_id)
     before = await bot_of(simcord_env).store.get_game(lobby_id)
@@ -151,7 +152,10 @@ async def test_a_house_rules_control_planted_on_a_public_message_changes_nothing
     assert after.content == forged.content == "Forged controls"
     assert custom_ids(after) == [custom_id]
     after_lobby = await bot_of(simcord_env).store.get_game(lobby_id)
+    assert before is not None
+    assert after_lobby is not None
     assert (after_lobby.version, after_lobby.settings) == (before.version, before.settings)
+    assert channel.guild is not None
     assert await bot_of(simcord_env).service.house_rules_preset(channel.guild.id, "kasino") == {}
     assert simcord_env.errors == []
 

@@ -35,6 +35,7 @@ async def test_a_6000_character_move_gets_an_ephemeral_refusal_and_changes_nothi
     mover = member_for(members, record, game.to_move)
     refused = await mover.slash(game_thread(channel, game_id), "kasino play", move="7♠ take " + "x" * 5992)
     assert "is not a move" in private_text(refused)
+    assert refused.response is not None
     assert len(refused.response.content) < 300
     after, _ = await state(simcord_env, game_id)
     assert after.version == record.version and after.state == record.state
@@ -56,11 +57,15 @@ async def test_a_kasino_control_pointed_at_a_garbage_game_is_refused(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=2)
     before = await bot_of(simcord_env).store.get_game(game_id)
+    assert before is not None
     forged = await post_forged(simcord_env, channel, f"k:{game_id}:0:hand", f"k:{game_id}:{before.version}:refresh")
+    assert before is not None
     for custom_id in (f"k:{game_id}:0:hand", f"k:{game_id}:{before.version}:refresh"):
         refused = await alice.click(forged, custom_id=custom_id)
         assert "belongs to a different game" in private_text(refused)
     after = await bot_of(simcord_env).store.get_game(game_id)
+    assert before is not None
+    assert after is not None
     assert after.version == before.version
 
 
@@ -93,6 +98,7 @@ async def test_a_manager_of_another_server_cannot_cancel_this_servers_lobby(
 ) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "kasino new")
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     other = simcord_env.create_guild("Elsewhere")
     elsewhere = other.create_text_channel("games")
@@ -102,4 +108,5 @@ async def test_a_manager_of_another_server_cannot_cancel_this_servers_lobby(
     refused = await mod.click(forged, custom_id=f"k:{game_id}:0:cancel")
     assert "another server" in private_text(refused)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.status == "lobby"

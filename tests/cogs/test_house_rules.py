@@ -60,6 +60,7 @@ async def test_the_host_sets_house_rules_and_the_lobby_lists_those_off_their_def
 ) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "toy new", seats=3)
+    assert opened.response is not None
     assert "House rules" not in opened.response.content  # the main rules: nothing to list
     panel = await open_panel(alice, opened)
     assert panel.response.content.startswith(f"**House rules for High Card #{game_id_of(opened)}.**")
@@ -76,6 +77,7 @@ async def test_the_host_sets_house_rules_and_the_lobby_lists_those_off_their_def
 
     await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
     await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
+    assert opened.response is not None
     content = opened.response.content  # live: the lobby message as it is now
     assert "House rules: Rounds: one card; Showdown: lowest wins." in content
     # Showdown is for three players; one is seated so far: the lobby says what Start needs.
@@ -84,10 +86,13 @@ async def test_the_host_sets_house_rules_and_the_lobby_lists_those_off_their_def
     toggles = {component["custom_id"]: component for component in components(panel.response)}
     assert any(custom_id.endswith(":hr:1:off") for custom_id in toggles)  # pressed again, it turns showdown off
     record = await bot_of(simcord_env).store.get_game(game_id_of(opened))
+    assert record is not None
     assert record.settings == {"rounds": 1, "showdown": True}
 
     await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "off"))
+    assert opened.response is not None
     assert "House rules: Rounds: one card." in opened.response.content
+    assert opened.response is not None
     assert "Before Start" not in opened.response.content
 
 
@@ -111,6 +116,7 @@ async def test_a_rule_that_does_not_fit_the_seats_is_refused_with_the_reason(
     refused = await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
     assert private_text(refused) == "Showdown needs exactly three players, not 2."
     assert (await bot_of(simcord_env).store.get_game(game_id_of(opened))).settings == {}
+    assert opened.response is not None
     assert "House rules" not in opened.response.content
     assert any(custom_id.endswith(":hr:1:on") for custom_id in custom_ids(panel.response))  # still off
 
@@ -124,12 +130,14 @@ async def test_start_is_refused_while_the_rules_do_not_fit_the_players_seated(
     panel = await open_panel(alice, opened)
     await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
     await bob.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+    assert opened.response is not None
     assert "not 2." in opened.response.content  # told again as the seats change
     refused = await alice.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     assert private_text(refused) == (
         "The game cannot start with these house rules: Showdown needs exactly three players, not 2."
     )
     await carol.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+    assert opened.response is not None
     assert "Before Start" not in opened.response.content
     await alice.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     assert (await bot_of(simcord_env).store.get_game(game_id)).status == "running"
@@ -158,9 +166,11 @@ async def test_a_server_preset_applies_to_new_lobbies_and_is_shown_and_reset(
         "• Aces are low: they count 1.",
     ]
     opened = await alice.slash(channel, "toy new", seats=2)
+    assert opened.response is not None
     content = opened.response.content  # aces low is an option of `/toy new` too: its settings sentence says it
     assert "Aces low." in content and "House rules: Rounds: two cards." in content and "Aces: low" not in content
     chose = await alice.slash(channel, "toy new", seats=2, aces_low=False)  # what the host chose comes first
+    assert chose.response is not None
     assert "House rules: Rounds: two cards." in chose.response.content
 
     refused = await alice.slash(channel, "houserules reset", game="toy")
@@ -170,6 +180,7 @@ async def test_a_server_preset_applies_to_new_lobbies_and_is_shown_and_reset(
     shown = await bob.slash(channel, "houserules show", game="toy")
     assert private_text(shown).startswith("New High Card lobbies in this server play by the main rules")
     opened = await alice.slash(channel, "toy new", seats=2)
+    assert opened.response is not None
     assert "House rules" not in opened.response.content
 
 
@@ -209,20 +220,26 @@ async def test_the_table_rules_and_stats_tell_the_house_rules_of_the_game(
     assert "House rules: Rounds: one card." in table_message(thread, game_id).content.splitlines()[1]
 
     rules = await bob.slash(thread, "rules")  # in the game's thread, no game named: this game's rules
+    assert rules.response is not None
     fields = {field.name: field.value for field in rules.response.embeds[0].fields}
     assert fields[f"House rules in High Card #{game_id}"] == "• Each player is dealt one card: one show decides."
     elsewhere = await bob.slash(channel, "rules", number=game_id)
+    assert elsewhere.response is not None
     assert f"House rules in High Card #{game_id}" in [field.name for field in elsewhere.response.embeds[0].fields]
     which = await bob.slash(channel, "rules")
     assert private_text(which) == "Which game's rules? Name the game, or ask in a game's thread."
 
     for _ in range(2):  # one card each
         record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         game = toy_game.HighCard.from_dict(record.state)
+        assert game.to_move is not None
         player = member_for(members, record, game.to_move)
+        assert game.to_move is not None
         await player.slash(thread, "toy play", move=str(game.legal_moves(game.to_move)[0]))
     assert (await bot_of(simcord_env).store.get_game(game_id)).status == "finished"
     stats = await alice.slash(channel, "stats")
+    assert stats.response is not None
     field = next(field for field in stats.response.embeds[0].fields if field.name == "High Card")
     assert "1 game under house rules" in field.value
 
@@ -233,6 +250,7 @@ async def test_a_lobby_redrawn_in_its_channel_after_an_edit_refused_with_30046_i
     """Issue 44, item 7: the panel redraws the lobby through its channel, where the edit cap may refuse it too."""
     alice = members[0]
     opened = await alice.slash(channel, "toy new", seats=3)
+    assert opened.response is not None
     game_id, old = game_id_of(opened), opened.response.message.id
     panel = await open_panel(alice, opened)
     refused = {"status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"}

@@ -105,6 +105,7 @@ def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch: pyte
     assert line == "Kasino #9 is over. 1. Kari & Nora (16 points), 3. Ola & Per (9 points)"
     alone = SimpleNamespace(outcome=lambda: TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9)))
     line = Presenter(None).result_line(record, alone, "en")
+    assert line is not None
     assert line.startswith("Kasino #9 is over. 1. Kari (16 points), 1. Nora")
 
 

@@ -34,6 +34,7 @@ CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this
 
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -121,6 +122,7 @@ async def play_turn(
         choices = await member.autocomplete(thread, "kasino play", "move", "")
         assert choices and len(choices) <= 25
         played = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
+        assert played.response is not None
         assert played.ephemeral and played.response.content.startswith("Done: "), played
     elif how == "dm":
         _, taps = await two_taps(member.user, dm_hand_message(member, record, seat), rng)
@@ -171,7 +173,9 @@ async def test_complete_game_through_slash_commands_and_menus(
     thread = game_thread(channel, game_id)
     assert any(m.content.startswith("Round 1 scored") for m in thread.history())
     assert table_message(thread, game_id).content == f"**Kasino #{game_id}** is over."
+    assert channel.last_message is not None
     assert channel.last_message.content.startswith(f"Kasino #{game_id} is over. 1. ")
+    assert channel.guild is not None
     board = await bot_of(simcord_env).store.leaderboard(channel.guild.id, "kasino", "rating")
     assert board.total == players
 
@@ -245,7 +249,9 @@ async def test_refusals_are_ephemeral_and_change_nothing(
     ]
     for actor, typed, reason in cases:
         refused = await actor.slash(thread, "kasino play", move=typed)
+        assert refused.response is not None
         shown = refused.response.content.replace(TEXT_STYLE, "")  # black suits carry a text-style selector
+        assert refused.response is not None
         assert refused.ephemeral and reason in shown, (typed, refused.response.content)
         after, _ = await state(simcord_env, game_id)
         assert after.version == record.version and after.state == record.state
@@ -311,6 +317,7 @@ async def test_a_stale_menu_is_refused(
     stale = await mover.click(snapshot, custom_id=pick["custom_id"])
     assert "out of date" in private_text(stale)
     # The refused panel is redrawn in place with the current (waiting) panel.
+    assert stale.response is not None
     assert "Not your turn yet" in stale.response.content
     after, _ = await state(simcord_env, game_id)
     assert after.version == played.version and after.state == played.state

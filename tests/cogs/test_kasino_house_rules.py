@@ -109,6 +109,7 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
 ) -> None:
     host, *others = members[:4]
     opened = await host.slash(channel, "kasino new", seats=4, target=5)
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     for member in others:
         await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
@@ -116,6 +117,7 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
     panel = await host.select(panel.response, ["cancel"], custom_id=control(panel.response, ":hr:0"))
     await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
+    assert opened.response is not None
     assert "House rules: Sweeps: cancel out; Partnerships: two against two." in opened.response.content
     started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     assert started.acknowledged
@@ -129,7 +131,9 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(4), ["dm", "slash", "panel"])
     game = KasinoGame.from_dict(record.state)
     outcome = game.outcome()
+    assert outcome is not None
     assert outcome.teams == ((0, 2), (1, 3))
+    assert outcome is not None
     assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
     posts = [message.content for message in thread.history()]
     assert any(post.startswith("Round 1 scored:\nScoring at this table: Sweeps: cancel out") for post in posts)
@@ -149,6 +153,7 @@ async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
     refused = await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
     assert "four players" in private_text(refused) + (refused.response.content if refused.response else "")
+    assert opened.response is not None
     assert "House rules" not in opened.response.content  # nothing changed
 
 
@@ -165,6 +170,7 @@ async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_
     assert await offered("30") == [30]
     assert await offered("100") == []  # beyond 99: Discord's range refuses it anyway
     opened = await host.slash(channel, "kasino new", seats=2, target=30)
+    assert opened.response is not None
     assert "Playing to 30 points." in opened.response.content
 
 
@@ -174,17 +180,22 @@ async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_d
     # Fault: Discord refuses the public lobby message's edit once (503) right after building off is saved.
     host = members[0]
     opened = await host.slash(channel, "kasino new", seats=2)
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     record = await bot_of(simcord_env).store.get_game(game_id)
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    assert record is not None
     simcord_env.inject_error(
         "PATCH", f"/channels/{channel.id}/messages/{record.lobby_message_id}",
         status=503, message="Service Unavailable", times=1,
     )  # fmt: skip
     turned = await host.click(panel.response, custom_id=control(panel.response, ":hr:4:off"))
     assert turned.acknowledged and private_text(turned) == ""  # no apology, no refusal: the change stands
+    assert panel.response is not None
     assert "Building: off" in panel.response.content  # the host's panel (edited through the interaction) says so
     assert (await bot_of(simcord_env).store.get_game(game_id)).settings["building"] is False
+    assert opened.response is not None
     assert "Building" not in opened.response.content  # the public lobby missed this redraw only
     await host.select(panel.response, ["1"], custom_id=control(panel.response, ":hr:3"))  # the next change redraws it
+    assert opened.response is not None
     assert "Building: off" in opened.response.content

@@ -211,6 +211,7 @@ async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(
     assert "That move is out of date; the table has changed." in private_text(refused)
     after, _ = await state(simcord_env, game_id)
     assert (after.version, after.state) == (played.version, played.state)
+    assert refused.response is not None
     assert "Not your turn yet" in refused.response.content
     assert not hand_buttons(refused.response)
 

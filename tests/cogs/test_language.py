@@ -69,6 +69,7 @@ async def one_move_played(
 ):
     await play_turn(env, channel, members, game_id, random.Random(3), "dm")
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, [seat.name for seat in record.seats]
 
 
@@ -141,6 +142,7 @@ async def test_a_hungarian_player_gets_their_panel_and_suggestions_in_hungarian(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record = await bot_of(simcord_env).store.get_game(game_id)
     game = bot_of(simcord_env).service.game_of(record)
+    assert game.to_move is not None
     mover = member_for(members, record, game.to_move)
     speaking(monkeypatch, mover, "hu")
     thread = game_thread(channel, game_id)

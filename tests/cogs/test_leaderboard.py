@@ -25,8 +25,10 @@ async def finish_garbage(
     thread = game_thread(channel, game_id)
     for _ in range(3000):
         record = await bot_of(env).store.get_game(game_id)
+        assert record is not None
         if record.status == "finished":
             return record
+        assert record is not None
         player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
         table = table_message(thread, game_id)
         await player.click(table, custom_id=rng.choice([c for c in custom_ids(table) if is_enabled(table, c)]))
@@ -44,23 +46,29 @@ async def test_leaderboard_pages_and_stats_after_games_played_through_the_bot(
     final = await finish_garbage(simcord_env, channel, players, game_id)
 
     shown = await players[0].slash(channel, "leaderboard", game="garbage", sort="wins")
+    assert shown.response is not None
     embed = shown.response.embeds[0]
     assert embed.title == "Garbage leaderboard — Cards"
     assert embed.footer.text == "Sorted by wins · page 1 of 2"
+    assert embed.description is not None
     lines = embed.description.splitlines()
     assert len(lines) == 10 and lines[0].startswith("**1.** ")
     wins = [int(line.split(" — rating ")[1].split(" · ")[1].split(" win")[0]) for line in lines]
     assert wins == sorted(wins, reverse=True) and wins[0] >= 1
     await players[0].click(shown.response, label="Next")
+    assert shown.response is not None
     embed = shown.response.embeds[0]
     assert embed.footer.text == "Sorted by wins · page 2 of 2"
+    assert embed.description is not None
     assert len(embed.description.splitlines()) == 2
 
     winner_seat = final.state["game_winner"]
     winner = member_for(players, final, winner_seat)
     stats = await winner.slash(channel, "stats")
     assert stats.ephemeral
+    assert stats.response is not None
     field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
+    assert field.value is not None
     assert field.value.startswith("This server: 2 games · ")
     assert "All servers: 2 games" in field.value
 
@@ -73,6 +81,7 @@ async def test_win_rate_board_needs_three_games(
     await finish_garbage(simcord_env, channel, members, game_id)
     shown = await alice.slash(channel, "leaderboard", game="garbage", sort="winrate")
     nobody = "Nobody with at least 3 games yet. Finish a game to get on the board!"
+    assert shown.response is not None
     assert shown.response.embeds[0].description == nobody
     assert labels(shown.response) == []
 
@@ -86,9 +95,13 @@ async def test_resign_in_a_two_player_game_ends_it_with_the_resigner_last(
     done = await bob.slash(thread, "game resign")
     assert private_text(done) == "You resigned. Thanks for playing!"
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.status == "finished"
+    assert alice is not None
+    assert channel.guild is not None
     stats = await bot_of(simcord_env).store.player_stats(alice.id, channel.guild.id)
     assert stats.for_kind("kasino").server.wins == 1
+    assert channel.last_message is not None
     assert channel.last_message.content.startswith(f"Kasino #{game_id} is over. 1. alice")
 
 
@@ -100,9 +113,13 @@ async def test_resign_in_a_three_player_game_lets_the_others_play_on(
     thread = game_thread(channel, game_id)
     await carol.slash(thread, "game resign")
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.status == "running"
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
+    assert record is not None
     assert game.public_view().seats[record.seat_of(carol.id)].resigned
+    assert record is not None
     assert game.to_move != record.seat_of(carol.id)
     again = await carol.slash(thread, "game resign")
     assert "resigned" in private_text(again)

@@ -21,11 +21,14 @@ async def test_lobby_lists_players_as_they_join_and_leave(
 ) -> None:
     alice, bob, carol = members[:3]
     opened = await alice.slash(channel, "kasino new", seats=3)
+    assert opened.response is not None
     assert "Players (1/3): alice" in opened.response.content
     await bob.click(opened.response, label="Join")
     await carol.click(opened.response, label="Join")
+    assert opened.response is not None
     assert "Players (3/3): alice, bob, carol" in opened.response.content
     left = await bob.click(opened.response, label="Leave")
+    assert opened.response is not None
     assert left.acknowledged and "Players (2/3): alice, carol" in opened.response.content
 
 
@@ -36,15 +39,20 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(
     opened = await alice.slash(channel, "kasino new", seats=2)
     again = await alice.click(opened.response, label="Join")
     assert "already joined" in private_text(again).lower()
+    assert opened.response is not None
     assert "Press **Join** to take a seat." in opened.response.content
     await bob.click(opened.response, label="Join")
+    assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
     # A full lobby no longer asks anyone to join: it says so, and that the host may start.
+    assert opened.response is not None
     assert "The lobby is full: the host can press **Start**." in opened.response.content
+    assert opened.response is not None
     assert "Join" not in opened.response.content
     # Join is disabled once full: Discord would not even send the click.
     with pytest.raises(simcord.SetupError, match="disabled"):
         await carol.click(opened.response, label="Join")
+    assert opened.response is not None
     assert "carol" not in opened.response.content
 
 
@@ -54,6 +62,7 @@ async def test_only_the_host_may_start(channel: simcord.ChannelHandle, members: 
     await bob.click(opened.response, label="Join")
     refused = await bob.click(opened.response, label="Start")
     assert private_text(refused) == "Only the host can start the game."
+    assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
     assert channel.threads == []
 
@@ -71,7 +80,9 @@ async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_pl
     alice, bob = members[:2]
     opened, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
+    assert opened.response is not None
     assert f"Play in <#{thread.id}>" in opened.response.content
+    assert opened.response is not None
     assert opened.response.components == []  # the lobby buttons are gone
     table = table_message(thread, game_id)
     assert "to play" in table.content
@@ -85,7 +96,9 @@ async def test_host_cancels_lobby(channel: simcord.ChannelHandle, members: list[
     refused = await bob.click(opened.response, label="Cancel")
     assert "Only the host" in private_text(refused)
     done = await alice.click(opened.response, label="Cancel")
+    assert opened.response is not None
     assert done.acknowledged and opened.response.content == "Kasino #1 was cancelled."
+    assert opened.response is not None
     assert opened.response.components == []
 
 
@@ -110,6 +123,7 @@ async def test_member_with_manage_server_cancels_a_running_game(
         f"Kasino #{game_id} was cancelled by {mod.mention}; no results recorded."
     ]
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.status == "cancelled"
     table = table_message(thread, game_id)
     assert table.content == f"Kasino #{game_id} was cancelled; no results were recorded."
@@ -164,6 +178,7 @@ async def test_without_thread_permission_an_open_lobby_holds_the_channel_too(
     no_threads = _no_threads_channel(guild)
     opened = await alice.slash(no_threads, "kasino new", seats=2)
     refused = await carol.slash(no_threads, "kasino new", seats=2)
+    assert opened.response is not None
     link = _jump_link(guild, no_threads.id, opened.response.message.id)
     assert private_text(refused).startswith(f"[Kasino #1]({link}) is waiting for players in this channel")
     assert "Join that one" in private_text(refused)
@@ -176,6 +191,7 @@ async def test_where_threads_may_be_opened_two_lobbies_share_a_channel(
     first = await alice.slash(channel, "kasino new", seats=2)
     second = await carol.slash(channel, "garbage new", seats=2)
     assert not first.ephemeral and not second.ephemeral
+    assert second.response is not None
     assert "Garbage #2" in second.response.content
 
 
@@ -200,6 +216,7 @@ async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(
     refused = await carol.click(opened.response, label="Start")
     # Its table was never posted (it was started behind the bot's back), so the link is to the channel.
     assert f"Garbage #{second.id} (<#{no_threads.id}>) is already being played in this channel" in private_text(refused)
+    assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
 
 
@@ -247,6 +264,7 @@ async def test_rules_are_ephemeral_and_state_the_value_and_points_tables(
 ) -> None:
     shown = await members[0].slash(channel, "rules", game="kasino")
     assert shown.ephemeral
+    assert shown.response is not None
     text = shown.response.embeds[0].description
     assert "10♦ (big)    10 / 16" in text and "most spades     2" in text
 
@@ -259,7 +277,9 @@ async def test_games_lists_lobbies_and_running_games(
     await carol.slash(channel, "garbage new")
     listed = await carol.slash(channel, "games")
     assert listed.ephemeral
+    assert listed.response is not None
     assert f"Kasino #{running}** — playing" in listed.response.content
+    assert listed.response is not None
     assert "Garbage #2** — waiting for players" in listed.response.content
 
 

@@ -107,6 +107,7 @@ async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord
 
     await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     record = await bot_of(simcord_env).store.get_game(1)  # the seats are shuffled at the start
+    assert record is not None
     names = ", ".join(robot if seat.is_computer else seat.name for seat in record.seats)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
     started = translated(locale, "lobby.started-in", title=game_title(record), players=names, thread=f"<#{thread.id}>")
@@ -122,6 +123,7 @@ async def test_a_cancelled_lobby_and_its_announcement_are_public_and_the_cancell
     record = await bot_of(simcord_env).store.get_game(game_id)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
     done = await host.slash(thread, "game cancel")
+    assert record is not None
     players = " dan ".join(seat.name for seat in record.seats)
     assert private_text(done) == translated("id", "manage.cancelled-game", title=game_title(record), players=players)
     announced = [followup.content for followup in done.followups if not followup.ephemeral]
@@ -196,10 +198,12 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env: simcord.Env, mon
     # The board is posted in the channel: the server's language, whoever asks (carol's client speaks English).
     shown = await carol.slash(channel, "leaderboard", game="garbage", sort="winrate")
     assert not shown.ephemeral
+    assert shown.response is not None
     embed = shown.response.embeds[0]
     assert embed.title == translated("id", "board.title", game="Garbage", server="Kartu")
     assert embed.description == translated("id", "board.empty-min-games", games=counted(3, "game", "id"))
     shown = await carol.slash(channel, "leaderboard", game="garbage")
+    assert shown.response is not None
     embed = shown.response.embeds[0]
     board = await boards.leaderboard(guild.id, "garbage", "rating", page=0, per_page=10, min_games=3, computers=True)
     assert {row.name for row in board.rows} == {"alice", "bob"}
@@ -214,9 +218,11 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env: simcord.Env, mon
     speaking(monkeypatch, bob, "id")
     mine = await bob.slash(channel, "stats")
     assert mine.ephemeral
+    assert mine.response is not None
     assert mine.response.embeds[0].title == translated("id", "stats.title", name="bob")
     stats = await boards.player_stats(bob.id, guild.id)
     for kind_stats in stats.kinds:
+        assert mine.response is not None
         field = next(f for f in mine.response.embeds[0].fields if f.name == game_kind(kind_stats.kind).title)
         assert field.value == _kind_field(kind_stats, "id")
         for line, in_english in zip(lines_of(field.value), lines_of(_kind_field(kind_stats)), strict=True):
@@ -232,6 +238,7 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env: simcord.Env, mon
     )
     assert _kind_field(kasino, "id").startswith(unplayed)
     theirs = await carol.slash(channel, "stats")
+    assert theirs.response is not None
     assert theirs.response.embeds[0].title == say(SOURCE_LOCALE, "stats.title", name="carol")
 
 
@@ -242,14 +249,18 @@ def test_the_board_s_pages_computers_and_buttons_in_indonesian() -> None:
     )
     page = LeaderboardPage(rows, 0, 3, 25, "rating", 3)
     embed = leaderboard_embed("Kartu", "kasino", page, "id")
+    assert embed.description is not None
     robot = embed.description.split("\n")[1]
     assert robot.startswith(f"{COMPUTER_MARK} {computer_words('hard', 'id')} — ")
     assert computer_words("hard", "id") != computer_words("hard", "en")
+    assert embed.footer.text is not None
     footer = embed.footer.text.split(" · ")
     assert footer[-1] == translated("id", "board.computer-unranked", mark=COMPUTER_MARK)
     hidden = leaderboard_embed("Kartu", "kasino", LeaderboardPage(rows[:1], 0, 3, 25, "rating", 3, False), "id")
+    assert hidden.footer.text is not None
     assert hidden.footer.text.split(" · ")[-1] == translated("id", "board.computers-hidden")
     view = leaderboard_view("kasino", "rating", page, "id")
+    assert view is not None
     assert [item.item.label for item in view.children] == [
         translated("id", "board.previous"),
         translated("id", "board.next"),

@@ -54,6 +54,7 @@ class Table:
             pings[-1] if pings else table_message(self.thread, self.game_id), label="Show my hand"
         )
         assert shown.ephemeral
+        assert shown.response is not None
         self.ephemeral[member.id] = shown.response.message.id
         return self.ephemeral_panel(member)
 
@@ -195,6 +196,7 @@ async def test_show_my_hand_replaces_the_panel_before_it(
     first = (await alice.click(table_message(thread, game_id), label="Show my hand")).response.message.id
     second = await alice.click(table_message(thread, game_id), label="Show my hand")
     ids = [m.id for m in thread.history(viewer=alice) if m.flags.ephemeral]
+    assert second.response is not None
     assert ids == [second.response.message.id] and first not in ids
 
 

@@ -74,6 +74,7 @@ async def test_without_attach_files_the_table_goes_out_as_text(
     simcord_env.inject_error("POST", "/channels/*/messages", **no_attach, times=1)
     started = await alice.click(opened.response, label="Start")
     assert started.acknowledged
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split(" ", 1)[0])
     table = table_message(game_thread(channel, game_id), game_id)
     assert picture_of(table) is None and "On the table:" in str(table.embeds[0].to_dict())
@@ -85,10 +86,13 @@ async def test_each_private_panel_shows_the_seats_own_hand_as_a_picture(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     seat = record.seat_of(alice.id)
+    assert record is not None
     dm = next(m for m in alice.user.dm_channel.history() if m.id == record.seats[seat].hand_message_id)
     assert [a.filename for a in dm.attachments] == ["hand.png"]
     shown = await alice.click(table_message(game_thread(channel, game_id), game_id), label="Show my hand")
+    assert shown.response is not None
     assert shown.ephemeral and [a.filename for a in shown.response.attachments] == ["hand.png"]
 
 
@@ -108,8 +112,10 @@ async def test_the_pictures_speak_the_servers_language_and_the_hand_its_readers(
     assert picture.description.startswith("Bilde av bordet: ")
     record = await bot_of(simcord_env).store.get_game(game_id)
     game = bot_of(simcord_env).service.game_of(record)
+    assert record is not None
     names = [seat.name for seat in record.seats]
     assert await picture.read() == render_table(game.public_view(), names, "no").png
     speaking(monkeypatch, alice, "hu")
     shown = await alice.click(table, label=say("no", "panel.show-hand"))  # the table's button: the server's words
+    assert shown.response is not None
     assert [a.description for a in shown.response.attachments] == [say("hu", "kasino.table.hand-picture")]

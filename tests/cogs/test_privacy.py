@@ -57,6 +57,7 @@ async def resigned_game(env: simcord.Env, channel: simcord.ChannelHandle, winner
     resigned = await loser.slash(game_thread(channel, game_id), "game resign")
     assert resigned.acknowledged
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     assert record.status == "finished"
     return record
 
@@ -67,6 +68,7 @@ async def answers_to(env: simcord.Env, member: simcord.MemberActor, channel: sim
     for game_id in game_ids:
         said.append(shown(await member.slash(channel, "game history", game=game_id)))
         exported = await member.slash(channel, "game export", game=game_id)
+        assert exported.response is not None
         said.append(shown(exported) + (await exported.response.attachments[0].read()).decode("utf-8"))
     for sort in ("rating", "wins"):
         said.append(shown(await member.slash(channel, "leaderboard", game="kasino", sort=sort)))
@@ -81,6 +83,7 @@ def lobby_id(opened):
 
 async def forget(member: simcord.MemberActor, channel: simcord.ChannelHandle):
     asked = await member.slash(channel, "privacy forget")
+    assert asked.response is not None
     assert asked.ephemeral and "a former player" in asked.response.content
     return await member.click(asked.response, label="Forget me")
 
@@ -112,6 +115,7 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     assert "Your lobbies, cancelled" in told and "Lobbies you left" in told
     store = bot_of(simcord_env).store
     assert (await store.get_game(hosted_id)).status == "cancelled"  # she hosted it
+    assert hosted.response is not None
     assert hosted.response.content == f"Kasino #{hosted_id} was cancelled."  # and its message says so
     assert [seat.name for seat in (await store.get_game(others_id)).seats] == ["dave"]  # she left it
     rows = await every_row(simcord_env)
@@ -119,10 +123,12 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     record, game = await game_state(simcord_env, running_id)
     seat = next(seat.seat for seat in record.seats if seat.name == "a former player")
     assert record.status == "running" and game.public_view().seats[seat].resigned  # resigned first, plays on
+    assert game.to_move is not None
     mover = member_for(members, record, game.to_move)
     thread = game_thread(channel, running_id)
     choices = await mover.autocomplete(thread, "kasino play", "move", "")
     played = await mover.slash(thread, "kasino play", move=choices[0]["value"])
+    assert record is not None
     assert played.acknowledged and (await bot_of(simcord_env).store.get_game(running_id)).version > record.version
     table = table_message(thread, running_id)
     assert "a former player" in str(table.embeds[0].to_dict()) + (table.content or "")
@@ -138,8 +144,10 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     assert changed and not [text for text in changed.values() if "alice" in text or str(alice.id) in text]
     for game_id in finished:  # every finished game still replays from its export to the stored state
         exported = await carol.slash(channel, "game export", game=game_id)
+        assert exported.response is not None
         text = (await exported.response.attachments[0].read()).decode("utf-8")
         stored = await bot_of(simcord_env).store.get_game(game_id)
+        assert stored is not None
         assert read_export(text).replay().to_dict() == stored.state
 
 
@@ -151,7 +159,9 @@ async def test_keep_changes_nothing(
     rows = await every_row(simcord_env)
     asked = await alice.slash(channel, "privacy forget")
     kept = await alice.click(asked.response, label="Keep")
+    assert kept.response is not None
     assert kept.response.content == "Nothing changed: everything is kept as it was."
+    assert kept.response is not None
     assert not kept.response.components
     assert await every_row(simcord_env) == rows
 
@@ -163,7 +173,9 @@ async def test_privacy_show_gives_the_member_only_their_own_data(
     mine = await resigned_game(simcord_env, channel, alice, bob)
     await resigned_game(simcord_env, channel, bob, carol)
     got = await alice.slash(channel, "privacy show")
+    assert got.response is not None
     assert got.ephemeral and got.response.content.startswith("Everything the bot stores about you")
+    assert got.response is not None
     [attachment] = got.response.attachments
     text = (await attachment.read()).decode("utf-8")
     data = json.loads(text)

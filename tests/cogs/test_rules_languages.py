@@ -29,6 +29,7 @@ def shown_text(embed):
 async def rules_for(member: simcord.MemberActor, channel: simcord.ChannelHandle, game):
     shown = await member.slash(channel, "rules", game=game)
     assert shown.ephemeral
+    assert shown.response is not None
     return shown.response.embeds[0]
 
 

@@ -16,6 +16,7 @@ from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, 
 
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -39,8 +40,6 @@ def a_move(game):
 
 def dm_texts(member: simcord.MemberActor):
     channel = member.user.dm_channel
-    if channel is None:
-        return []
     return [(message.id, message.content, str([e.to_dict() for e in message.embeds])) for message in channel.history()]
 
 

@@ -19,6 +19,7 @@ from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, 
 
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -44,8 +45,6 @@ async def play_until(env: simcord.Env, thread, members: list[simcord.MemberActor
 
 def dm_texts(member: simcord.MemberActor):
     channel = member.user.dm_channel
-    if channel is None:
-        return []
     return [(message.id, message.content, str([e.to_dict() for e in message.embeds])) for message in channel.history()]
 
 
@@ -149,6 +148,7 @@ async def test_a_resigned_player_sees_nothing_of_the_seat_afterwards(
     assert resigned.acknowledged
     record, game = await state(simcord_env, game_id)
     held_at_resign = set(game.view(seat).hand)
+    assert panel.response is not None
     panel_at_resign = panel.response.content
     dms_at_resign = dm_texts(bob)
 
@@ -159,7 +159,9 @@ async def test_a_resigned_player_sees_nothing_of_the_seat_afterwards(
     new_cards = set(game.view(seat).hand) - held_at_resign
 
     # His earlier ephemeral panel was not kept current with the seat's new cards.
+    assert panel.response is not None
     assert panel.response.content == panel_at_resign
+    assert panel.response is not None
     assert not shows_any(panel.response.content, new_cards)
     # Neither `/kasino hand` nor Show my hand shows him the seat: he is told why, in words.
     by_command = await bob.slash(thread, "kasino hand")

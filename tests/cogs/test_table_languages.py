@@ -38,6 +38,7 @@ async def norwegian(env: simcord.Env, guild: simcord.GuildHandle, channel: simco
 
 async def kasino_state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -105,9 +106,11 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
     assert scores in posts and legible(score_table(names, game.public_view().last_round, 1, "en")) not in posts
     assert scores.startswith(say("no", "kasino.table.scored", round=1))
     result = bot_of(simcord_env).presenter.result_line(record, game, "no")
+    assert result is not None
     assert result.startswith(say("no", "result.over", title=f"Kasino #{game_id}", standings=""))
     assert legible(result) in posts
     assert bot_of(simcord_env).presenter.result_line(record, game, "en") not in posts
+    assert channel.last_message is not None
     assert channel.last_message.content == legible(
         say("no", "result.in-parent", result=result, thread=f"<#{thread.id}>")
     )
@@ -125,12 +128,16 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3, timer="2m")
     thread = game_thread(channel, game_id)
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
+    assert record is not None
     layout = "\n" + house_rules_line("garbage", record.settings, "no")  # a layout of 3 is house rule GV3
     headline = turn_headline(record, stage, game.to_move, "no")
     assert table.content == legible(headline + layout + deadline_line(record, "no"))
+    assert game.to_move is not None
+    assert record is not None
     in_norwegian_not_english(
         table.content,
         "table.headline",
@@ -143,6 +150,7 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     assert say("no", "garbage.table.draw-stock") in labels(table) and "Draw from stock" not in labels(table)
 
     # The turn ping: in the thread, in Norwegian, with a jump to the table.
+    assert game.to_move is not None
     mover = member_for([alice, bob], record, game.to_move)
     link = jump_link(f"Garbage #{game_id}", guild.id, thread.id, table.id)
     ping = say("no", "ping.your-turn", player=f"<@{mover.id}>", title=link)
@@ -181,17 +189,23 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
     shown = await magyar.click(table_message(thread, game_id), label=say("no", "panel.show-hand"))
     assert shown.ephemeral
     panel = shown.response
+    assert panel is not None
     assert panel.content.startswith(legible(hand_text(record, game, seat, "hu")))
+    assert panel is not None
     assert say("en", "kasino.table.panel-turn", title=f"Kasino #{game_id}", round=1, move=1) not in panel.content
+    assert panel is not None
     assert say("hu", "kasino.table.panel-turn", title=f"Kasino #{game_id}", round=1, move=1) in panel.content
+    assert panel is not None
     footnote = panel.embeds[-1].description
     drawn = f"<t:{int(simcord_env.now().timestamp())}:R>"
     assert footnote == say("hu", "panel.stamp", turn=whose_turn(record, game, seat, "hu"), when=drawn)
     assert say("hu", "panel.refresh") in labels(panel) and "Refresh" not in labels(panel)
+    assert panel is not None
     assert panel.attachments[0].description == say("hu", "kasino.table.hand-picture")
 
     # Their DM follows the language their client last spoke in: the timer warns them in Hungarian.
     await simcord_env.advance_time(95)
+    assert magyar.user.dm_channel.last_message is not None
     warning = magyar.user.dm_channel.last_message.content
     assert warning_language(warning, record, "timer.warning-dm") == "hu", warning
 

@@ -22,6 +22,7 @@ from tests.cogs.helpers import (
 
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, game_class(record.kind).from_dict(record.state)
 
 
@@ -30,6 +31,7 @@ async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(
 ) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "garbage new", seats=2, size=3, timer="2m")
+    assert opened.response is not None
     assert "2 minutes per turn; after 3 automatic turns in a row a player is resigned." in opened.response.content
     await bob.click(opened.response, label="Join")
     await alice.click(opened.response, label="Start")
@@ -53,7 +55,9 @@ async def test_warning_then_an_automatic_move_at_the_deadline(
     await simcord_env.advance_time(10)  # 95 s: inside the last quarter of the turn
     # Their turn reached them by DM, so the warning does too (issue 22: one request, a quiet thread).
     assert not [m for m in thread.history() if m.content.startswith("⏳")]
+    assert slow.user.dm_channel.last_message is not None
     assert slow.user.dm_channel.last_message.content.startswith("⏳ Your turn in Kasino")
+    assert record is not None
     assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
     await simcord_env.advance_time(30)  # past the deadline
     after, game_after = await state(simcord_env, game_id)
@@ -136,6 +140,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_acted_on_once(
     moves = await bot_of(simcord_env).store.game_moves(game_id)
     assert len(moves) == 1 and moves[0].auto
     record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.deadline == simcord_env.now() - timedelta(seconds=1) + timedelta(seconds=120)
 
 
@@ -176,10 +181,14 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     clicked = await bob.click(result, label="Rematch")
     assert clicked.acknowledged
     lobby = channel.last_message
+    assert lobby is not None
     assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention} — press **Join** to play again.")
+    assert lobby is not None
     assert "Players (1/3): bob" in lobby.content
     new = await bot_of(simcord_env).store.get_game(game_id + 1)
     old = await bot_of(simcord_env).store.get_game(game_id)
+    assert new is not None
+    assert old is not None
     assert (new.kind, new.settings, new.max_seats, new.turn_seconds, new.afk_limit, new.host_id) == (
         old.kind,
         old.settings,
@@ -190,6 +199,7 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     )
     assert labels(table_message(thread, game_id)) == []
     joined = await alice.click(lobby, label="Join")
+    assert channel.last_message is not None
     assert joined.acknowledged and "Players (2/3): bob, alice" in channel.last_message.content
 
 
@@ -210,6 +220,7 @@ async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone
 
     timers = bot_of(simcord_env).get_cog("TimerCog")
     try:
+        assert timers is not None
         await timers.warn(stale)
     except Exception as error:  # the tick treats a refusal as "nothing due"
         assert error.message.id == "refused.out-of-date"

@@ -33,18 +33,23 @@ async def test_a_toy_kind_is_played_to_the_end_through_the_bot_with_no_error_log
         thread = game_thread(channel, game_id)
         for _ in range(2 * toy_game.ROUNDS):
             record = await bot_of(simcord_env).store.get_game(game_id)
+            assert record is not None
             game = toy_game.HighCard.from_dict(record.state)
+            assert game.to_move is not None
             player = member_for(members, record, game.to_move)
             hand = await player.slash(thread, "toy hand")
+            assert game.to_move is not None
             cards = [str(card) for card in game.view(game.to_move).hand]
             assert private_text(hand) == f"Your hand: {' '.join(cards)}"
             assert any(message.content.startswith("Your hand:") for message in player.user.dm_channel.history())
             played = await player.slash(thread, "toy play", move=f"show {cards[0]}")
             assert "Played: show" in private_text(played), private_text(played)
         record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         assert record.status == "finished"
         assert "nobody to play" in table_message(thread, game_id).content
         rules = await alice.slash(channel, "rules", game="kasino")  # the real kinds keep theirs beside the toy
+        assert rules.response is not None
         assert rules.ephemeral and rules.response.embeds[0].fields[0].name == "Typing a move"
     errors = [entry.getMessage() for entry in caplog.records if entry.levelno >= logging.ERROR]
     assert errors == []

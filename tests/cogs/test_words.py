@@ -136,6 +136,7 @@ async def test_a_lobby_with_a_limit_of_one_automatic_turn_says_turn(
     channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
 ) -> None:
     opened = await members[0].slash(channel, "garbage new", timer="2m", afk=1)
+    assert opened.response is not None
     assert "2 minutes per turn; after 1 automatic turn in a row a player is resigned." in opened.response.content
 
 
@@ -161,17 +162,22 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(
     line = result_message(game_thread(channel, game_id), game_id).content
     counts = re.findall(r"\((\d+) (hands? won)\)", line)
     assert len(counts) == 2 and all((n == "1") == (noun == "hand won") for n, noun in counts), line
+    assert loser is not None
+    assert channel.guild is not None
     stored = await bot_of(simcord_env).store.player_stats(loser.id, channel.guild.id)
     # openskill's ordinal (mu - 3 sigma), as stored: below zero after a first loss.
     assert next(kind for kind in stored.kinds if kind.kind == "garbage").rating < 0
     stats = await loser.slash(channel, "stats")
+    assert stats.response is not None
     field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
     shown = int(re.search(r"rating (-?\d+)", field.value)[1])
     assert 800 < shown < 1000, field.value
     board = await carol.slash(channel, "leaderboard", game="garbage")
+    assert board.response is not None
     ratings = [int(n) for n in re.findall(r"rating (-?\d+)", board.response.embeds[0].description)]
     assert len(ratings) == 2 and all(rating > 0 for rating in ratings)
     newcomer = await carol.slash(channel, "stats")
+    assert newcomer.response is not None
     assert "unrated" in next(f for f in newcomer.response.embeds[0].fields if f.name == "Garbage").value
 
 
@@ -192,9 +198,12 @@ async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rul
     assert RESIGNED_TURNS in flat(README)
     for game in ("kasino", "garbage"):
         shown = await alice.slash(channel, "rules", game=game)
+        assert shown.response is not None
         assert RESIGNED_TURNS in flat(shown.response.embeds[0].description), game
+        assert shown.response is not None
         assert "remaining turns" not in shown.response.embeds[0].description
     opened = await alice.slash(channel, "kasino new", timer="15m")
+    assert opened.response is not None
     assert RESIGNED_TURNS in flat(opened.response.content)
 
 
@@ -254,12 +263,15 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
     seen = set()
     for _ in range(200):
         record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         game = GarbageGame.from_dict(record.state)
         public = game.public_view()
         table = table_message(thread, game_id)
+        assert game.to_move is not None
         player = member_for(members, record, game.to_move)
         top = public.discard_top
         if top is not None and public.seats[game.to_move].pending is None:
+            assert game.to_move is not None
             wasted = no_use(top, public.seats[game.to_move])
             label = next(label for label in labels(table) if label.startswith("Take discard"))
             expected = f"Take discard ({top})".replace("♠", "♠\ufe0e").replace("♣", "♣\ufe0e")

@@ -95,8 +95,11 @@ async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_ga
         for game_id, status in games:
             record = await reopened.get_game(game_id)
             log = await reopened.game_moves(game_id)
+            assert record is not None
             assert [move.seq for move in log] == list(range(1, record.move_count + 1))
+            assert record is not None
             replayed = replay(record.kind, len(record.seats), record.seed, record.settings, log)
+            assert record is not None
             assert check_snapshot(replayed, record.state).problem is None, f"game #{game_id}"
             assert (status == "finished") == (replayed.outcome() is not None)
             # The copy is one moment of the source: each game's log there is the start of the source's log.

@@ -149,12 +149,18 @@ async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source, p
     target = await PostgresStore.open(postgres_url)
     try:
         record = await target.get_game(games["running"][1])
+        assert record is not None
         game = game_class(record.kind).from_dict(record.state)
         seat = game.to_move
+        assert seat is not None
         move = game.legal_moves(seat)[0]
         game.apply(seat, move)
+        assert record is not None
         saved = await target.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(900))
+        assert record is not None
+        assert saved is not None
         assert saved.move_count == record.move_count + 1
+        assert record is not None
         logged = await target.game_moves(record.id)  # the trigger logged it, after the copied ones
         assert [entry.seq for entry in logged] == list(range(1, saved.move_count + 1))
         assert (logged[-1].seat, logged[-1].move) == (seat, str(move))

@@ -26,6 +26,7 @@ async def run_and_kill(path, seed: int, delay, writers=1):
     Returns the acknowledged moves as (game id, seq, seat, move text).
     """
     child = await spawn(path, seed, writers)
+    assert child.stdout is not None
     first = await asyncio.wait_for(child.stdout.readline(), timeout=30)
     if not first:  # the child died on its own before its first move
         _, errors = await child.communicate()
@@ -97,6 +98,7 @@ async def test_acknowledged_moves_survive_sigkill_and_play_continues(
             game = record.game()
             for _ in range(3):
                 seat = game.to_move
+                assert seat is not None
                 move = game.legal_moves(seat)[0]
                 game.apply(seat, move)
                 record = await store.save_move(

@@ -23,6 +23,7 @@ async def test_a_move_is_owed_to_discord_in_the_same_write_that_saves_it(store: 
 async def test_narration_is_stored_with_the_move(store: SqlStore) -> None:
     record, game = await real_game(store, "garbage", (1, 2))
     seat = game.to_move
+    assert seat is not None
     game.apply(seat, game.parse_move(seat, "draw stock"))
     told = (
         Message("garbage.drew-from-stock", {"player": Seat(seat), "card": Card.parse("7♣")}),
@@ -70,6 +71,7 @@ async def test_shown_marks_never_move_back(store: SqlStore) -> None:
     await store.claim_delivery(record.id, "a", later(120), NOW)
     await store.release_delivery(record.id, "a", shown_version=1, shown_moves=1)  # a late, older delivery
     after = await store.get_game(record.id)
+    assert after is not None
     assert (after.shown_version, after.shown_moves) == (record.version, 2)
 
 

@@ -80,6 +80,7 @@ async def game_with_first_move_made(store: SqlStore, *, seed: int):
     game = game_class("kasino").new(2, seed)
     record = await running_game(store, (1, 2), state=game.to_dict(), seed=seed)
     seat = game.to_move
+    assert seat is not None
     move = game.legal_moves(seat)[0]
     game.apply(seat, move)
     return record, game, seat, move

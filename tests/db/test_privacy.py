@@ -48,8 +48,10 @@ async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store: SqlSt
     assert set(forgotten.games) == {finished.id, finished.id + 1, running.id}
     assert (forgotten.results, forgotten.ratings) == (2, 1)  # her two results; one rating (one server, one kind)
     record = await store.get_game(finished.id)
+    assert record is not None
     assert [(seat.user_id, seat.name) for seat in record.seats] == [(former_player_id(0), FORMER_PLAYER_NAME),
                                                                     (BOB, "u" + str(BOB))]  # fmt: skip
+    assert record is not None
     assert is_former_player_id(record.host_id) and not is_computer_id(record.host_id)
     assert not is_former_player_id(BOB) and not is_former_player_id(None)
 
@@ -80,9 +82,11 @@ async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_sta
     await store.forget_member(ALICE)
     kept = await store.get_game(record.id)
     moves = await store.game_moves(record.id)
+    assert kept is not None
     replayed = game_class("kasino").replay(
         len(kept.seats), kept.seed, kept.settings, [(move.seat, move.move) for move in moves]
     )
+    assert kept is not None
     assert replayed.to_dict() == kept.state and len(moves) == kept.move_count
 
 

@@ -23,6 +23,8 @@ async def test_a_read_during_a_write_transaction_sees_the_last_commit_without_wa
     writer = asyncio.create_task(slow_writer())
     await inside.wait()
     during = await asyncio.wait_for(store.get_game(game.id), timeout=5)  # the lock is held: this must not wait
+    assert during is not None
+    assert game is not None
     assert during.host_id == game.host_id  # nothing half done is seen
     release.set()
     await writer

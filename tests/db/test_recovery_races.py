@@ -70,6 +70,7 @@ async def foreign_action(writer, game_id: int):
         await writer.cancel_game(game_id, later(999))
         return ("cancelled", game_id)
     seat = game.to_move
+    assert seat is not None
     move = game.legal_moves(seat)[0]
     game.apply(seat, move)
     saved = await writer.save_move(game_id, record.version, seat, str(move), game.to_dict(), later(999))
@@ -111,10 +112,15 @@ async def check_consistent(path) -> None:
         for game_id in range(1, len(GAMES) + 1):
             record = await store.get_game(game_id)
             moves = await store.game_moves(game_id)
+            assert record is not None
             assert record.move_count == len(moves)
+            assert record is not None
             if record.status == "running":
+                assert record is not None
                 cls = game_class(record.kind)
+                assert record is not None
                 replayed = recovery.replay(record.kind, len(record.seats), record.seed, record.settings, moves)
+                assert record is not None
                 assert cls.from_dict(record.state) == replayed, f"game #{game_id}: the snapshot is not the replay"
     finally:
         await conn.close()

@@ -75,6 +75,7 @@ async def test_a_change_is_refused_on_an_old_version_or_for_a_member_already_sea
     with pytest.raises(StaleVersionError):
         await _change(store, record, 2, Occupant(4, "u4"))
     assert await store.seat_changes(record.id) == []
+    assert moved is not None
     assert (await store.get_game(record.id)).version == moved.version
 
 

@@ -56,4 +56,5 @@ async def test_a_note_names_the_seat_s_holder_and_no_other_seat(store: SqlStore)
     assert not await store.note_seat(record.id + 1, 0, holder=1, panel="x")  # no such game
     assert await store.note_seat(record.id, 0, holder=1, panel="x")
     after = await store.get_game(record.id)
+    assert after is not None
     assert (after.seats[0].panel, after.seats[1].panel) == ("x", None)

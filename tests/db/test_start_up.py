@@ -173,6 +173,7 @@ async def test_a_caller_holding_the_current_version_gets_the_game_without_its_sn
     await store.join_lobby(lobby.id, 2, "u2", later(1))
     started = await store.start_game(lobby.id, lobby.version + 1, [1, 2], game.to_dict(), later(2))
     light = await store.checked_game(started.id, held_version=started.version)
+    assert light is not None
     assert light.state is None and light == replace(started, state=None)
     assert await store.checked_game(started.id, held_version=started.version - 1) == started
 

@@ -93,8 +93,11 @@ async def test_concurrent_joins_never_overfill_nor_duplicate_a_seat(store: SqlSt
     refusals = [result for result in results if isinstance(result, Exception)]
     assert all(isinstance(refusal, (LobbyFullError, AlreadySeatedError)) for refusal in refusals)
     final = await store.get_game(lobby.id)
+    assert final is not None
     assert [seat.seat for seat in final.seats] == [0, 1, 2, 3]
+    assert final is not None
     assert len({seat.user_id for seat in final.seats}) == 4
+    assert final is not None
     assert final.version == 3
 
 
@@ -217,7 +220,10 @@ async def test_set_messages_changes_only_what_is_given(store: SqlStore) -> None:
     await store.set_messages(lobby.id, lobby_message_id=11, thread_id=12)
     await store.set_messages(lobby.id, table_message_id=13, lobby_message_id=None)
     game = await store.get_game(lobby.id)
+    assert game is not None
     assert (game.lobby_message_id, game.thread_id, game.table_message_id, game.ping_message_id) == (None, 12, 13, None)
+    assert game is not None
+    assert lobby is not None
     assert game.version == lobby.version
 
 
@@ -241,6 +247,8 @@ async def test_set_deadline_keeps_the_version(store: SqlStore) -> None:
     game = await running_game(store)
     await store.set_deadline(game.id, later(300), warned=True, expected_version=game.version)
     stored = await store.get_game(game.id)
+    assert stored is not None
+    assert game is not None
     assert (stored.deadline, stored.warned, stored.version) == (later(300), True, game.version)
     await store.set_deadline(game.id, None, warned=False, expected_version=game.version)
     assert (await store.get_game(game.id)).deadline is None

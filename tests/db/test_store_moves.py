@@ -111,7 +111,9 @@ async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_w
     results = await asyncio.gather(failing_writer(), store.join_lobby(lobby.id, 2, "u2", NOW), return_exceptions=True)
     assert isinstance(results[0], RuntimeError)
     stored = await store.get_game(lobby.id)
+    assert stored is not None
     assert stored.host_id == 1
+    assert stored is not None
     assert [seat.user_id for seat in stored.seats] == [1, 2]
 
 
@@ -134,9 +136,12 @@ async def test_real_snapshots_round_trip_and_match_the_replayed_log(
     finally:
         await store.close()
     cls = game_class(kind)
+    assert stored is not None
     assert cls.from_dict(stored.state) == game
+    assert stored is not None
     assert len(moves) == stored.move_count == 40
     log = [(move.seat, move.move) for move in moves]
+    assert stored is not None
     assert cls.replay(len(users), stored.seed, cls.settings_from_dict(stored.settings), log) == game
 
 
@@ -154,8 +159,12 @@ async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(
 
     stored = await store.get_game(game.id)
     moves = await store.game_moves(game.id)
+    assert stored is not None
     assert (stored.move_count, len(moves), stored.state) in [(0, 0, {"schema": 1, "turn": 0}), (1, 1, {"turn": 1})]
+    assert stored is not None
     saved = await store.save_move(game.id, stored.version, 1, "A♥ place", {"turn": 9}, later(1))
+    assert stored is not None
+    assert saved is not None
     assert saved.move_count == stored.move_count + 1
 
 
@@ -174,7 +183,10 @@ async def test_a_read_for_the_held_version_leaves_out_the_snapshot_and_the_narra
     told = (Message("shared.game-on"),)
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(1), narration=told)
     held = await store.checked_game(game.id, held_version=saved.version)
+    assert held is not None
+    assert saved is not None
     assert (held.state, held.narration, held.version) == (None, (), saved.version)
     # At another version, all of it: the caller's engine is out of date.
     stale = await store.checked_game(game.id, held_version=saved.version - 1)
+    assert stale is not None
     assert (stale.state, stale.narration) == ({"turn": 1}, told)

@@ -12,6 +12,7 @@ from tests.db.helpers import NOW, later, new_lobby, running_game
 async def test_a_lobby_keeps_its_turn_timer_and_afk_limit(store: SqlStore) -> None:
     lobby = await store.create_lobby(NewLobby("garbage", 1, 2, 3, "host", {}, 9, 6, turn_seconds=120, afk_limit=2), NOW)
     again = await store.get_game(lobby.id)
+    assert again is not None
     assert (again.turn_seconds, again.afk_limit) == (120, 2)
 
 
@@ -45,6 +46,8 @@ async def test_set_deadline_moves_the_deadline_and_remembers_the_warning(store: 
     game = await running_game(store, (1, 2))
     await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
     stored = await store.get_game(game.id)
+    assert stored is not None
+    assert game is not None
     assert (stored.deadline, stored.warned, stored.version) == (later(30), True, game.version)
 
 
@@ -54,6 +57,7 @@ async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadli
     with pytest.raises(StaleVersionError):
         await store.set_deadline(game.id, later(30), warned=True, expected_version=game.version)
     stored = await store.get_game(game.id)
+    assert stored is not None
     assert (stored.deadline, stored.warned) == (later(120), False)
     assert stored == moved
 

@@ -237,6 +237,7 @@ def test_a_refusal_that_changed_the_state_would_be_caught() -> None:
     kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, 1)
     with pytest.raises(NotYourTurnError):
+        assert game.to_move is not None
         game.apply((game.to_move + 1) % game.players, game.legal_moves(game.to_move)[0])
 
 

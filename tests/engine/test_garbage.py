@@ -167,8 +167,10 @@ def test_g4_winner_of_the_previous_hand_plays_first() -> None:
 
 def test_g5_first_turn_of_a_hand_can_only_draw_from_the_stock() -> None:
     game = GarbageGame.new(2, seed=5)
+    assert game.to_move is not None
     assert game.legal_moves(game.to_move) == (DrawStock(),)
     with pytest.raises(IllegalMoveError) as refused:
+        assert game.to_move is not None
         game.play(game.to_move, "draw discard")
     assert refused.value.message == Message("garbage.refused.discard-empty")
 
@@ -493,7 +495,9 @@ def test_resign_on_your_turn_with_a_jack_waiting_discards_it_and_passes_the_turn
 
 def test_resign_leaving_one_player_ends_the_game_and_places_the_resigner_last() -> None:
     game = GarbageGame.new(2, seed=15)
-    events = game.play(game.to_move, "resign")
+    seat = game.to_move
+    assert seat is not None
+    events = game.play(seat, "resign")
     assert isinstance(events[-1], GameOver) and game.to_move is None
     winner = 1 - events[0].seat
     assert game.outcome().winners == (winner,)

@@ -145,6 +145,7 @@ def test_stored_settings_and_snapshots_from_before_the_house_rules_still_load_an
     log = []
     for _ in range(30):
         seat = game.to_move
+        assert seat is not None
         move = game.legal_moves(seat)[-1]
         game.apply(seat, move)
         log.append((seat, str(move)))
@@ -561,4 +562,5 @@ def test_house_rules_views_and_moves_in_words() -> None:
     view = game.public_view()
     assert (view.wild_rank, view.jokers, view.decks, view.last_turn, view.first) == (KING, True, 2, False, None)
     assert view.is_wild(C("K♠")) and view.is_wild(C("🃟#1")) and not view.is_wild(C("J♠"))
+    assert game.to_move is not None
     assert game.legal_moves(game.to_move) == (DrawStock(),)

@@ -33,6 +33,7 @@ def refusals_change_nothing(game: GarbageGame) -> None:
     """B3: every move that is not legal for its seat is refused with a sentence, and the state stays the same."""
     before = game.to_dict()
     seat = game.to_move
+    assert seat is not None
     legal = game.legal_moves(seat)
     probes = [(seat, move) for move in EVERY_DECISION if move not in legal]
     probes += [((seat + 1) % game.players, legal[0])]
@@ -142,6 +143,7 @@ def test_b2_g10_full_size_random_game_ends_with_every_card_kept(players: int) ->
         game.apply(game.to_move, chooser.choice(game.legal_moves(game.to_move)))
         assert card_codes(game) == expected
     outcome = game.outcome()
+    assert outcome is not None
     assert outcome.scores[outcome.winners[0]] == 10 and outcome.winners == (outcome.scores.index(10),)
 
 

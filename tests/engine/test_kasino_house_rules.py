@@ -188,6 +188,7 @@ def test_kv2_an_old_stored_game_loads_and_replays_identically(old: bool) -> None
     log = []
     for _ in range(30):
         seat = game.to_move
+        assert seat is not None
         move = game.legal_moves(seat)[-1 if len(log) % 3 else 0]
         log.append((seat, str(move)))
         game.apply(seat, move)
@@ -226,6 +227,7 @@ def test_kv3_without_sweeps_a_round_distributes_the_tables_points() -> None:
     events = []
     while not any(isinstance(event, RoundEnded) for event in events):
         seat = game.to_move
+        assert seat is not None
         events += game.apply(seat, game.legal_moves(seat)[0])
     ended = round_end(events)
     cards = [score.cards for score in ended.scores]
@@ -377,11 +379,14 @@ def test_kv5_a_partners_build_may_be_raised_or_taken_like_any_build() -> None:
 def test_kv5_a_player_who_resigns_concedes_the_game_for_the_team() -> None:
     game = KasinoGame.new(4, seed=5, settings=PARTNERS)
     seat = game.to_move
+    assert seat is not None
     events = game.apply(seat, game.resign_move())
     assert isinstance(events[0], Resigned) and isinstance(events[-1], GameOver)
     outcome = game.outcome()
     losers = (seat, (seat + 2) % 4)
+    assert outcome is not None
     assert [outcome.places[s] for s in range(4)] == [2 if s in losers else 1 for s in range(4)]
+    assert outcome is not None
     assert outcome.teams == ((0, 2), (1, 3))
 
 

@@ -116,6 +116,7 @@ def test_k3_four_cards_each_then_redeal_from_the_stock(players: int, deals: int)
     redeals = 0
     while game.public_view().round == 1:
         seat = game.to_move
+        assert seat is not None
         events = game.apply(seat, game.auto_move(seat))
         redeals += sum(type(event).__name__ == "CardsDealt" for event in events)
         if game.public_view().round == 1 and any(type(event).__name__ == "CardsDealt" for event in events):
@@ -146,6 +147,7 @@ def test_k4_the_seat_after_the_dealer_leads_and_play_passes_seat_by_seat() -> No
     order = []
     for _ in range(8):
         seat = game.to_move
+        assert seat is not None
         order.append(seat)
         game.apply(seat, game.auto_move(seat))
     assert order == [(dealer + 1 + step) % 4 for step in range(8)]

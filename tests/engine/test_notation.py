@@ -41,6 +41,7 @@ def test_an_example_that_is_not_a_move_would_be_caught() -> None:
     kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, seed=1)
     with pytest.raises(InvalidMoveError):
+        assert game.to_move is not None
         game.parse_move(game.to_move, "flip the table")
 
 

@@ -153,6 +153,7 @@ async def test_a_failing_computer_player_is_replaced_by_medium_then_by_the_simpl
     seat = next(seat.seat for seat in record.seats if seat.is_computer)
     game = KasinoGame.new(2, record.seed)
     while game.to_move != seat:
+        assert game.to_move is not None
         game.apply(game.to_move, game.legal_moves(game.to_move)[0])
 
     class Broken:

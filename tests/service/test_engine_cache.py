@@ -68,6 +68,7 @@ def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept() -> N
     cache.keep(3, 1, c)  # over capacity: game 2 goes
     assert len(cache) == 2 and cache.take(2) is None
     held = cache.take(1)
+    assert held is not None
     assert (held.version, held.game) == (6, a) and cache.take(1) is None
     empty = EngineCache(capacity=0)
     empty.keep(1, 1, a)
@@ -105,8 +106,10 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(
         theirs = await other.get_game(record.id)
         game = TableService.game_of(theirs)
         seat = game.to_move
+        assert seat is not None
         played = game.legal_moves(seat)[0]
         game.apply(seat, played)
+        assert theirs is not None
         await other.save_move(record.id, theirs.version, seat, str(played), game.to_dict(), NOW)
     finally:
         await conn.close()
@@ -163,6 +166,8 @@ async def test_the_engine_handed_out_is_not_the_cached_one(store: SqlStore) -> N
     while game.to_move is not None and game.move_count < snapshot[game.MOVE_COUNT_KEY] + 6:
         game.apply(game.to_move, game.legal_moves(game.to_move)[0])
     held = service.engines.take(record.id)
+    assert held is not None
+    assert result.record is not None
     assert held.version == result.record.version and held.game.to_dict() == snapshot
 
 
