@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from ai.base import SampledSearch
 from bench.bench_kasino_duplicate import Pairing, Tally, make_player, play_pairing, round_margin, summary
 from engine.kasino.events import RoundEnded
 from engine.registry import game_class
@@ -11,6 +12,7 @@ SHORT = (("target", 4),)  # a game of a round or two
 
 def test_a_spec_names_a_strength_and_its_budget() -> None:
     player = make_player("hard:samples=3", 7)
+    assert isinstance(player, SampledSearch)
     assert (player.strength, player.samples, player.seed) == ("hard", 3, 7)
     assert make_player("medium", 1).strength == "medium"
 

@@ -1,5 +1,8 @@
 """Same view and seed, same move; whole matches replay identically from their seeds."""
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from ai.arena import play_game
@@ -26,11 +29,11 @@ def test_same_view_and_seed_give_the_same_move(kind: str, strength: str) -> None
 
 
 @pytest.mark.parametrize("strength", kind_strengths("kasino"))
-def test_a_seeded_match_replays_move_for_move(strength: str):
-    def record(log):
+def test_a_seeded_match_replays_move_for_move(strength: str) -> None:
+    def record(log: list[tuple[int, str]]) -> Callable[[Any, int, Any], None]:
         return lambda game, seat, move: log.append((seat, str(move)))
 
-    logs = [[], []]
+    logs: list[list[tuple[int, str]]] = [[], []]
     for log in logs:
         players = [make_player("kasino", strength, seed) for seed in (1, 2)]
         play_game("kasino", players, 4, KasinoSettings(target=6), record(log))

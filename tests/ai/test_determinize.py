@@ -1,6 +1,7 @@
 """Determinization deals only unseen cards, and agrees with what the seat knows."""
 
 import random
+from typing import Any
 
 from ai.determinize import deal_hidden
 from ai.garbage_hard import sample_hand
@@ -23,7 +24,7 @@ def test_deal_hidden_serves_requirements_first() -> None:
 
 def test_kasino_samples_never_deal_a_card_the_seat_has_seen() -> None:
     game = KasinoGame.new(3, seed=2)
-    history = []
+    history: list[Any] = []
     for _ in range(7):  # some takes happen, and their cards are public
         seat = game.to_move
         assert seat is not None
@@ -41,7 +42,7 @@ def test_kasino_samples_never_deal_a_card_the_seat_has_seen() -> None:
 
 
 def test_kasino_samples_give_a_build_owner_a_card_to_take_it() -> None:
-    table = ["3♥", {"build": "4♦ 5♠", "owner": 1}]
+    table: list[Any] = ["3♥", {"build": "4♦ 5♠", "owner": 1}]
     game = KasinoGame.from_position(["5♥ 2♠", "9♣ K♦"], table, stock="8♠ 8♥ 2♦ 3♣", to_move=0)
     know = knowledge_from(game.view(0))
     for sample in range(30):

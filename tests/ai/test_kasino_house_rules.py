@@ -3,6 +3,7 @@
 They read the rules from their seat's view (its settings), so nothing here hands them the game.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from ai.kasino_outcome import GameContext, round_points
 from ai.kasino_rollout import Deal
 from ai.kasino_table_math import DEFAULT_SCORING, scoring_for
 from ai.players import player_for
+from engine.base import AnyGame
 from engine.cards import Card
 from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.moves import Take
@@ -22,11 +24,11 @@ from tests.ai.conftest import kind_strengths, make_player
 PARTNERS = {"partnerships": True}
 
 
-def card(text):
+def card(text: str) -> Card:
     return Card.parse(text)
 
 
-def sweep_score(settings, stock):
+def sweep_score(settings: dict[str, Any], stock: str) -> float:
     game = KasinoGame.from_position(["5♥ K♠", "2♣ 3♣"], ["3♦", "2♥"], stock=stock, to_move=0, settings=settings)
     know = knowledge_from(game.view(0))
     sweep = next(move for move in game.legal_moves(0) if isinstance(move, Take))
@@ -70,21 +72,21 @@ def test_kv2_kv3_kv4_every_strength_plays_every_variant_legally_to_the_end(
     settings = {"target": 6, **variant}
     players = [make_player("kasino", strength, seed) for seed in (1, 2)]
 
-    def legal(game, seat, move) -> None:
+    def legal(game: AnyGame, seat: int, move: Any) -> None:
         assert move in game.legal_moves(seat)
 
     result = play_game("kasino", players, 3, settings, legal)
     assert result.outcome is not None
 
 
-def partner_build_game(owner):
+def partner_build_game(owner: int) -> KasinoGame:
     """Seat 0 holds 9♥, which takes the 9 build that `owner` made; 7♦ take 7♣ is its other good move."""
-    table = [{"build": "4♦ 5♠", "owner": owner}, "7♣", "K♦"]
+    table: list[Any] = [{"build": "4♦ 5♠", "owner": owner}, "7♣", "K♦"]
     hands = ["9♥ 7♦ 3♣ Q♠", "8♣ 2♥ 6♥ J♣", "9♣ A♦ 4♥ 5♥", "10♠ 6♣ 8♦ J♦"]
     return KasinoGame.from_position(hands, table, stock="2♣ 3♦ 4♣ 6♠ 7♠ 8♠", to_move=0, settings=PARTNERS)
 
 
-def takes_the_build(move):
+def takes_the_build(move: object) -> bool:
     return isinstance(move, Take) and card("4♦") in move.targets
 
 
@@ -130,12 +132,12 @@ def test_kv5_the_players_read_the_partnership_from_the_view() -> None:
 
 
 @pytest.mark.parametrize("strength", kind_strengths("kasino"))
-def test_kv5_a_seeded_partnership_match_replays_move_for_move(strength: str):
-    def record(log):
+def test_kv5_a_seeded_partnership_match_replays_move_for_move(strength: str) -> None:
+    def record(log: list[tuple[int, str]]) -> Callable[[Any, int, Any], None]:
         return lambda game, seat, move: log.append((seat, str(move)))
 
     settings = {"partnerships": True, "target": 6}
-    logs = [[], []]
+    logs: list[list[tuple[int, str]]] = [[], []]
     for log in logs:
         players = [make_player("kasino", strength, seed) for seed in (1, 2, 3, 4)]
         play_game("kasino", players, 4, settings, record(log))

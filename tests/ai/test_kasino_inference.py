@@ -1,6 +1,7 @@
 """Expert's inference: the table rebuilt from public events, and what a passed-up take says about a hand."""
 
 import random
+from typing import Any
 
 from ai.kasino_inference import deal_decisions, hand_weights
 from engine.cards import Card
@@ -12,7 +13,8 @@ def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone() -> N
     for seed in range(6):
         game = KasinoGame.new(2 + seed % 3, seed=seed)
         rng = random.Random(seed)
-        history, deal = [], []
+        history: list[Any] = []
+        deal = []
         for _ in range(60):
             seat = game.to_move
             assert seat is not None

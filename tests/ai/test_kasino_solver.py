@@ -1,6 +1,8 @@
 """Expert's exact endgame: the solvers against brute force, and its deal positions scored as the engine scores."""
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -16,12 +18,12 @@ from engine.kasino.table import TableItem
 CONTEXT = GameContext(totals=(10, 12), target=16)
 
 
-def value(position):
+def value(position: Position) -> tuple[float, ...]:
     points = round_points(position.tallies, position.ends_round)
     return tuple(CONTEXT.utility(points, seat, position.ends_round) for seat in range(len(points)))
 
 
-def random_deal(seed: int, players=2, hand_size=2, table_size=3):
+def random_deal(seed: int, players: int = 2, hand_size: int = 2, table_size: int = 3) -> Position:
     """A last deal (the stock is empty) with small random hands and a table of loose cards."""
     deck = list(new_deck())
     rng = random.Random(seed)
@@ -83,7 +85,7 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
         assert game.to_move is not None
         position = Position(hands, game.public_view().table, game.to_move, tuple(tallies),
                             state["last_taker"], True, (False, False))  # fmt: skip
-        events = []
+        events: Sequence[Any] = []
         while not position.over:
             move = rng.choice(position.moves())
             position = position.play(move)
@@ -93,7 +95,7 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
         assert round_points(position.tallies, True) == [score.round_total for score in ended.scores]
 
 
-def cards(text):
+def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(word) for word in text.split())
 
 

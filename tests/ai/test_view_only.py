@@ -1,5 +1,7 @@
 """Computer players decide from their seat's view alone: hidden cards can never change a decision."""
 
+from typing import Any
+
 import pytest
 
 from engine.garbage import GarbageGame, GarbageSettings
@@ -10,16 +12,16 @@ STRENGTHS = ["easy", "medium", "hard"]  # the strengths every kind has
 KIND_STRENGTHS = [(kind, strength) for kind in ("kasino", "garbage") for strength in kind_strengths(kind)]
 
 
-def kasino_twins():
+def kasino_twins() -> tuple[KasinoGame, KasinoGame]:
     """Two positions that differ only in what seat 0 cannot see: seat 1's hand and the stock."""
-    table = ["10♣", "7♣", {"build": "4♦ 5♠", "owner": 1}, "3♥"]
+    table: list[Any] = ["10♣", "7♣", {"build": "4♦ 5♠", "owner": 1}, "3♥"]
     mine = "5♥ 2♠ 9♦ A♣"
     first = KasinoGame.from_position([mine, "K♣ 9♠ 6♦ Q♥"], table, stock="8♠ 8♥ 2♦ 3♣ J♠ J♥ 4♣ 4♥")
     second = KasinoGame.from_position([mine, "9♥ 10♦ A♠ 6♠"], table, stock="Q♦ K♦ J♦ 2♥ 3♠ 8♦ 4♠ 6♣")
     return first, second
 
 
-def garbage_twins(jack):
+def garbage_twins(jack: bool) -> tuple[GarbageGame, GarbageGame]:
     """Two positions that differ only in face-down cards and the stock order (nobody may see those)."""
     settings = GarbageSettings(start_size=5)
     face_up = [[1, 3], [2]]
@@ -77,7 +79,7 @@ def test_refuses_a_view_without_legal_moves(kind: str, strength: str) -> None:
         make_player(kind, strength).choose(game.view(waiting))
 
 
-def hidden_twin(game, seat):
+def hidden_twin(game: KasinoGame, seat: int) -> KasinoGame:
     """The same game with the hands of every other seat and the stock dealt differently (nothing public changes)."""
     position = game.position()
     hidden = [card for other, hand in enumerate(position["hands"]) if other != seat for card in hand.split()]
@@ -92,13 +94,15 @@ def hidden_twin(game, seat):
     return KasinoGame.from_position(**{**position, "hands": hands, "stock": " ".join(hidden)})
 
 
-def played_until(players, seed: int, stock):
+def played_until(players: int, seed: int, stock: int) -> tuple[KasinoGame, list[Any]]:
     """A game of medium players, with its public events, at the first turn with `stock` cards left in the stock."""
     game = KasinoGame.new(players, seed=seed)
-    history = []
-    while not (game.view(game.to_move).public.stock == stock and len(game.view(game.to_move).hand) == 4):
+    history: list[Any] = []
+    while True:
         seat = game.to_move
         assert seat is not None
+        if game.view(seat).public.stock == stock and len(game.view(seat).hand) == 4:
+            break
         history.extend(game.apply(seat, make_player("kasino", "medium", seed).choose(game.view(seat), history)))
     return game, history
 
@@ -112,6 +116,7 @@ def test_kasino_expert_with_history_depends_only_on_what_the_seat_saw(players: i
     """
     game, history = played_until(players, 4, stock)
     seat = game.to_move
+    assert seat is not None
     twin = hidden_twin(game, seat)
     assert twin.view(seat) == game.view(seat)
     assert twin.position()["hands"] != game.position()["hands"]
