@@ -202,6 +202,7 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(
     player = record.seats[GarbageGame.from_dict(record.state).to_move].user_id
     assert player is not None
     assert player is not None
+    assert player is not None
     service = bot_of(simcord_env).service
     assert record is not None
     outcomes = await asyncio.gather(

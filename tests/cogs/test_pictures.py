@@ -88,6 +88,7 @@ async def test_each_private_panel_shows_the_seats_own_hand_as_a_picture(
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
     seat = record.seat_of(alice.id)
+    assert seat is not None
     assert record is not None
     dm = next(m for m in alice.user.dm_channel.history() if m.id == record.seats[seat].hand_message_id)
     assert [a.filename for a in dm.attachments] == ["hand.png"]

@@ -2,34 +2,37 @@
 
 import random
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db.errors import StoreError
+from db.records import GameRecord
 from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
-from service.tables import LobbyOptions, TableService
+from service.tables import LobbyOptions, MoveResult, TableService
 from tests.db.helpers import NOW
 
 USERS = (10, 11, 12)
 
 
 @pytest.fixture
-async def store(any_store: SqlStore):
+async def store(any_store: SqlStore) -> SqlStore:
     return any_store
 
 
 @pytest.fixture
-def restores(monkeypatch: pytest.MonkeyPatch):
+def restores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the service restored an engine from a stored snapshot."""
     count = [0]
     game_of = TableService.game_of
 
-    def counting(record):
+    def counting(record: GameRecord) -> AnyGame:
         count[0] += 1
         return game_of(record)
 
@@ -37,7 +40,7 @@ def restores(monkeypatch: pytest.MonkeyPatch):
     return count
 
 
-async def new_game(service, kind="kasino", players=2):
+async def new_game(service: TableService, kind: str = "kasino", players: int = 2) -> GameRecord:
     options = LobbyOptions(players, {"start_size": 3} if kind == "garbage" else {})
     lobby = await service.open_lobby(kind, options, guild_id=1, channel_id=2, host_id=USERS[0], host_name="u10")
     for user in USERS[1:players]:
@@ -45,17 +48,20 @@ async def new_game(service, kind="kasino", players=2):
     return (await service.start(lobby.id, USERS[0])).record
 
 
-async def stored_game(service, game_id: int):
+async def stored_game(service: TableService, game_id: int) -> tuple[GameRecord, AnyGame]:
     record = await service.get(game_id)
     return record, TableService.game_of(record)
 
 
-async def move(service, game_id: int, rng, *, version=None):
+async def move(service: TableService, game_id: int, rng: random.Random, *, version: int | None = None) -> MoveResult:
     """A random legal move of the stored position, played through the service."""
     record, game = await stored_game(service, game_id)
     seat = game.to_move
+    assert seat is not None
+    user = record.seats[seat].user_id
+    assert user is not None
     return await service.play(
-        game_id, record.seats[seat].user_id, str(rng.choice(game.legal_moves(seat))), version=version
+        game_id, user, str(rng.choice(game.legal_moves(seat))), version=version
     )
 
 
@@ -76,7 +82,7 @@ def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept() -> N
 
 
 async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_snapshot(
-    store: SqlStore, restores
+    store: SqlStore, restores: list[int]
 ) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
@@ -91,7 +97,7 @@ async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_s
 
 @pytest.mark.sqlite_only  # another SQLite client on the same file
 async def test_a_stale_entry_is_never_used_after_another_writer_moved(
-    store: SqlStore, restores, tmp_path: Path
+    store: SqlStore, restores: list[int], tmp_path: Path
 ) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
@@ -100,10 +106,12 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(
     assert service.engines.take(result.record.id) is not None  # cached at this version...
     service.engines.keep(result.record.id, result.record.version, result.game.copy())
     # ... when another SQLite client (it does not take the bot's file lock) plays the next move.
+    assert isinstance(store, Store)  # SQLite only: another client opens its file
     conn = await aiosqlite.connect(store.path, isolation_level=None)
     other = Store(conn, store.path)
     try:
         theirs = await other.get_game(record.id)
+        assert theirs is not None
         game = TableService.game_of(theirs)
         seat = game.to_move
         assert seat is not None
@@ -122,7 +130,9 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(
     assert TableService.game_of(await service.get(record.id)) == replayed == mine.game
 
 
-async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(store: SqlStore, restores) -> None:
+async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(
+    store: SqlStore, restores: list[int]
+) -> None:
     service = TableService(store, clock=lambda: NOW)
     service.engines = EngineCache(capacity=1)
     first, second = await new_game(service), await new_game(service)
@@ -143,16 +153,19 @@ async def test_an_engine_changed_by_a_failed_save_is_not_kept(store: SqlStore, m
     await move(service, record.id, rng)
     stored, game = await stored_game(service, record.id)
 
-    async def failing(*args, **kwargs) -> None:
+    async def failing(*args: Any, **kwargs: Any) -> None:
         raise StoreError("the disk is full")
 
     monkeypatch.setattr(store, "save_move", failing)
     seat = game.to_move
+    assert seat is not None
+    user = stored.seats[seat].user_id
+    assert user is not None
     with pytest.raises(StoreError):
-        await service.play(record.id, stored.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+        await service.play(record.id, user, str(game.legal_moves(seat)[0]))
     monkeypatch.undo()
     assert service.engines.take(record.id) is None  # the engine that applied the unsaved move is gone
-    result = await service.play(record.id, stored.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+    result = await service.play(record.id, user, str(game.legal_moves(seat)[0]))
     assert result.record.version == stored.version + 1
 
 
