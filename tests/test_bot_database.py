@@ -8,6 +8,7 @@ import asyncio
 import random
 import sqlite3
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,13 @@ from tests.db.helpers import filled_database
 from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 
-def run_bot_on(tmp_path: Path, database):
+def run_bot_on(tmp_path: Path, database: Path) -> tuple[int, list[str]]:
     bot = start_bot(tmp_path, f"http://127.0.0.1:{unused_port()}/api/v10", DATABASE_PATH=str(database))
     status = bot.wait(timeout=60)
     return status, [line for _, line in bot.lines]
 
 
-def assert_one_line(lines, *fragments) -> None:
+def assert_one_line(lines: list[str], *fragments: str) -> None:
     output = "\n".join(lines)
     assert len(lines) == 1, lines
     assert "Traceback" not in output and FAKE_TOKEN not in output
@@ -31,21 +32,21 @@ def assert_one_line(lines, *fragments) -> None:
         assert fragment in lines[0], lines[0]
 
 
-async def an_empty_database(path) -> None:
+async def an_empty_database(path: Path) -> None:
     await (await Store.open(path)).close()
 
 
-def random_bytes(path) -> None:
+def random_bytes(path: Path) -> None:
     path.write_bytes(random.Random(1).randbytes(64 * 1024))
 
 
-def truncated(path) -> None:
+def truncated(path: Path) -> None:
     asyncio.run(filled_database(path))
     with path.open("r+b") as file:
         file.truncate(path.stat().st_size // 2 + 1000)
 
 
-def garbage_page(path) -> None:
+def garbage_page(path: Path) -> None:
     asyncio.run(filled_database(path))
     with sqlite3.connect(path) as conn:
         page_size = conn.execute("PRAGMA page_size").fetchone()[0]
@@ -55,11 +56,11 @@ def garbage_page(path) -> None:
         file.write(random.Random(2).randbytes(page_size - 200))
 
 
-def a_folder(path) -> None:
+def a_folder(path: Path) -> None:
     path.mkdir()
 
 
-def newer_schema(path) -> None:
+def newer_schema(path: Path) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA user_version = 999")
 
@@ -76,7 +77,7 @@ def newer_schema(path) -> None:
     ids=["not a database", "truncated", "corrupted page", "folder as path", "newer schema"],
 )
 def test_a_damaged_database_stops_the_bot_in_one_line_with_its_exit_status(
-    tmp_path: Path, damage, status: int, words: str
+    tmp_path: Path, damage: Callable[[Path], None], status: int, words: str
 ) -> None:
     database = tmp_path / "bot.db"
     damage(database)

@@ -1,9 +1,12 @@
 """`python bot.py` when Discord cannot be reached, or rejects the token: one clear line each, no traceback."""
 
 import http.server
+import random
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,12 +39,12 @@ class _RejectsEveryToken(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args) -> None:
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
 @pytest.fixture
-def rejecting_discord():
+def rejecting_discord() -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _RejectsEveryToken)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/api/v10"
@@ -49,7 +52,7 @@ def rejecting_discord():
     server.server_close()
 
 
-def test_rejected_token_exits_1_at_once_with_one_line(tmp_path: Path, rejecting_discord) -> None:
+def test_rejected_token_exits_1_at_once_with_one_line(tmp_path: Path, rejecting_discord: str) -> None:
     bot = start_bot(tmp_path, rejecting_discord)
     status = bot.wait(timeout=30)
     lines = [line for _, line in bot.lines]
@@ -61,12 +64,12 @@ def test_rejected_token_exits_1_at_once_with_one_line(tmp_path: Path, rejecting_
 
 
 def test_retry_waits_double_from_5_seconds_up_to_5_minutes_with_jitter() -> None:
-    class NoJitter:
-        def uniform(self, low, high):
+    class NoJitter(random.Random):
+        def uniform(self, low: float, high: float) -> float:
             return 0.0
 
-    class MostJitter:
-        def uniform(self, low, high):
+    class MostJitter(random.Random):
+        def uniform(self, low: float, high: float) -> float:
             return high
 
     plain = retry_delays(NoJitter())

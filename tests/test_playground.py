@@ -9,13 +9,14 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
 import pytest
 
 from bot import create_bot
-from playground import serve
+from playground import Playground, serve
 from tests.cogs.helpers import custom_ids, is_enabled, lobby_button, private_text, table_message
 from tests.startup_helpers import unused_port
 
@@ -23,7 +24,7 @@ BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
 async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actors(tmp_path: Path) -> None:
-    stop, ready = asyncio.Event(), asyncio.Queue()
+    stop, ready = asyncio.Event(), asyncio.Queue[tuple[str, Playground, Any]]()
     database = tmp_path / "playground.db"
     running = asyncio.create_task(serve(create_bot, database, unused_port(), stop, ready, wall_clock=False))
     try:
@@ -55,7 +56,7 @@ async def test_the_playground_has_named_people_a_manager_and_a_page_that_follows
     tmp_path: Path,
 ) -> None:
     # Issue 24: "you places K♦" read badly; /pictures could not be tried; computer moves needed a manual Refresh.
-    stop, ready = asyncio.Event(), asyncio.Queue()
+    stop, ready = asyncio.Event(), asyncio.Queue[tuple[str, Playground, Any]]()
     running = asyncio.create_task(serve(create_bot, tmp_path / "p.db", unused_port(), stop, ready, wall_clock=False))
     try:
         _, playground, preview = await asyncio.wait_for(ready.get(), timeout=60)
@@ -117,9 +118,10 @@ async def test_the_clock_follows_real_time_and_waits_while_someone_acts() -> Non
 
     class Env:
         def __init__(self) -> None:
-            self.advanced, self.busy = [], True
+            self.advanced: list[float] = []
+            self.busy = True
 
-        async def advance_time(self, seconds) -> None:
+        async def advance_time(self, seconds: float) -> None:
             if self.busy:  # a page action is running: SimCord refuses overlapping operations
                 self.busy = False
                 raise SetupError("operation overlaps")
@@ -165,7 +167,7 @@ def test_a_port_in_use_is_named_in_one_line_with_a_non_zero_status(tmp_path: Pat
             timeout=60,
             check=False,
         )
-    assert done.returncode == playground.EXIT_NO_PORT != 0
+    assert done.returncode == playground.EXIT_NO_PORT and done.returncode != 0
     assert done.stderr.splitlines() == [f"playground: port {port} is in use; choose another with --port N"]
     assert done.stdout == ""
 
@@ -187,7 +189,7 @@ async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path: P
     import simcord.interactions
 
     real = simcord.interactions.base_payload
-    stop, ready = asyncio.Event(), asyncio.Queue()
+    stop, ready = asyncio.Event(), asyncio.Queue[tuple[str, Playground, Any]]()
     running = asyncio.create_task(
         serve(create_bot, tmp_path / "p.db", unused_port(), stop, ready, wall_clock=False, locale="no")
     )

@@ -14,7 +14,7 @@ from bot import ConfigError, Settings, create_bot, use_api_base
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
-def settings(**env):
+def settings(**env: str) -> Settings:
     return Settings.from_env({"DISCORD_TOKEN": "abc", **env})
 
 

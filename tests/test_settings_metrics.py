@@ -5,7 +5,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -59,6 +59,6 @@ async def test_a_metrics_port_already_taken_is_refused_in_one_line() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        server = HealthServer(bot=None, metrics=Metrics(), port=port)  # never asked: it cannot listen
+        server = HealthServer(bot=cast(Any, None), metrics=Metrics(), port=port)  # never asked: it cannot listen
         with pytest.raises(MetricsPortError, match=f"cannot serve /healthz and /metrics on 127.0.0.1:{port}"):
             await server.start()
