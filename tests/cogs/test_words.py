@@ -39,6 +39,7 @@ from tests.cogs.helpers import (
     table_message,
 )
 from tests.cogs.test_leaderboard import finish_garbage
+from tests.outcome import outcome_of
 from tests.said import said
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -211,7 +212,7 @@ def test_the_resign_sentence_says_what_the_engines_do() -> None:
     # "a game left with one player ends at once", and the resigned player places last:
     two = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥"], ["7♣"], to_move=1)
     two.play(0, "resign")
-    assert two.is_over() and two.outcome().places == (2, 1)
+    assert two.is_over() and outcome_of(two).places == (2, 1)
     # "the bot plays each of their later turns with the simplest move": Kasino's places the lowest card (K11).
     three = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥", "2♥ 4♥"], ["7♣"], to_move=0)
     three.play(1, "resign")

@@ -27,7 +27,7 @@ from engine.message import Message
         ("9♡", Card(9, "♥")),
     ],
 )
-def test_card_parse_accepts_the_typed_forms_of_the_rules(text: str, expected) -> None:
+def test_card_parse_accepts_the_typed_forms_of_the_rules(text: str, expected: Card) -> None:
     assert Card.parse(text) == expected
 
 
@@ -62,14 +62,14 @@ def test_parse_cards_and_format_cards() -> None:
 
 
 @given(st.integers(1, 13), st.sampled_from(SUITS), st.integers(0, 2))
-def test_card_code_round_trips(rank, suit, deck) -> None:
+def test_card_code_round_trips(rank: int, suit: str, deck: int) -> None:
     card = Card(rank, suit, deck)
     assert Card.parse(card.code) == card
     assert eval(repr(card), {"Card": Card}) == card
 
 
 @given(st.integers(1, 13), st.sampled_from(SUITS), st.integers(0, 5))
-def test_from_code_reads_a_code_back_as_one_shared_card(rank, suit, deck) -> None:
+def test_from_code_reads_a_code_back_as_one_shared_card(rank: int, suit: str, deck: int) -> None:
     card = Card(rank, suit, deck)
     found = Card.from_code(card.code)
     assert found == card and Card.from_code(card.code) is found

@@ -20,6 +20,7 @@ import contextlib
 import json
 import random
 import zlib
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from engine.errors import GameError, NotYourTurnError
 from engine.kinds import GameKind, value_key
 from render import has_table_picture, render_table
 from tests import toy_game
+from tests.outcome import outcome_of
 
 MAX_MOVES = 20_000
 GAMES = 6
@@ -130,7 +132,7 @@ VARIANTS = [
 
 
 @pytest.fixture(params=[*registry.KINDS, toy_game.KIND.name])
-def kind(request: pytest.FixtureRequest):
+def kind(request: pytest.FixtureRequest) -> Iterator[GameKind]:
     """Each registered kind by name, and the test suite's toy kind, registered for the test's length."""
     if request.param != toy_game.KIND.name:
         yield registry.game_kind(request.param)
@@ -140,9 +142,9 @@ def kind(request: pytest.FixtureRequest):
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
-def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_json(kind, seed: int) -> None:
+def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_json(kind: GameKind, seed: int) -> None:
     game, log, players = play_random(kind, seed)
-    assert game.outcome() is not None and len(game.outcome().places) == players
+    assert game.outcome() is not None and len(outcome_of(game).places) == players
     replayed = registry.game_class(kind.name).replay(players, seed, None, log)
     assert replayed.to_dict() == game.to_dict()
     again = kind.engine.from_dict(json.loads(json.dumps(game.to_dict())))
@@ -162,7 +164,7 @@ def test_b1_b2_every_house_rule_plays_to_the_end_replays_and_round_trips(
         game, log, players = play_random(kind, seed, settings=settings)
         assert game.settings == kind.engine.settings_from_dict(settings)
         game._check_state()
-        assert game.outcome() is not None and len(game.outcome().places) == players
+        assert game.outcome() is not None and len(outcome_of(game).places) == players
         replayed = kind.engine.replay(players, seed, settings, log)  # B1: the stored settings replay the game
         assert replayed.to_dict() == game.to_dict()
         again = kind.engine.from_dict(json.loads(json.dumps(game.to_dict())))
@@ -170,7 +172,10 @@ def test_b1_b2_every_house_rule_plays_to_the_end_replays_and_round_trips(
 
 
 def test_the_house_rules_of_every_kind_are_checked_and_the_toys_are_among_them() -> None:
-    ids = [param.id for param in VARIANTS]
+    ids: list[str] = []
+    for param in VARIANTS:
+        assert isinstance(param.id, str), param
+        ids.append(param.id)
     assert {"toy-TV1=1", "toy-TV1=2", "toy-TV2=on", "toy-TV3=on"} <= set(ids)
     assert sum(name.startswith("toy-mix") for name in ids) == COMBINATIONS
     for kind in registry.GAME_KINDS:  # each kind's own, as it lists them
@@ -178,7 +183,7 @@ def test_the_house_rules_of_every_kind_are_checked_and_the_toys_are_among_them()
         assert sum(name.startswith(f"{kind.name}-") and "-mix" not in name for name in ids) == expected
 
 
-def test_a_lost_card_is_caught_by_every_kinds_own_count(kind) -> None:
+def test_a_lost_card_is_caught_by_every_kinds_own_count(kind: GameKind) -> None:
     game = kind.engine.new(kind.min_seats, 5)
     snapshot = game.to_dict()
     assert drop_a_card(snapshot), f"{kind.name}: no cards found in its snapshot"
@@ -206,7 +211,7 @@ def is_card_code(text: str) -> bool:
     return True
 
 
-def test_every_public_view_draws_where_the_kind_has_a_picture(kind) -> None:
+def test_every_public_view_draws_where_the_kind_has_a_picture(kind: GameKind) -> None:
     rng = random.Random(3)
     players = kind.max_seats
     game = kind.engine.new(players, 3)
@@ -252,7 +257,7 @@ def test_a_kind_registered_by_a_test_is_listed_only_while_it_runs() -> None:
         registry.game_kind("toy")
 
 
-def _titled(title):
+def _titled(title: str) -> dict[str, Any]:
     """The toy engine under another title (a kind's title is its engine's)."""
     return {"engine": type("Titled", (toy_game.KIND.engine,), {"TITLE": title})}
 

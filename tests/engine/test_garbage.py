@@ -4,7 +4,7 @@ import dataclasses
 import doctest
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -35,6 +35,7 @@ from engine.garbage import (
     TookDiscard,
 )
 from engine.message import Count, Joined, Message
+from tests.outcome import outcome_of
 from tests.said import label, refusal, said
 
 C = Card.parse
@@ -82,7 +83,7 @@ def cards_in(value: object) -> list[Card]:
     return []
 
 
-def position(**kwargs) -> GarbageGame:
+def position(**kwargs: Any) -> GarbageGame:
     kwargs.setdefault("layouts", [ONE_DOWN, OTHER])
     kwargs.setdefault("face_up", [ALL_BUT_4, []])
     return GarbageGame.from_position(**kwargs)
@@ -122,7 +123,7 @@ def test_g2_house_rule_start_size_sets_every_layout() -> None:
     assert [seat.layout_size for seat in game.public_view().seats] == [4, 4, 4, 4]
     for bad in (0, 11, "10"):
         with pytest.raises(ValueError, match="start_size"):
-            GarbageSettings(start_size=bad)
+            GarbageSettings(start_size=cast(Any, bad))  # "10": deliberately not an int
 
 
 def test_g2_a_ten_drawn_with_nine_spots_is_discarded() -> None:
@@ -267,7 +268,7 @@ def test_g6c_a_drawn_jack_waits_for_a_choice_of_face_down_spot() -> None:
     ],
 )
 def test_g6d_cards_that_cannot_be_placed_are_discarded_and_end_the_turn(
-    layout: str, face_up, drawn: str, reason
+    layout: str, face_up: list[int], drawn: str, reason: DiscardReason
 ) -> None:
     game = GarbageGame.from_position([layout, ONE_DOWN], face_up=[face_up, ALL_BUT_4], stock=drawn)
     events = game.play(0, "stock")
@@ -344,7 +345,7 @@ def test_g10_filling_the_single_ace_spot_wins_the_game(drawn: str) -> None:
     assert events[-1] == GameOver(places=(1, 2), scores=(10, 8), label=Message("garbage.hands-won"))
     assert said(events[-1], NAMES) == "Game over: Kari wins; hands won: Kari 10, Ola 8."
     assert game.to_move is None and game.legal_moves(0) == ()
-    assert game.outcome().winners == (0,) and game.outcome().scores == (10, 8)
+    assert outcome_of(game).winners == (0,) and outcome_of(game).scores == (10, 8)
     assert game.public_view().discard_top == C("5♦")
     with pytest.raises(GameOverError) as refused:
         game.play(1, "draw stock")
@@ -354,7 +355,7 @@ def test_g10_filling_the_single_ace_spot_wins_the_game(drawn: str) -> None:
 def test_g10_with_house_rule_start_size_one_the_first_hand_ends_the_game() -> None:
     game = GarbageGame.from_position(["5♦", "2♣", "3♣"], stock="A♦", settings=GarbageSettings(start_size=1))
     game.play(0, "draw stock")
-    assert game.outcome().places == (1, 2, 2)
+    assert outcome_of(game).places == (1, 2, 2)
 
 
 # ----- G11 what each player may see ---------------------------------------------------------------------------
@@ -437,7 +438,7 @@ def test_b2_every_card_is_in_exactly_one_place_through_a_whole_game(players: int
 def test_b3_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None:
     game = position(stock="K♦")
     before = game.to_dict()
-    cases = [
+    cases: list[tuple[int, Any, type[GameError], Message]] = [
         (1, DrawStock(), NotYourTurnError, Message("refused.not-your-turn")),
         (0, DrawDiscard(), IllegalMoveError, Message("garbage.refused.discard-empty")),
         (0, PlaceJack(4), IllegalMoveError, Message("garbage.refused.no-jack")),
@@ -453,6 +454,7 @@ def test_b3_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None
 
 def test_b3_parse_move_checks_the_position_too() -> None:
     game = position()
+    refused: pytest.ExceptionInfo[GameError]
     with pytest.raises(InvalidMoveError) as refused:
         game.parse_move(0, "draw a card")
     assert refused.value.message == Message("garbage.refused.not-a-move", {"text": "draw a card"})
@@ -475,6 +477,7 @@ def test_resign_by_a_seat_out_of_turn_then_its_turns_are_played_automatically() 
     assert events[2:4] == (AutoPlayed(2, DrawStock(), Message("garbage.move-draw-stock")), DrewFromStock(2, C("5♦")))
     assert said(events[2], NAMES) == "Per has resigned, so their turn is played for them: draw from the stock."
     assert game.to_move == 0 and game.move_count == 3
+    refused: pytest.ExceptionInfo[GameError]
     with pytest.raises(NotYourTurnError) as refused:
         game.apply(2, DrawStock())
     assert refused.value.message.id == "refused.resigned-turns-played"
@@ -499,16 +502,17 @@ def test_resign_leaving_one_player_ends_the_game_and_places_the_resigner_last() 
     assert seat is not None
     events = game.play(seat, "resign")
     assert isinstance(events[-1], GameOver) and game.to_move is None
+    assert isinstance(events[0], Resigned)
     winner = 1 - events[0].seat
-    assert game.outcome().winners == (winner,)
-    assert game.outcome().places[1 - winner] == 2
+    assert outcome_of(game).winners == (winner,)
+    assert outcome_of(game).places[1 - winner] == 2
 
 
 def test_resign_placings_put_later_resigners_above_earlier_ones() -> None:
     game = GarbageGame.from_position(["A♥ 2♥", "A♠ 2♠", "A♣ 2♣", "A♦ 2♦"], hands_won=[8, 8, 8, 8])
     for seat in (3, 1, 0):
         game.apply(seat, Resign())
-    assert game.outcome().places == (2, 3, 1, 4)
+    assert outcome_of(game).places == (2, 3, 1, 4)
 
 
 def test_resign_a_resigned_seat_places_below_players_still_in_however_many_hands_it_won() -> None:
@@ -522,7 +526,7 @@ def test_resign_when_the_game_ends_with_a_jack_waiting_keeps_every_card() -> Non
     game.play(0, "draw stock")
     events = game.play(1, "resign")
     assert events[1] == Discarded(0, C("J♣"), DiscardReason.GAME_OVER, 3)
-    assert card_codes(game) == full_decks(2) and game.outcome().places == (1, 2)
+    assert card_codes(game) == full_decks(2) and outcome_of(game).places == (1, 2)
 
 
 # ----- positions, settings, notation in context ---------------------------------------------------------------

@@ -10,11 +10,12 @@ import hashlib
 import json
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from ai.arena import play_game
+from engine.base import AnyGame
 from engine.cards import BLACK_JOKER, JOKER, KING, WHITE_JOKER, Card, new_deck, new_decks
 from engine.errors import IllegalMoveError
 from engine.garbage import (
@@ -34,6 +35,7 @@ from engine.garbage import (
 )
 from engine.garbage.events import AlsoWon, LastTurns, LastTurnsOver
 from engine.garbage.kind import KIND
+from engine.garbage.moves import GarbageDecision
 from engine.kasino import KasinoGame
 from engine.kinds import value_key
 from engine.message import Message
@@ -41,6 +43,7 @@ from i18n import LOCALES, render_message
 from i18n.catalog import load
 from tests.ai.conftest import make_player
 from tests.engine.test_garbage import cards_in, hidden_cards
+from tests.outcome import outcome_of
 from tests.said import label, refusal, said
 
 C = Card.parse
@@ -63,27 +66,28 @@ def expected_codes(game: GarbageGame) -> list[str]:
     return sorted(card.code for card in new_decks(decks, jokers=game.settings.jokers))
 
 
-def check_whole_game(game: GarbageGame, log: list[tuple[int, str]], events_seen: list) -> None:
+def check_whole_game(game: GarbageGame, log: list[tuple[int, str]], events_seen: list[Any]) -> None:
     """At the end: B1 replay equals the game, and the JSON snapshot restores every field."""
     assert GarbageGame.replay(game.players, game.seed, game.settings.to_dict(), log) == game
     restored = GarbageGame.from_dict(json.loads(json.dumps(game.to_dict())))
     assert {slot: getattr(restored, slot) for slot in GarbageGame.__slots__} == {
         slot: getattr(game, slot) for slot in GarbageGame.__slots__
     }
-    assert game.outcome() is not None and 1 in game.outcome().places
+    assert game.outcome() is not None and 1 in outcome_of(game).places
     assert events_seen and isinstance(events_seen[-1], GameOver)
 
 
-def play_random(players: int, seed: int, settings: GarbageSettings, resign_rate: float = 0.0) -> tuple:
+def play_random(players: int, seed: int, settings: GarbageSettings, resign_rate: float = 0.0) -> tuple[Any, ...]:
     """A random game to its end, checked at every move: B2 (Jokers counted), G11 views and events, snapshots."""
     game = GarbageGame.new(players, seed, settings)
     rng = random.Random(seed)
     expected = expected_codes(game)
     log: list[tuple[int, str]] = []
-    events_seen: list = []
+    events_seen: list[Any] = []
     while game.to_move is not None:
         assert game.move_count < 20_000, "the game did not end"
         still_in = [seat for seat in range(players) if seat not in game.to_dict()["resigned"]]
+        move: GarbageDecision | Resign
         if rng.random() < resign_rate and len(still_in) > 2:
             seat, move = rng.choice(still_in), Resign()
         else:
@@ -125,7 +129,7 @@ def test_every_house_rule_is_a_setting_with_its_specified_default() -> None:
         assert rule.default in rule.values
         for value in rule.values:
             assert rule.check(value) == value
-            GarbageSettings(**{rule.setting: value})  # every value the lobby offers is a valid setting
+            GarbageSettings(**{rule.setting: cast(Any, value)})  # every value the lobby offers is a valid setting
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -237,7 +241,7 @@ def test_gv1_kings_wild_a_king_fills_the_single_ace_spot_and_wins_the_game() -> 
     events = game.play(0, "draw stock")
     assert events[1] == JackPlaced(0, 1, C("K♥"), C("7♦"))
     assert events[-2] == HandWon(0, 1, C("7♦"), (0, 1, 1), game_won=True)
-    assert game.outcome().places == (1, 2, 2)
+    assert outcome_of(game).places == (1, 2, 2)
 
 
 def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach() -> None:
@@ -273,7 +277,7 @@ def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players: int, decks:
 
 @pytest.mark.parametrize("settings", [GarbageSettings(start_size=4, jokers=True), GarbageSettings(start_size=4,
                          wild_rank="king", jokers=True)], ids=["jacks", "kings"])  # fmt: skip
-def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings) -> None:
+def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings: GarbageSettings) -> None:
     game = GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣", "A♠ 2♠ 3♠ 4♠"], face_up=[[1, 3], []], stock="🃟 2♦",
                                      settings=settings)  # fmt: skip
     game.play(0, "draw stock")
@@ -332,14 +336,14 @@ def test_gv1_gv2_kings_wild_with_jokers_computer_games_to_the_end(strength: str)
         players = [make_player("garbage", strength, seed + seat) for seat in range(3)]
         settings = GarbageSettings(start_size=3, wild_rank="king", jokers=True, decks=2)
 
-        def legal(game, seat, move) -> None:
+        def legal(game: AnyGame, seat: int, move: Any) -> None:
             assert move in game.legal_moves(seat)
 
         result = play_game("garbage", players, seed, settings, on_move=legal)
         assert 1 in result.outcome.places
 
 
-def test_gv1_gv2_computers_take_the_wild_cards_of_the_house_rules_and_decide_from_the_view_alone():
+def test_gv1_gv2_computers_take_the_wild_cards_of_the_house_rules_and_decide_from_the_view_alone() -> None:
     def after_a_turn(discard: str, settings: GarbageSettings, stock: str) -> GarbageGame:
         # Kari to move, `discard` on top of the pile, spots 2, 4 and 5 face down.
         return GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣ 6♦", "A♠ 2♠ 3♠ 4♠ 5♠"], face_up=[[1, 3], []],
@@ -377,7 +381,7 @@ def test_gv3_layout_is_the_start_size_from_one_to_ten_and_size_stays_a_lobby_opt
 # ----- GV4 last turn ---------------------------------------------------------------------------------------------
 
 
-def three_seats(**kwargs) -> GarbageGame:
+def three_seats(**kwargs: Any) -> GarbageGame:
     """Three layouts of three spots; seat 0's spot 3 is its last face down (a 3 fills it), played first this hand."""
     kwargs.setdefault("face_up", [[1, 2], [], []])
     kwargs.setdefault("settings", GarbageSettings(start_size=3, last_turn=True))
@@ -439,7 +443,7 @@ def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game() -> None:
         "The last turns are over: Kari and Ola filled their Ace spots and share the win of the game!"
     )
     assert isinstance(events[-1], GameOver) and game.is_over()
-    assert game.outcome().places == (1, 1, 3) and game.outcome().winners == (0, 1)
+    assert outcome_of(game).places == (1, 1, 3) and outcome_of(game).winners == (0, 1)
 
 
 def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alone() -> None:
@@ -449,7 +453,7 @@ def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alo
     events = game.play(1, "draw stock")
     assert events[-2] == LastTurnsOver(1, (0,), (0, 1), (0,))
     assert said(events[-2], NAMES) == "The last turns are over: Kari wins the game!"
-    assert game.outcome().places == (1, 2)
+    assert outcome_of(game).places == (1, 2)
 
 
 def test_gv4_last_turns_survive_a_snapshot_and_a_resignation() -> None:
@@ -476,7 +480,7 @@ def test_gv4_last_turns_survive_a_snapshot_and_a_resignation() -> None:
 
 def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win() -> None:
     """Whole games with the last turn: B1, B2, G11 at every move; some hands won by several, some games shared."""
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(40):
         players = 2 + seed % 5
         settings = GarbageSettings(start_size=1 + seed % 3, last_turn=True, jokers=seed % 2 == 0)
@@ -486,7 +490,7 @@ def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win() -> None:
         over = [event for event in events if isinstance(event, LastTurnsOver)]
         if over and len(over[-1].game_winners) > 1:
             seen["shared"] += 1
-            assert len(game.outcome().winners) == len(over[-1].game_winners)
+            assert len(outcome_of(game).winners) == len(over[-1].game_winners)
     assert seen["last turns"] and seen["also won"] and seen["shared"], seen
 
 
@@ -500,7 +504,7 @@ def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength: str
         players = [make_player("garbage", strength, seed + seat) for seat in range(seats)]
         settings = GarbageSettings(start_size=1 + seed % 2, last_turn=True)
 
-        def legal(game, seat, move) -> None:
+        def legal(game: AnyGame, seat: int, move: Any) -> None:
             assert move in game.legal_moves(seat)
             nonlocal last_turns
             last_turns += bool(game.public_view().last_turns)
@@ -516,6 +520,7 @@ def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength: str
 
 
 def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_too_small() -> None:
+    assert KIND.house_rules_fit is not None
     unfit = KIND.house_rules_fit(GarbageSettings(decks=1), 5)
     assert unfit is not None and unfit.id == "garbage.refused.too-few-decks"
     assert render_message(unfit, "en") == (
@@ -538,6 +543,7 @@ def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_to
 
 
 def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many() -> None:
+    assert KIND.house_rules_fit is not None
     for players in range(2, 7):
         for jokers in (False, True):
             assert KIND.house_rules_fit(GarbageSettings(jokers=jokers), players) is None

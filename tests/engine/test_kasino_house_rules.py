@@ -7,6 +7,7 @@ the team's place.
 
 import json
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
@@ -15,44 +16,46 @@ import pytest
 from ai.arena import play_game
 from ai.players import player_for
 from bench.random_play import random_moves
-from engine.base import Outcome
+from engine.base import AnyGame, Outcome
 from engine.cards import Card, new_deck
 from engine.errors import IllegalMoveError, SettingError
 from engine.kasino import Build, Double, KasinoGame, KasinoSettings, Place, Raise, Take
 from engine.kasino.events import BuildRaised, CardsTaken, GameOver, Resigned, RoundEnded, Swept
 from engine.kasino.kind import KIND
+from engine.kasino.positions import CardsSpec
 from engine.kasino.rules import illegal_reason
-from engine.kinds import value_key
-from engine.message import Message, Seat
+from engine.kinds import WholeNumber, value_key
+from engine.message import Joined, Message, Seat
 from i18n import say
 from i18n.catalog import LOCALES
+from tests.outcome import outcome_of
 from tests.said import refusal, said
 
 DECK = frozenset(new_deck())
 PARTNERS = {"partnerships": True}
 
 
-def card(text):
+def card(text: str) -> Card:
     return Card.parse(text)
 
 
-def position(hands, table=(), **kwargs):
+def position(hands: Sequence[CardsSpec], table: Sequence[Any] = (), **kwargs: Any) -> KasinoGame:
     kwargs.setdefault("to_move", 0)
     return KasinoGame.from_position(hands, table, **kwargs)
 
 
-def round_end(events):
+def round_end(events: Iterable[object]) -> RoundEnded:
     return next(event for event in events if isinstance(event, RoundEnded))
 
 
-def state_cards(game):
+def state_cards(game: KasinoGame) -> list[Card]:
     state = game.to_dict()
     codes = [c for hand in state["hands"] for c in hand] + state["stock"] + state["set_aside"]
     codes += [c for item in state["table"] for c in item["cards"]] + [c for pile in state["captured"] for c in pile]
     return [Card.parse(code) for code in codes]
 
 
-def cards_in(value):
+def cards_in(value: object) -> set[Card]:
     if isinstance(value, Card):
         return {value}
     if is_dataclass(value):
@@ -97,6 +100,7 @@ def test_every_house_rule_and_value_has_its_words_in_every_locale(locale: str) -
 
 def test_kv1_the_target_is_a_lobby_option_from_1_to_99_default_16() -> None:
     (option,) = KIND.options
+    assert isinstance(option, WholeNumber)
     assert (option.setting, option.low, option.high, option.default) == ("target", 1, 99, 16)
     assert KasinoSettings().target == 16
     with pytest.raises(SettingError):
@@ -106,7 +110,7 @@ def test_kv1_the_target_is_a_lobby_option_from_1_to_99_default_16() -> None:
 @pytest.mark.parametrize("target", [11, 16, 21])
 def test_kv1_a_game_ends_after_the_round_that_reaches_the_target(target: int) -> None:
     game = KasinoGame.new(2, seed=target, settings={"target": target})
-    events = []
+    events: list[Any] = []
     while game.to_move is not None:
         seat = game.to_move
         events += game.apply(seat, game.legal_moves(seat)[0])
@@ -185,7 +189,7 @@ def test_kv2_old_stored_boolean_sweeps_load_as_count_and_off() -> None:
 def test_kv2_an_old_stored_game_loads_and_replays_identically(old: bool) -> None:
     """A game stored before KV2 (`"sweeps": true/false` in its settings and snapshot) is the same game (B1)."""
     game = KasinoGame.new(2, seed=41, settings={"sweeps": old})
-    log = []
+    log: list[tuple[int, str]] = []
     for _ in range(30):
         seat = game.to_move
         assert seat is not None
@@ -224,7 +228,7 @@ def test_kv3_a_tie_still_scores_for_nobody() -> None:
 def test_kv3_without_sweeps_a_round_distributes_the_tables_points() -> None:
     settings = KasinoSettings(sweeps="off", most_cards=3, most_spades=1)
     game = KasinoGame.new(3, seed=8, settings=settings)
-    events = []
+    events: list[Any] = []
     while not any(isinstance(event, RoundEnded) for event in events):
         seat = game.to_move
         assert seat is not None
@@ -292,6 +296,7 @@ NAMES = ["Kari", "Ola", "Nora", "Per"]
 
 
 def test_kv5_partnerships_need_exactly_four_players() -> None:
+    assert KIND.house_rules_fit is not None
     for players in (2, 3):
         with pytest.raises(ValueError, match="partnerships are for 4 players"):
             KasinoGame.new(players, seed=1, settings=PARTNERS)
@@ -397,8 +402,12 @@ def test_kv5_the_outcome_names_the_teams_and_round_trips() -> None:
     assert "teams" not in Outcome((1, 2), (3, 1)).to_dict()
 
 
-def play_to_the_end(game, choose, check=None):
-    log = []
+def play_to_the_end(
+    game: KasinoGame,
+    choose: Callable[[KasinoGame, int], Any],
+    check: Callable[[KasinoGame, Sequence[Any]], None] | None = None,
+) -> list[tuple[int, str]]:
+    log: list[tuple[int, str]] = []
     while game.to_move is not None:
         seat = game.to_move
         move = choose(game, seat)
@@ -409,7 +418,7 @@ def play_to_the_end(game, choose, check=None):
     return log
 
 
-def check_position(game, events) -> None:
+def check_position(game: KasinoGame, events: Sequence[Any]) -> None:
     assert sorted(state_cards(game), key=str) == sorted(DECK, key=str)  # B2
     hidden = game.hidden_cards()
     assert not cards_in(game.public_view()) & hidden
@@ -421,8 +430,8 @@ def check_position(game, events) -> None:
     assert totals[0] == totals[2] and totals[1] == totals[3]
 
 
-def check_result(game, log, settings) -> None:
-    outcome = game.outcome()
+def check_result(game: KasinoGame, log: list[tuple[int, str]], settings: dict[str, Any]) -> None:
+    outcome = outcome_of(game)
     assert outcome.teams == ((0, 2), (1, 3))
     assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
     assert sorted({outcome.places[0], outcome.places[1]}) == [1, 2]
@@ -454,14 +463,14 @@ def test_kv5_random_games_play_to_the_end_conserve_cards_replay_and_share_places
     (("medium", "hard"), {"sweeps": "cancel"}),
     (("hard", "expert"), {"building": False}),
 ])  # fmt: skip
-def test_kv5_computer_players_play_partnerships_to_the_end(strengths, variant: dict[str, Any]) -> None:
+def test_kv5_computer_players_play_partnerships_to_the_end(strengths: tuple[str, str], variant: dict[str, Any]) -> None:
     settings = {"partnerships": True, "target": 11, **variant}
     budgets = {"hard": {"samples": 3}, "expert": {"samples": 3, "max_samples": 6}}
     players = [player_for("kasino", strengths[seat % 2], seat, **budgets.get(strengths[seat % 2], {}))
                for seat in range(4)]  # fmt: skip
-    log = []
+    log: list[tuple[int, str]] = []
 
-    def record(game, seat, move) -> None:
+    def record(game: AnyGame, seat: int, move: Any) -> None:
         assert move in game.legal_moves(seat)
         log.append((seat, str(move)))
 
@@ -478,5 +487,6 @@ def test_kv5_the_round_message_names_each_team_once() -> None:
     ended = round_end(game.play(0, "kh place"))
     message = ended.message()
     points = message.params["points"]
+    assert isinstance(points, Joined) and isinstance(points.items[0], Message)
     assert points.items[0].params["player"] == Message("kasino.team", {"first": Seat(0), "second": Seat(2)})
     assert len(points.items) == 2

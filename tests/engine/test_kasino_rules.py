@@ -1,5 +1,8 @@
 """Kasino rules K1-K12 (moves and their legality), each test named after the rule it proves."""
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
 from engine.cards import Card, new_deck, parse_cards
@@ -7,28 +10,29 @@ from engine.errors import GameError, IllegalMoveError
 from engine.kasino import KasinoGame
 from engine.kasino.events import BuildMade, BuildRaised, CardPlaced, CardsTaken, Doubled, Swept
 from engine.kasino.moves import Build, Double, Place, Raise, Take
-from engine.kasino.table import hand_value, table_value
+from engine.kasino.positions import CardsSpec
+from engine.kasino.table import TableItem, hand_value, table_value
 from tests.said import refusal
 
 
-def card(text):
+def card(text: str) -> Card:
     return Card.parse(text)
 
 
-def cards(text):
+def cards(text: str) -> set[Card]:
     return set(parse_cards(text))
 
 
-def position(hands, table=(), **kwargs):
+def position(hands: Sequence[CardsSpec], table: Sequence[Any] = (), **kwargs: Any) -> KasinoGame:
     kwargs.setdefault("to_move", 0)
     return KasinoGame.from_position(hands, table, **kwargs)
 
 
-def notations(game, seat=0):
+def notations(game: KasinoGame, seat: int = 0) -> list[str]:
     return [str(move) for move in game.legal_moves(seat)]
 
 
-def takes(game, seat=0, hand_card=None):
+def takes(game: KasinoGame, seat: int = 0, hand_card: str | None = None) -> set[frozenset[str]]:
     return {
         frozenset(map(str, move.targets))
         for move in game.legal_moves(seat)
@@ -36,11 +40,11 @@ def takes(game, seat=0, hand_card=None):
     }
 
 
-def item_at(game, key):
+def item_at(game: KasinoGame, key: str) -> TableItem:
     return next(item for item in game.public_view().table if str(item.key) == key)
 
 
-def refused(game, seat, text, reason, said=None) -> None:
+def refused(game: KasinoGame, seat: int, text: str, reason: str, said: str | None = None) -> None:
     """The move is refused with the message `kasino.refused.<reason>` (in English `said`, if given); nothing changes."""
     before = game.to_dict()
     with pytest.raises(IllegalMoveError) as refusing:
@@ -239,6 +243,7 @@ def test_k6_a_build_is_taken_only_as_a_group_of_its_own() -> None:
 def test_k6_a_pile_is_taken_whole_like_a_loose_card_of_its_value() -> None:
     game = position(["9♥", "K♣"], ["7♣ 7♦", "2♦"])
     events = game.play(0, "9h take 7d+2d")  # any card of the pile names it
+    assert isinstance(events[0], CardsTaken)
     assert events[0].taken == tuple(parse_cards("7♣ 7♦ 2♦"))
 
 
@@ -357,6 +362,7 @@ def test_k9_example_then_a_9_takes_the_pile_and_the_2() -> None:
     game.play(1, "kh place")
     assert "9♠ take 7♣+2♦" in notations(game)
     events = game.play(0, "9♠ take 7♣+2♦")
+    assert isinstance(events[0], CardsTaken)
     assert set(events[0].taken) == cards("7♣ 7♦ 2♦")
 
 
@@ -434,7 +440,9 @@ def test_k12_the_very_last_play_of_a_round_is_no_sweep() -> None:
     game = position(["5♥", ""], ["3♦", "2♥"])
     events = game.play(0, "5h take 3d+2h")
     assert not any(isinstance(event, Swept) for event in events)
-    assert game.public_view().last_round[0].sweeps == 0
+    last_round = game.public_view().last_round
+    assert last_round is not None
+    assert last_round[0].sweeps == 0
 
 
 def test_k12_a_take_leaving_cards_is_no_sweep() -> None:
