@@ -54,7 +54,6 @@ async def test_a_registered_toy_kind_is_stored_started_played_timed_out_and_chec
         moves = await store.game_moves(lobby.id)
         assert record is not None
         replayed = registry.game_class("toy").replay(2, record.seed, record.settings, [(m.seat, m.move) for m in moves])
-        assert record is not None
         assert replayed.to_dict() == record.state
     finally:
         await store.close()

@@ -127,7 +127,6 @@ def test_kv5_the_players_read_the_partnership_from_the_view() -> None:
     game = KasinoGame.new(4, seed=2, settings=PARTNERS)
     assert game.to_move is not None
     know = knowledge_from(game.view(game.to_move))
-    assert game.to_move is not None
     assert know.scoring.teams and know.partner() == (game.to_move + 2) % 4
 
 

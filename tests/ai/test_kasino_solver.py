@@ -70,7 +70,6 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
             view = game.view(game.to_move)
             if view.public.stock == 0 and all(len(hand.split()) == 4 for hand in game.position()["hands"]):
                 break
-            assert game.to_move is not None
             game.apply(game.to_move, rng.choice(view.legal_moves))
         state = game.position()
         seats = game.public_view().seats
@@ -89,7 +88,6 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
         while not position.over:
             move = rng.choice(position.moves())
             position = position.play(move)
-            assert game.to_move is not None
             events = game.apply(game.to_move, move)
         ended = next(event for event in events if isinstance(event, RoundEnded))
         assert round_points(position.tallies, True) == [score.round_total for score in ended.scores]

@@ -99,8 +99,6 @@ async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
         record, game = await service.load(game_id)
         seat = game.to_move
         assert seat is not None
-        assert seat is not None
-        assert seat is not None
         await service.play(game_id, record.seats[seat].user_id, str(game.legal_moves(seat)[0]))
     assert [r.id for r in await bot_of(simcord_env).store.unshown_games()] == games
     pages = []

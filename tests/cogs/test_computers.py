@@ -210,7 +210,6 @@ async def test_computers_pause_before_each_decision(
             assert record is not None
             assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version  # still thinking
             await simcord_env.advance_time(1)
-            assert record is not None
             assert (await bot_of(simcord_env).store.get_game(game_id)).version > record.version
             narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
             assert "Computer (easy)" in narration  # the table shows the computer's move like anyone's
@@ -241,7 +240,6 @@ async def test_turn_timers_never_run_for_computer_seats(
     assert record is not None
     assert after is not None
     assert after.version == record.version and await bot_of(simcord_env).store.game_moves(game_id) == moves
-    assert after is not None
     assert all(seat.auto_streak == 0 for seat in after.seats)
     assert not any(m.content.startswith("⏳") for m in thread.history())  # no warning either
     await simcord_env.advance_time(10)  # the five minutes are up: the computer moves, and the member's clock starts
@@ -310,12 +308,10 @@ async def test_computers_are_rated_and_the_leaderboard_shows_or_hides_them(
     assert len(lines) == 2
     assert any(line.startswith("🤖 Computer (hard) — rating ") for line in lines)
     assert any(line.startswith("**1.** alice — rating ") for line in lines)  # alice's rank ignores the computer
-    assert shown.response is not None
     assert "🤖 computer player, unranked" in shown.response.embeds[0].footer.text
     hidden = await alice.slash(channel, "leaderboard", game="garbage", computers="hide")
     assert hidden.response is not None
     assert hidden.response.embeds[0].description.splitlines() == [next(line for line in lines if "alice" in line)]
-    assert hidden.response is not None
     assert hidden.response.embeds[0].footer.text.endswith("computer players hidden")
     stats = await alice.slash(channel, "stats")
     assert stats.response is not None

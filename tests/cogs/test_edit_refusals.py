@@ -143,7 +143,6 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     opened = await alice.slash(channel, "kasino new", seats=4)
     assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
-    assert opened.response is not None
     old = opened.response.message.id
     posted = posts_to(simcord_env, channel.id)
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **EDIT_CAP, times=1)

@@ -51,7 +51,6 @@ async def play_turn_by_buttons(
     result = await player.click(table, custom_id=rng.choice(choices))
     assert result.acknowledged and not result.ephemeral, result
     after = await bot_of(env).store.get_game(game_id)
-    assert record is not None
     assert after is not None
     assert after.version == record.version + 1
     return after
@@ -163,11 +162,8 @@ async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(
     stranger = await carol.click(table, label="Draw from stock")
     assert private_text(stranger) == "You are not playing in this game."
     early = await waiting.click(table, label="Draw from stock")
-    assert game.to_move is not None
-    assert record is not None
     mover = record.seats[game.to_move].name
     assert private_text(early) == f"It is {mover}'s turn, not yours."
-    assert record is not None
     assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
 
 
@@ -184,7 +180,6 @@ async def test_a_double_click_applies_once(
     second = await player.click(table, label="Draw from stock")
     assert not first.ephemeral and private_text(first) == ""
     # The turn has passed on (or, mid-turn, the table changed): either way the second click is refused.
-    assert record is not None
     assert private_text(second) in {
         "That move is out of date; the table has changed.",
         f"It is {record.seats[1 - record.seat_of(player.id)].name}'s turn, not yours.",
@@ -201,10 +196,7 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(
     assert record is not None
     player = record.seats[GarbageGame.from_dict(record.state).to_move].user_id
     assert player is not None
-    assert player is not None
-    assert player is not None
     service = bot_of(simcord_env).service
-    assert record is not None
     outcomes = await asyncio.gather(
         service.play(game_id, player, "draw stock", version=record.version),
         service.play(game_id, player, "draw stock", version=record.version),
@@ -255,7 +247,6 @@ async def test_restart_mid_hand_keeps_the_old_buttons_working(
     clicked = await player.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
     assert clicked.acknowledged and not clicked.ephemeral
     after = await bot_of(simcord_env).store.get_game(game_id)
-    assert before is not None
     assert after is not None
     assert after.version == before.version + 1
 

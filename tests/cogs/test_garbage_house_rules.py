@@ -139,13 +139,11 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         assert record is not None
         if record.status == "finished":
             break
-        assert record is not None
         game = GarbageGame.from_dict(record.state)
         table = table_message(thread, game_id)
         shown = table.content + str(table.embeds[0].to_dict())
         # G11: every face-down spot is shown as "?" (two decks here: a hidden card may share its face with a copy in
         # sight, so the spots are compared one by one; Discord's text-style mark after a suit is left out).
-        assert record is not None
         state = record.state
         fields = [field["value"].replace("\ufe0e", "") for field in table.embeds[0].to_dict()["fields"]]
         for seat, (spots, up) in enumerate(zip(state["layouts"], state["face_up"], strict=True)):
@@ -163,7 +161,6 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         if game.public_view().last_turns:
             assert "**Last turns:**" in shown
             seen.add("last turns")
-        assert game.to_move is not None
         player = member_for(members, record, game.to_move)
         choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
         await player.click(table, custom_id=rng.choice(choices))

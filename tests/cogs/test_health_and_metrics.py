@@ -57,9 +57,7 @@ async def play_some_moves(env: simcord.Env, channel: simcord.ChannelHandle, memb
         assert record is not None
         game = game_class(record.kind).from_dict(record.state)
         assert game.to_move is not None
-        assert record is not None
         assert not record.seats[game.to_move].is_computer
-        assert game.to_move is not None
         legal = [str(move) for move in game.legal_moves(game.to_move)]
         played = await member.slash(thread, "kasino play", move=rng.choice(legal))
         assert played.acknowledged

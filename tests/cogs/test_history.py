@@ -90,7 +90,6 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     opened = await carol.slash(channel, "game history", game=record.id)
     assert opened.response is not None
     assert opened.ephemeral and opened.response.embeds[0].title == f"History of Kasino #{record.id}"
-    assert opened.response is not None
     assert opened.response.content.startswith(f"Kasino #{record.id} is over")
     pages = [description(opened)]
     while enabled(opened, "▶"):
@@ -121,7 +120,6 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     assert replay.response.content.startswith(f"Replay of Kasino #{record.id}: move 0 of {len(moves)} · round 1")
     assert not enabled(replay, "◀")
     names = [seat.name for seat in record.seats]
-    assert replay.response is not None
     picture = await replay.response.attachments[0].read()
     assert picture == render_table(replayed(record, moves, 0).public_view(), names, "en").png
     step = await click(carol, replay, "▶")
@@ -136,11 +134,9 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
         jumped = await click(carol, jumped, "▶")
     assert jumped.response is not None
     assert f": move {len(moves)} of {len(moves)}" in jumped.response.content
-    assert jumped.response is not None
     assert f"Kasino #{record.id}** is over." in jumped.response.content
     final = replayed(record, moves, len(moves))
     assert final.to_dict() == record.state
-    assert jumped.response is not None
     assert await jumped.response.attachments[0].read() == render_table(final.public_view(), names, "en").png
     history = await click(carol, jumped, "History")  # back to the page holding this move
     assert description(history) == pages[-1]
@@ -202,7 +198,6 @@ async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_s
     exported = await carol.slash(channel, "game export", game=record.id)
     assert exported.response is not None
     assert exported.ephemeral and exported.response.content.startswith(f"Kasino #{record.id} as a file: ")
-    assert exported.response is not None
     attachment = exported.response.attachments[0]
     assert attachment.filename == f"kasino-{record.id}.txt"
     text = (await attachment.read()).decode("utf-8")
@@ -225,7 +220,6 @@ async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(
     exported = await bob.slash(game_thread(channel, game_id), "game export")
     assert exported.response is not None
     assert "cannot be replayed until the game ends" in exported.response.content
-    assert exported.response is not None
     game = read_export((await exported.response.attachments[0].read()).decode("utf-8"))
     assert "Seed" not in game.tags and game.tags["Result"] == "*" and game.tags["Replayable"].startswith("no")
     assert [move.move for move in game.moves] == [m.move for m in await bot_of(simcord_env).store.game_moves(game_id)]
@@ -246,9 +240,7 @@ async def test_a_norwegian_reader_gets_the_history_in_norwegian(
     title = f"Kasino #{game_id}"
     assert opened.response is not None
     assert opened.response.embeds[0].title == say("no", "history.title", title=title) == f"Historikken til {title}"
-    assert opened.response is not None
     assert opened.response.content == say("no", "history.running-note", title=title)
-    assert opened.response is not None
     assert opened.response.embeds[0].description.startswith("`0` Spillet begynner. Rekkefølge rundt bordet: ")
     assert labels(opened.response) == ["◀", "▶", "Avspilling"]
     replay = await click(carol, opened, "Avspilling")
@@ -271,5 +263,4 @@ async def test_a_lobby_or_another_servers_game_has_no_history(
     refused = await stranger.slash(other.create_text_channel("games"), "game export", game=lobby_id)
     assert refused.response is not None
     assert refused.ephemeral and refused.response.content == f"There is no game #{lobby_id} in this server."
-    assert refused.response is not None
     assert not refused.response.attachments

@@ -62,7 +62,6 @@ async def test_a_frozen_games_history_says_it_is_frozen_and_tells_the_moves_that
         f"Kasino #{game_id} was stopped because its moves could not be restored: you see its moves as far as they "
         "replay (1 move), and only what every spectator saw."
     )
-    assert opened.response is not None
     description = opened.response.embeds[0].description
     assert "`1` " in description and "`2` " not in description  # the first move is told, the damaged one is not
     assert "is not a card" not in private_text(opened)
@@ -82,7 +81,6 @@ async def test_a_frozen_games_export_says_it_is_frozen_and_cannot_be_replayed(
         f"Kasino #{game_id} was stopped because its moves could not be restored: the file holds its moves as far as "
         "they replay (1 move), without the seed, so it cannot be replayed."
     )
-    assert exported.response is not None
     game = read_export((await exported.response.attachments[0].read()).decode("utf-8"))
     assert game.tags["Status"] == "frozen" and "Seed" not in game.tags and len(game.moves) == 1
     assert game.tags["Replayable"].startswith("no: the game was stopped because its moves could not be restored")
@@ -103,7 +101,6 @@ async def test_a_cancelled_games_export_says_it_can_never_be_replayed(
     exported = await bob.slash(thread, "game export")
     assert exported.response is not None
     assert "cannot be replayed" in exported.response.content
-    assert exported.response is not None
     text = (await exported.response.attachments[0].read()).decode("utf-8")
     assert "once the game has ended" not in text and "until the game ends" not in text
     game = read_export(text)

@@ -251,7 +251,6 @@ async def test_refusals_are_ephemeral_and_change_nothing(
         refused = await actor.slash(thread, "kasino play", move=typed)
         assert refused.response is not None
         shown = refused.response.content.replace(TEXT_STYLE, "")  # black suits carry a text-style selector
-        assert refused.response is not None
         assert refused.ephemeral and reason in shown, (typed, refused.response.content)
         after, _ = await state(simcord_env, game_id)
         assert after.version == record.version and after.state == record.state

@@ -133,7 +133,6 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
     outcome = game.outcome()
     assert outcome is not None
     assert outcome.teams == ((0, 2), (1, 3))
-    assert outcome is not None
     assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
     posts = [message.content for message in thread.history()]
     assert any(post.startswith("Round 1 scored:\nScoring at this table: Sweeps: cancel out") for post in posts)
@@ -197,5 +196,4 @@ async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_d
     assert opened.response is not None
     assert "Building" not in opened.response.content  # the public lobby missed this redraw only
     await host.select(panel.response, ["1"], custom_id=control(panel.response, ":hr:3"))  # the next change redraws it
-    assert opened.response is not None
     assert "Building: off" in opened.response.content

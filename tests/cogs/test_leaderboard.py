@@ -28,7 +28,6 @@ async def finish_garbage(
         assert record is not None
         if record.status == "finished":
             return record
-        assert record is not None
         player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
         table = table_message(thread, game_id)
         await player.click(table, custom_id=rng.choice([c for c in custom_ids(table) if is_enabled(table, c)]))
@@ -115,11 +114,8 @@ async def test_resign_in_a_three_player_game_lets_the_others_play_on(
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
     assert record.status == "running"
-    assert record is not None
     game = GarbageGame.from_dict(record.state)
-    assert record is not None
     assert game.public_view().seats[record.seat_of(carol.id)].resigned
-    assert record is not None
     assert game.to_move != record.seat_of(carol.id)
     again = await carol.slash(thread, "game resign")
     assert "resigned" in private_text(again)

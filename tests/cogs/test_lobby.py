@@ -45,9 +45,7 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(
     assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
     # A full lobby no longer asks anyone to join: it says so, and that the host may start.
-    assert opened.response is not None
     assert "The lobby is full: the host can press **Start**." in opened.response.content
-    assert opened.response is not None
     assert "Join" not in opened.response.content
     # Join is disabled once full: Discord would not even send the click.
     with pytest.raises(simcord.SetupError, match="disabled"):
@@ -82,7 +80,6 @@ async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_pl
     thread = game_thread(channel, game_id)
     assert opened.response is not None
     assert f"Play in <#{thread.id}>" in opened.response.content
-    assert opened.response is not None
     assert opened.response.components == []  # the lobby buttons are gone
     table = table_message(thread, game_id)
     assert "to play" in table.content
@@ -98,7 +95,6 @@ async def test_host_cancels_lobby(channel: simcord.ChannelHandle, members: list[
     done = await alice.click(opened.response, label="Cancel")
     assert opened.response is not None
     assert done.acknowledged and opened.response.content == "Kasino #1 was cancelled."
-    assert opened.response is not None
     assert opened.response.components == []
 
 
@@ -279,7 +275,6 @@ async def test_games_lists_lobbies_and_running_games(
     assert listed.ephemeral
     assert listed.response is not None
     assert f"Kasino #{running}** — playing" in listed.response.content
-    assert listed.response is not None
     assert "Garbage #2** — waiting for players" in listed.response.content
 
 

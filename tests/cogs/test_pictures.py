@@ -89,7 +89,6 @@ async def test_each_private_panel_shows_the_seats_own_hand_as_a_picture(
     assert record is not None
     seat = record.seat_of(alice.id)
     assert seat is not None
-    assert record is not None
     dm = next(m for m in alice.user.dm_channel.history() if m.id == record.seats[seat].hand_message_id)
     assert [a.filename for a in dm.attachments] == ["hand.png"]
     shown = await alice.click(table_message(game_thread(channel, game_id), game_id), label="Show my hand")

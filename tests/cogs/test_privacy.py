@@ -31,6 +31,7 @@ from tests.cogs.helpers import (
     table_message,
 )
 from tests.cogs.test_history import finished_kasino, shown
+from tests.db.helpers import record_in
 
 RETENTION_DAYS = 2  # a month of virtual time costs a minute of heartbeats; the rule is the same for 2 days
 
@@ -114,10 +115,10 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     assert f"Kasino #{running_id}" in told and "Resigned for you" in told
     assert "Your lobbies, cancelled" in told and "Lobbies you left" in told
     store = bot_of(simcord_env).store
-    assert (await store.get_game(hosted_id)).status == "cancelled"  # she hosted it
+    assert (await record_in(store, hosted_id)).status == "cancelled"  # she hosted it
     assert hosted.response is not None
     assert hosted.response.content == f"Kasino #{hosted_id} was cancelled."  # and its message says so
-    assert [seat.name for seat in (await store.get_game(others_id)).seats] == ["dave"]  # she left it
+    assert [seat.name for seat in (await record_in(store, others_id)).seats] == ["dave"]  # she left it
     rows = await every_row(simcord_env)
     assert "alice" not in rows and str(alice.id) not in rows
     record, game = await game_state(simcord_env, running_id)
@@ -161,7 +162,6 @@ async def test_keep_changes_nothing(
     kept = await alice.click(asked.response, label="Keep")
     assert kept.response is not None
     assert kept.response.content == "Nothing changed: everything is kept as it was."
-    assert kept.response is not None
     assert not kept.response.components
     assert await every_row(simcord_env) == rows
 
@@ -175,7 +175,6 @@ async def test_privacy_show_gives_the_member_only_their_own_data(
     got = await alice.slash(channel, "privacy show")
     assert got.response is not None
     assert got.ephemeral and got.response.content.startswith("Everything the bot stores about you")
-    assert got.response is not None
     [attachment] = got.response.attachments
     text = (await attachment.read()).decode("utf-8")
     data = json.loads(text)

@@ -132,12 +132,10 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     game = GarbageGame.from_dict(record.state)
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
-    assert record is not None
     layout = "\n" + house_rules_line("garbage", record.settings, "no")  # a layout of 3 is house rule GV3
     headline = turn_headline(record, stage, game.to_move, "no")
     assert table.content == legible(headline + layout + deadline_line(record, "no"))
     assert game.to_move is not None
-    assert record is not None
     in_norwegian_not_english(
         table.content,
         "table.headline",
@@ -150,7 +148,6 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     assert say("no", "garbage.table.draw-stock") in labels(table) and "Draw from stock" not in labels(table)
 
     # The turn ping: in the thread, in Norwegian, with a jump to the table.
-    assert game.to_move is not None
     mover = member_for([alice, bob], record, game.to_move)
     link = jump_link(f"Garbage #{game_id}", guild.id, thread.id, table.id)
     ping = say("no", "ping.your-turn", player=f"<@{mover.id}>", title=link)
@@ -191,16 +188,12 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
     panel = shown.response
     assert panel is not None
     assert panel.content.startswith(legible(hand_text(record, game, seat, "hu")))
-    assert panel is not None
     assert say("en", "kasino.table.panel-turn", title=f"Kasino #{game_id}", round=1, move=1) not in panel.content
-    assert panel is not None
     assert say("hu", "kasino.table.panel-turn", title=f"Kasino #{game_id}", round=1, move=1) in panel.content
-    assert panel is not None
     footnote = panel.embeds[-1].description
     drawn = f"<t:{int(simcord_env.now().timestamp())}:R>"
     assert footnote == say("hu", "panel.stamp", turn=whose_turn(record, game, seat, "hu"), when=drawn)
     assert say("hu", "panel.refresh") in labels(panel) and "Refresh" not in labels(panel)
-    assert panel is not None
     assert panel.attachments[0].description == say("hu", "kasino.table.hand-picture")
 
     # Their DM follows the language their client last spoke in: the timer warns them in Hungarian.

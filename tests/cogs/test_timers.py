@@ -183,7 +183,6 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     lobby = channel.last_message
     assert lobby is not None
     assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention} — press **Join** to play again.")
-    assert lobby is not None
     assert "Players (1/3): bob" in lobby.content
     new = await bot_of(simcord_env).store.get_game(game_id + 1)
     old = await bot_of(simcord_env).store.get_game(game_id)

@@ -38,7 +38,6 @@ async def test_a_toy_kind_is_played_to_the_end_through_the_bot_with_no_error_log
             assert game.to_move is not None
             player = member_for(members, record, game.to_move)
             hand = await player.slash(thread, "toy hand")
-            assert game.to_move is not None
             cards = [str(card) for card in game.view(game.to_move).hand]
             assert private_text(hand) == f"Your hand: {' '.join(cards)}"
             assert any(message.content.startswith("Your hand:") for message in player.user.dm_channel.history())

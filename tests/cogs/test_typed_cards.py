@@ -41,7 +41,5 @@ async def test_a_norwegian_player_types_moves_with_norwegian_ranks(
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
     game = KasinoGame.from_dict(record.state)
-    assert record is not None
     assert record.move_count == 1 and "Q♠" not in record.state["hands"][0] and game.to_move == 1
-    assert record is not None
     assert "D♠" in render_message(record.narration[0], "no", [seat.name for seat in record.seats])

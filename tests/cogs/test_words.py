@@ -201,7 +201,6 @@ async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rul
         shown = await alice.slash(channel, "rules", game=game)
         assert shown.response is not None
         assert RESIGNED_TURNS in flat(shown.response.embeds[0].description), game
-        assert shown.response is not None
         assert "remaining turns" not in shown.response.embeds[0].description
     opened = await alice.slash(channel, "kasino new", timer="15m")
     assert opened.response is not None
@@ -272,7 +271,6 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
         player = member_for(members, record, game.to_move)
         top = public.discard_top
         if top is not None and public.seats[game.to_move].pending is None:
-            assert game.to_move is not None
             wasted = no_use(top, public.seats[game.to_move])
             label = next(label for label in labels(table) if label.startswith("Take discard"))
             expected = f"Take discard ({top})".replace("♠", "♠\ufe0e").replace("♣", "♣\ufe0e")

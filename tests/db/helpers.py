@@ -140,3 +140,10 @@ async def filled_database(path: Path, games: int = 6) -> None:
             await play_random(store, record, game, 30, rng)
     finally:
         await store.close()
+
+
+async def record_in(store: SqlStore, game_id: int) -> GameRecord:
+    """The stored record of a game the test knows is there."""
+    record = await store.get_game(game_id)
+    assert record is not None, game_id
+    return record

@@ -8,17 +8,20 @@ import sqlite3
 import subprocess
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from db import backup as backup_module
 from db.backup import BackupError, ScheduledBackups, check_copy, take_backup
 from db.migrate import load_migrations
+from db.records import GameRecord
 from db.recovery import check_snapshot, replay
 from db.restore import main as restore_main
 from db.restore import restore
 from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
 from tests.db.helpers import NOW, filled_database, play_random, real_game
 
@@ -27,7 +30,9 @@ pytestmark = pytest.mark.sqlite_only
 KINDS = ("kasino", "garbage")
 
 
-async def play_until(store: SqlStore, record, game, rng, stop: asyncio.Event, saved: list[float]):
+async def play_until(
+    store: SqlStore, record: GameRecord, game: AnyGame, rng: random.Random, stop: asyncio.Event, saved: list[float]
+) -> GameRecord:
     """Random legal moves through the store, as fast as it takes them, until `stop` or the game's end.
 
     `saved` gets the (monotonic) time each move was acknowledged.
@@ -39,7 +44,9 @@ async def play_until(store: SqlStore, record, game, rng, stop: asyncio.Event, sa
     return record
 
 
-async def finished_and_running(store: SqlStore, running=6, finished=2):
+async def finished_and_running(
+    store: SqlStore, running: int = 6, finished: int = 2
+) -> tuple[list[GameRecord], list[tuple[GameRecord, AnyGame]]]:
     """`finished` games played to their end and `running` started ones, each with (record, engine game)."""
     rng = random.Random(3)
     done = []
@@ -53,7 +60,7 @@ async def finished_and_running(store: SqlStore, running=6, finished=2):
     return done, playing
 
 
-def rows(path, sql, args=()):
+def rows(path: Path, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
     conn = sqlite3.connect(path)
     try:
         return conn.execute(sql, args).fetchall()
@@ -97,9 +104,7 @@ async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_ga
             log = await reopened.game_moves(game_id)
             assert record is not None
             assert [move.seq for move in log] == list(range(1, record.move_count + 1))
-            assert record is not None
             replayed = replay(record.kind, len(record.seats), record.seed, record.settings, log)
-            assert record is not None
             assert check_snapshot(replayed, record.state).problem is None, f"game #{game_id}"
             assert (status == "finished") == (replayed.outcome() is not None)
             # The copy is one moment of the source: each game's log there is the start of the source's log.
@@ -252,4 +257,4 @@ def test_scheduled_backups_keep_the_newest_and_delete_only_their_own(tmp_path: P
         "bot-20250306T120000Z.db",
     ]
     assert (folder / "notes.txt").exists()
-    assert lines[-2].endswith("; 3 kept at most, 1 older removed")
+    assert lines[-2] is not None and lines[-2].endswith("; 3 kept at most, 1 older removed")

@@ -7,7 +7,7 @@ from db.sql_store import SqlStore
 from db.store import Store
 from engine.cards import Card
 from engine.message import Message, Seat
-from tests.db.helpers import NOW, later, play_random, real_game
+from tests.db.helpers import NOW, later, play_random, real_game, record_in
 from tests.db.test_migrate_rebuild import full_file_at
 
 
@@ -33,7 +33,7 @@ async def test_narration_is_stored_with_the_move(store: SqlStore) -> None:
         record.id, record.version, seat, "draw stock", game.to_dict(), later(1), narration=told
     )
     assert saved.narration == told
-    assert (await store.get_game(record.id)).narration == told
+    assert (await record_in(store, record.id)).narration == told
 
 
 async def test_one_worker_at_a_time_holds_a_games_delivery(store: SqlStore) -> None:
@@ -43,9 +43,9 @@ async def test_one_worker_at_a_time_holds_a_games_delivery(store: SqlStore) -> N
     assert await store.claim_delivery(record.id, "a", later(240), later(2)) is not None  # a may renew
     # b's release does nothing: it holds no lease.
     await store.release_delivery(record.id, "b", shown_version=record.version, shown_moves=0)
-    assert not (await store.get_game(record.id)).shown
+    assert not (await record_in(store, record.id)).shown
     await store.release_delivery(record.id, "a", shown_version=record.version, shown_moves=0)
-    assert (await store.get_game(record.id)).shown
+    assert (await record_in(store, record.id)).shown
     assert await store.claim_delivery(record.id, "b", later(360), later(3)) is not None
 
 

@@ -2,25 +2,28 @@
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db._group_commit import GroupCommit
 from db.errors import StaleVersionError
+from db.records import GameRecord
 from db.sql_store import SqlStore
 from db.store import Store
 from tests.db.helpers import later, running_game
 
 
-def statements(conn):
+def statements(conn: aiosqlite.Connection) -> list[str]:
     """Every statement run on `conn` from now on, in order."""
-    seen = []
+    seen: list[str] = []
     for name in ("execute", "execute_fetchall"):
         method = getattr(conn, name)
 
-        def wrapped(sql, *args, method=method, **kwargs):
+        def wrapped(sql: str, *args: Any, method: Any = method, **kwargs: Any) -> Any:
             seen.append(" ".join(sql.split())[:20])
             return method(sql, *args, **kwargs)
 
@@ -62,25 +65,26 @@ async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_sav
         return_exceptions=True,
     )
     assert isinstance(results[1], StaleVersionError)
+    assert isinstance(results[0], GameRecord) and isinstance(results[2], GameRecord)
     assert [results[0].version, results[2].version] == [games[0].version + 1, games[2].version + 1]
     assert [len(await store.game_moves(game.id)) for game in games] == [1, 0, 1]
 
 
-async def lone_table(tmp_path: Path):
+async def lone_table(tmp_path: Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(tmp_path / "plain.db", isolation_level=None)
     await conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY, y INTEGER NOT NULL CHECK (y > 0))")
     return conn
 
 
-def insert(x, y):
-    async def write(conn):
+def insert(x: int, y: int) -> Callable[[aiosqlite.Connection], Awaitable[int]]:
+    async def write(conn: aiosqlite.Connection) -> int:
         await conn.execute("INSERT INTO t (x, y) VALUES (?, ?)", (x, y))
         return x
 
     return write
 
 
-async def rows(conn):
+async def rows(conn: aiosqlite.Connection) -> list[Any]:
     return [row[0] for row in await conn.execute_fetchall("SELECT x FROM t ORDER BY x")]
 
 
@@ -102,16 +106,16 @@ async def test_a_failed_commit_fails_every_write_of_its_round_and_saves_none(tmp
     try:
         execute = conn.execute
 
-        def failing_commit(sql, *args, **kwargs):
+        def failing_commit(sql: str, *args: Any, **kwargs: Any) -> Any:
             if sql == "COMMIT":
                 raise sqlite3.OperationalError("disk I/O error")
             return execute(sql, *args, **kwargs)
 
-        conn.execute = failing_commit
+        vars(conn)["execute"] = failing_commit  # this connection's own, as statements() does
         group = GroupCommit(conn, asyncio.Lock())
         results = await asyncio.gather(*(group.run(insert(x, x)) for x in (1, 2, 3)), return_exceptions=True)
         assert all(isinstance(result, sqlite3.OperationalError) for result in results)
-        conn.execute = execute
+        vars(conn)["execute"] = execute
         assert await rows(conn) == [] and not conn.in_transaction
     finally:
         await conn.close()
@@ -122,9 +126,9 @@ async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(
     try:
         seen = statements(conn)
         group = GroupCommit(conn, asyncio.Lock())
-        answered = []
+        answered: list[tuple[int, list[str]]] = []
 
-        async def save(x) -> None:
+        async def save(x: int) -> None:
             await group.run(insert(x, x))
             answered.append((x, list(seen)))
 
@@ -149,7 +153,7 @@ async def test_closing_the_store_answers_every_queued_move_first(tmp_path: Path)
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(tmp_path / "bot.db")
     try:
         yield opened

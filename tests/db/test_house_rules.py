@@ -2,6 +2,7 @@
 house rules, and partnerships rated as teams."""
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import aiosqlite
@@ -13,12 +14,13 @@ from db.ratings import DEFAULT_SKILL, Skill, rate
 from db.sql_store import SqlStore
 from db.store import Store
 from engine import registry
+from engine.kinds import GameKind
 from tests import toy_game
-from tests.db.helpers import GUILD, NOW, finish_game, later, new_lobby, running_game
+from tests.db.helpers import GUILD, NOW, finish_game, later, new_lobby, record_in, running_game
 
 
 @pytest.fixture
-def toy():
+def toy() -> Iterator[GameKind]:
     with registry.registered(toy_game.KIND) as kind:
         yield kind
 
@@ -66,7 +68,7 @@ async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(s
     assert changed.settings == {"target": 21} and changed.version == lobby.version + 1
     with pytest.raises(StaleVersionError):
         await store.set_lobby_settings(lobby.id, {"target": 11}, later(2), expected_version=lobby.version)
-    assert (await store.get_game(lobby.id)).settings == {"target": 21}
+    assert (await record_in(store, lobby.id)).settings == {"target": 21}
     game = await running_game(store)
     with pytest.raises(NotInLobbyError):
         await store.set_lobby_settings(game.id, {"target": 11}, later(3), expected_version=game.version)
@@ -94,7 +96,7 @@ async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forg
 # -- played under house rules -----------------------------------------------------------------------------------------
 
 
-async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(store: SqlStore, toy) -> None:
+async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(store: SqlStore, toy: GameKind) -> None:
     await finish_game(store, (1, 2), (1, 2), kind="toy", settings={"rounds": 1})
     await finish_game(store, (1, 2), (2, 1), kind="toy", settings={"rounds": 3, "aces_low": False})  # the defaults
     await finish_game(store, (1, 3), (1, 2), kind="toy", settings={"aces_low": True}, guild=GUILD + 1)
@@ -131,6 +133,7 @@ async def test_a_game_in_partnerships_is_rated_as_teams(store: SqlStore) -> None
     await finish_game(store, (1, 2, 3, 4), (1, 2, 1, 2), (16, 9, 16, 9), teams=((0, 2), (1, 3)))
     ratings = {user: (await store.player_stats(user, GUILD)).for_kind("kasino").rating for user in (1, 2, 3, 4)}
     assert ratings[1] == pytest.approx(ratings[3]) and ratings[2] == pytest.approx(ratings[4])
+    assert ratings[1] is not None and ratings[2] is not None
     assert ratings[1] > DEFAULT_SKILL.rating > ratings[2]
     # The same places without teams: four players, two pairs tied, rated differently.
     await finish_game(store, (5, 6, 7, 8), (1, 2, 1, 2), (16, 9, 16, 9))

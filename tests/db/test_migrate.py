@@ -3,6 +3,7 @@
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -18,7 +19,7 @@ LATEST = MIGRATIONS[-1].version
 TABLES = {"games", "seats", "moves", "results", "ratings"}
 
 
-async def schema_of(path):
+async def schema_of(path: Path) -> list[tuple[Any, ...]]:
     """Every table, index and trigger of the file with its SQL, for comparing two files."""
     async with aiosqlite.connect(path) as conn:
         rows = await conn.execute_fetchall(
@@ -27,9 +28,10 @@ async def schema_of(path):
         return [tuple(row) for row in rows]
 
 
-def user_version(path):
+def user_version(path: Path) -> int:
     with sqlite3.connect(path) as conn:
-        return conn.execute("PRAGMA user_version").fetchone()[0]
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+        return version
 
 
 def test_migration_files_are_numbered_without_gaps_and_give_a_reason() -> None:

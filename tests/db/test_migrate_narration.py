@@ -40,5 +40,4 @@ async def test_old_english_narration_is_kept_word_for_word_as_stored_text(tmp_pa
         await store.close()
     assert migrated is not None
     assert migrated.narration == tuple(Message(STORED_TEXT, {"text": line}) for line in old)
-    assert migrated is not None
     assert [render_message(message, "en", ["Kari", "Ola"]) for message in migrated.narration] == old

@@ -4,6 +4,7 @@ import random
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -18,13 +19,13 @@ TABLES = ("games", "seats", "moves", "results", "ratings")
 REBUILD = next(migration for migration in load_migrations() if migration.version == 3)
 
 
-def columns_of(path):
+def columns_of(path: Path) -> dict[str, list[str]]:
     """Each table's columns in the file's schema."""
     with sqlite3.connect(path) as conn:
         return {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in TABLES}
 
 
-def rows_of(path, columns):
+def rows_of(path: Path, columns: dict[str, list[str]]) -> dict[str, list[Any]]:
     """Every row of every table (the given columns of each: a later schema may have added some), in a fixed order."""
     with sqlite3.connect(path) as conn:
         return {
@@ -33,7 +34,7 @@ def rows_of(path, columns):
         }
 
 
-async def full_file_at(path, version) -> None:
+async def full_file_at(path: Path, version: int) -> None:
     """A file at schema `version` full of games: lobbies, running games with moves, finished and cancelled ones.
 
     They are played through the store on the current schema, then copied into a file migrated only to `version`

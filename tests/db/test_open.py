@@ -9,6 +9,8 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ from tests.db.helpers import filled_database
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def one_line_naming(error, path):
+def one_line_naming(error: BaseException, path: Path) -> str:
     text = str(error)
     assert "\n" not in text
     assert str(path) in text
@@ -141,8 +143,12 @@ async def test_a_full_disk_is_refused_as_unwritable(small_tmpfs: Path) -> None:
     assert "the disk is full" in one_line_naming(refused.value, path)
 
 
+# A folder user nobody may enter, and a context to act as nobody (see the fixture).
+AsNobody = tuple[Path, Callable[[], AbstractContextManager[None]]]
+
+
 @pytest.fixture
-def as_nobody(tmp_path: Path):
+def as_nobody(tmp_path: Path) -> Iterator[AsNobody]:
     """A folder user nobody may enter, and a context to act as nobody (root ignores file permissions)."""
     if os.geteuid() != 0:
         pytest.skip("acting as another user needs root")
@@ -150,7 +156,7 @@ def as_nobody(tmp_path: Path):
     folder.chmod(0o755)
 
     @contextlib.contextmanager
-    def nobody():
+    def nobody() -> Iterator[None]:
         os.setegid(65534)
         os.seteuid(65534)
         try:
@@ -165,7 +171,7 @@ def as_nobody(tmp_path: Path):
         shutil.rmtree(folder)
 
 
-async def test_a_folder_the_bot_may_not_write_is_refused_as_unwritable(as_nobody) -> None:
+async def test_a_folder_the_bot_may_not_write_is_refused_as_unwritable(as_nobody: AsNobody) -> None:
     folder, nobody = as_nobody
     path = folder / "bot.db"
     with nobody(), pytest.raises(DatabaseUnwritableError) as refused:
@@ -175,7 +181,7 @@ async def test_a_folder_the_bot_may_not_write_is_refused_as_unwritable(as_nobody
     )
 
 
-async def test_a_read_only_database_file_is_refused_as_unwritable(as_nobody) -> None:
+async def test_a_read_only_database_file_is_refused_as_unwritable(as_nobody: AsNobody) -> None:
     folder, nobody = as_nobody
     path = folder / "bot.db"
     await (await Store.open(path)).close()

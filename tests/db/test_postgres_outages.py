@@ -8,6 +8,8 @@ as busy within the bound while the other games play on; a busy server, and only 
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from typing import Any, Self
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -17,7 +19,8 @@ import db.postgres.store as postgres_store
 from db.errors import StoreError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
-from db.sql_store import SqlStore
+from db.records import GameRecord
+from engine.base import AnyGame
 from service.errors import refusal_message
 from service.tables import TableService
 from tests import pg_outages
@@ -34,14 +37,14 @@ PLAYERS = 4  # games in play at once
 class Table:
     """Games played through the service, as players at their tables: each move sent with the version last seen."""
 
-    def __init__(self, store: SqlStore, games) -> None:
+    def __init__(self, store: PostgresStore, games: Sequence[tuple[GameRecord, AnyGame]]) -> None:
         self.store = store
         self.service = TableService(store, clock=lambda: NOW, coordinator=AdvisoryLocks(store))
         self.seen = {record.id: (record, game) for record, game in games}
-        self.acknowledged = {record.id: [] for record, _ in games}
+        self.acknowledged: dict[int, list[Any]] = {record.id: [] for record, _ in games}
 
     @classmethod
-    async def opened(cls, url, games=PLAYERS):
+    async def opened(cls, url: str, games: int = PLAYERS) -> Self:
         store = await PostgresStore.open(url)
         played = [await real_game(store, "kasino", (2 * n + 1, 2 * n + 2), seed=n + 1) for n in range(games)]
         return cls(store, played)
@@ -84,7 +87,7 @@ class Table:
         return True
 
 
-async def admin_says(url, *statements) -> None:
+async def admin_says(url: str, *statements) -> None:
     """Run `statements` on a connection of their own (as the server's administrator would)."""
     admin = await asyncpg.connect(url)
     try:

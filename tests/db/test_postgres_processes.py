@@ -3,6 +3,7 @@ on pools of their own, as a process would have them; bench/bench_cluster.py kill
 """
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
@@ -12,14 +13,15 @@ from db.postgres.locks import AdvisoryLocks
 from db.postgres.migrate import MIGRATIONS_DIR
 from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
+from db.records import GameRecord
 from db.sql_store import SqlStore, shard_condition
 from engine.registry import game_class
-from tests.db.helpers import NOW, TeamOutcome, later, real_game, running_game
+from tests.db.helpers import NOW, TeamOutcome, later, real_game, record_in, running_game
 
 SHARD_BIT = 1 << 22  # Discord: a server's shard is (guild_id >> 22) % shard_count
 
 
-async def opened_twice(kind, url):
+async def opened_twice(kind: type[PostgresStore], url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
     """Two processes' own `kind` of store on one database, closed afterwards."""
     first, second = await kind.open(url), await kind.open(url)
     yield first, second
@@ -28,7 +30,7 @@ async def opened_twice(kind, url):
 
 
 @pytest.fixture
-async def two(postgres_url: str):
+async def two(postgres_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
     """Two processes' stores on one database."""
     async for pair in opened_twice(PostgresStore, postgres_url):
         yield pair
@@ -221,7 +223,7 @@ async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_ot
     first, second = two
     record, game, seat, move = await game_with_first_move_made(first, seed=3)
     theirs = await second.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
-    assert (await first.get_game(record.id)).version == theirs.version
+    assert (await record_in(first, record.id)).version == theirs.version
     assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]
     with pytest.raises(StaleVersionError):  # the first process still holds the old version
         await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(2))
@@ -272,7 +274,7 @@ async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ra
     first, second = two
     records = [await running_game(store, (1, 2)) for store in two]
 
-    async def finish(store: SqlStore, record):
+    async def finish(store: SqlStore, record: GameRecord):
         outcome = TeamOutcome((1, 2), (9, 8))
         return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(9), outcome=outcome)
 
@@ -332,7 +334,7 @@ async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_
     try:
         saved = await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
     except StorageUnavailableError:  # players are told nothing was saved, and indeed nothing was
-        assert (await first.get_game(record.id)).version == record.version
+        assert (await record_in(first, record.id)).version == record.version
         saved = await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(2))
     assert saved.version == record.version + 1
     assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]

@@ -1,22 +1,23 @@
 """Issue 45 in the store, on SQLite and PostgreSQL: a member's data shown and forgotten, a departed server purged."""
 
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 
 from db.copy import TABLES
-from db.records import FORMER_PLAYER_NAME, Occupant, former_player_id, is_computer_id, is_former_player_id
+from db.records import FORMER_PLAYER_NAME, GameRecord, Occupant, former_player_id, is_computer_id, is_former_player_id
 from db.sql_store import SqlStore
-from engine.base import Outcome
+from engine.base import AnyGame, Outcome
 from engine.message import Message
 from engine.registry import game_class
-from tests.db.helpers import GUILD, NOW, finish_game, later, play_random, real_game, rename, running_game
+from tests.db.helpers import GUILD, NOW, finish_game, later, play_random, real_game, record_in, rename, running_game
 
 ALICE, BOB, CAROL, DAVE = 310000000000000001, 320000000000000002, 330000000000000003, 340000000000000004
 SECRET = "Alice Secretname"
 OTHER_GUILD = 9009
 
 
-async def every_row(store: SqlStore):
+async def every_row(store: SqlStore) -> str:
     """Every row of every table, as text: what a scan for a member's name or id reads."""
     lines = []
     async with store.transaction() as conn:
@@ -25,7 +26,7 @@ async def every_row(store: SqlStore):
     return "\n".join(lines)
 
 
-async def played_out(store: SqlStore, users, seed: int):
+async def played_out(store: SqlStore, users: Sequence[int | None], seed: int) -> tuple[GameRecord, AnyGame]:
     """A real Kasino game of `users`, played by random legal moves to its end; (record, engine game)."""
     record, game = await real_game(store, "kasino", users, seed=seed)
     while game.outcome() is None:
@@ -51,7 +52,6 @@ async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store: SqlSt
     assert record is not None
     assert [(seat.user_id, seat.name) for seat in record.seats] == [(former_player_id(0), FORMER_PLAYER_NAME),
                                                                     (BOB, "u" + str(BOB))]  # fmt: skip
-    assert record is not None
     assert is_former_player_id(record.host_id) and not is_computer_id(record.host_id)
     assert not is_former_player_id(BOB) and not is_former_player_id(None)
 
@@ -86,7 +86,6 @@ async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_sta
     replayed = game_class("kasino").replay(
         len(kept.seats), kept.seed, kept.settings, [(move.seat, move.move) for move in moves]
     )
-    assert kept is not None
     assert replayed.to_dict() == kept.state and len(moves) == kept.move_count
 
 
@@ -104,7 +103,7 @@ async def test_seat_changes_and_narration_name_a_former_player(store: SqlStore) 
     assert change.before == Occupant(former_player_id(1), FORMER_PLAYER_NAME)
     assert change.after == Occupant(DAVE, "dave")
     assert change.narration[0].params["before"] == Message("privacy.former-player")
-    assert (await store.get_game(record.id)).narration[0].params["before"] == Message("privacy.former-player")
+    assert (await record_in(store, record.id)).narration[0].params["before"] == Message("privacy.former-player")
 
 
 async def test_a_game_finished_after_forgetting_rates_the_others_only(store: SqlStore) -> None:

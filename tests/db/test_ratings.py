@@ -1,7 +1,6 @@
 """Ratings: openskill Plackett-Luce per (server, kind, player); computer players are rated by strength."""
 
 import pytest
-import simcord
 
 from db.ratings import DEFAULT_SKILL, Skill, rate
 from db.sql_store import SqlStore
@@ -33,8 +32,10 @@ def test_rate_needs_one_place_per_player() -> None:
         rate([DEFAULT_SKILL, DEFAULT_SKILL], [1])
 
 
-async def rating_of(store: SqlStore, user, kind="kasino", guild: simcord.GuildHandle = GUILD):
-    return (await store.player_stats(user, guild)).for_kind(kind).rating
+async def rating_of(store: SqlStore, user: int, kind: str = "kasino", guild: int = GUILD) -> float:
+    rating = (await store.player_stats(user, guild)).for_kind(kind).rating
+    assert rating is not None, (user, kind)
+    return rating
 
 
 async def test_a_win_raises_the_winner_above_the_loser(store: SqlStore) -> None:
@@ -81,7 +82,7 @@ async def test_a_game_with_one_member_and_a_computer_is_rated(store: SqlStore) -
     await finish_game(store, (1, None), (1, 2), (16, 4))
     stats = (await store.player_stats(1, GUILD)).for_kind("kasino")
     assert (stats.server.games, stats.server.wins, stats.server.points) == (1, 1, 16)
-    assert stats.rating > DEFAULT_SKILL.rating
+    assert stats.rating is not None and stats.rating > DEFAULT_SKILL.rating
     assert (stats.rank, stats.rated_players) == (1, 1)  # members only: the computer is not ranked
 
 

@@ -7,7 +7,8 @@ import sqlite3
 import pytest
 
 from db.sql_store import SqlStore
-from tests.db.helpers import later, running_game
+from db.store import Store
+from tests.db.helpers import later, record_in, running_game
 
 
 async def test_a_read_during_a_write_transaction_sees_the_last_commit_without_waiting_for_it(store: SqlStore) -> None:
@@ -28,7 +29,7 @@ async def test_a_read_during_a_write_transaction_sees_the_last_commit_without_wa
     assert during.host_id == game.host_id  # nothing half done is seen
     release.set()
     await writer
-    assert (await store.get_game(game.id)).host_id == 99
+    assert (await record_in(store, game.id)).host_id == 99
 
 
 async def test_a_saved_move_is_seen_by_the_next_read(store: SqlStore) -> None:
@@ -41,4 +42,5 @@ async def test_a_saved_move_is_seen_by_the_next_read(store: SqlStore) -> None:
 @pytest.mark.sqlite_only  # SQLite's own pragmas and connections
 async def test_the_reading_connection_cannot_write(store: SqlStore) -> None:
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        assert isinstance(store, Store) and store._reader is not None  # SQLite's reading connection
         await store._reader.execute("DELETE FROM games")

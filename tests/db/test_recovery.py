@@ -4,18 +4,23 @@ import json
 import logging
 import random
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from db.errors import GameNotRunningError, NotInLobbyError
+from db.errors import GameNotRunningError, GameStatusError, NotInLobbyError
+from db.records import GameRecord
 from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
 from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, play_random, real_game, running_game
 
 
-async def played_file(tmp_path: Path, kind, users, moves=25):
+async def played_file(
+    tmp_path: Path, kind: str, users: Sequence[int | None], moves: int = 25
+) -> tuple[Path, GameRecord, AnyGame]:
     """A closed database file holding one running game of `kind`; returns (path, record, engine game)."""
     path = tmp_path / "bot.db"
     store = await Store.open(path)
@@ -27,12 +32,12 @@ async def played_file(tmp_path: Path, kind, users, moves=25):
     return path, record, game
 
 
-def overwrite_snapshot(path, game_id: int, text) -> None:
+def overwrite_snapshot(path: Path, game_id: int, text: str) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (text, game_id))
 
 
-async def load(path):
+async def load(path: Path) -> tuple[list[GameRecord], GameRecord | None]:
     """Start-up on `path`: what load_unfinished returns, and the first game as then stored."""
     store = await Store.open(path)
     try:
@@ -71,7 +76,7 @@ async def test_b1_an_intact_snapshot_is_kept_without_a_warning(
     assert caplog.records == []
 
 
-def break_first_move(path, game_id: int) -> None:
+def break_first_move(path: Path, game_id: int) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE moves SET move = 'fly to the moon' WHERE game_id = ? AND seq = 1", (game_id,))
 
@@ -111,6 +116,7 @@ async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path: Pat
     try:
         (frozen,) = await store.load_unfinished()
         assert (frozen.status, frozen.state) == ("frozen", None)
+        refused: pytest.ExceptionInfo[GameStatusError]
         with pytest.raises(GameNotRunningError) as refused:
             await store.save_move(frozen.id, frozen.version, 0, "Q♠ place", {"n": 1}, later(1))
         assert refused.value.status == "frozen"

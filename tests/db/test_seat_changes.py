@@ -1,31 +1,33 @@
 """Issue 28: a seat changes hands in the store, and a finished game credits such a seat (db.results)."""
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db.errors import AlreadySeatedError, StaleVersionError
 from db.migrate import load_migrations, migrate
-from db.records import Occupant
+from db.records import GameRecord, Occupant
 from db.sql_store import SqlStore
 from db.store import Store
 from engine.base import Outcome
 from engine.message import Message
-from tests.db.helpers import later, running_game
+from tests.db.helpers import later, record_in, running_game
 
 STATE = {"schema": 1, "turn": 0}
 
 
-async def _moves(store: SqlStore, record, seats):
+async def _moves(store: SqlStore, record: GameRecord, seats: Sequence[int | tuple[int]]) -> GameRecord:
     for seat in seats:
         move = "resign" if isinstance(seat, tuple) else "x"
-        seat = seat[0] if isinstance(seat, tuple) else seat
-        record = await store.save_move(record.id, record.version, seat, move, STATE, later(record.move_count + 1))
+        number = seat[0] if isinstance(seat, tuple) else seat
+        record = await store.save_move(record.id, record.version, number, move, STATE, later(record.move_count + 1))
     return record
 
 
-async def _change(store: SqlStore, record, seat, to, *, rejoin=True):
+async def _change(store: SqlStore, record: GameRecord, seat: int, to: Occupant, *, rejoin: bool = True) -> GameRecord:
     return await store.change_seat(
         record.id,
         record.version,
@@ -39,11 +41,11 @@ async def _change(store: SqlStore, record, seat, to, *, rejoin=True):
     )
 
 
-async def _finish(store: SqlStore, record, places, scores):
+async def _finish(store: SqlStore, record: GameRecord, places: tuple[int, ...], scores: tuple[int, ...]) -> GameRecord:
     return await store.save_move(record.id, record.version, 0, "x", STATE, later(99), outcome=Outcome(places, scores))
 
 
-async def _results(store: SqlStore):
+async def _results(store: SqlStore) -> list[tuple[Any, ...]]:
     async with store.transaction() as conn:
         rows = await conn.execute_fetchall("SELECT user_id, seat, place, score, rated FROM results ORDER BY user_id")
     return [tuple(row) for row in rows]
@@ -76,7 +78,7 @@ async def test_a_change_is_refused_on_an_old_version_or_for_a_member_already_sea
         await _change(store, record, 2, Occupant(4, "u4"))
     assert await store.seat_changes(record.id) == []
     assert moved is not None
-    assert (await store.get_game(record.id)).version == moved.version
+    assert (await record_in(store, record.id)).version == moved.version
 
 
 async def test_the_member_who_played_most_of_a_taken_seat_is_credited_and_the_leaver_places_last(

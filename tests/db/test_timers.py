@@ -1,12 +1,17 @@
 """Turn timers in storage: the options kept with a lobby, deadlines saved with moves, and finding due games."""
 
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
 import pytest
 
 from db.errors import GameNotFoundError, StaleVersionError
-from db.records import NewLobby
+from db.records import GameRecord, NewLobby
 from db.sql_store import SqlStore
+from db.store import Store
 from engine.base import Outcome
-from tests.db.helpers import NOW, later, new_lobby, running_game
+from tests.db.helpers import NOW, later, new_lobby, record_in, running_game
 
 
 async def test_a_lobby_keeps_its_turn_timer_and_afk_limit(store: SqlStore) -> None:
@@ -72,15 +77,17 @@ async def test_a_seat_update_read_before_a_move_is_refused_and_changes_nothing(s
     await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW)
     with pytest.raises(StaleVersionError):
         await store.update_seat(game.id, 0, auto_streak=2, expected_version=game.version)
-    assert (await store.get_game(game.id)).seats[0].auto_streak == 0
+    assert (await record_in(store, game.id)).seats[0].auto_streak == 0
     await store.update_seat(game.id, 0, auto_streak=2, expected_version=game.version + 1)
-    assert (await store.get_game(game.id)).seats[0].auto_streak == 2
+    assert (await record_in(store, game.id)).seats[0].auto_streak == 2
 
 
 # -- due timers: what the timer loop reads, through an index, without snapshots ---------------------------------
 
 
-async def timed(store: SqlStore, users, deadline, warn_at):
+async def timed(
+    store: SqlStore, users: Sequence[int | None], deadline: datetime | None, warn_at: datetime | None
+) -> GameRecord:
     game = await running_game(store, users)
     return await store.save_move(game.id, game.version, 0, "a", {"n": 1}, NOW, deadline=deadline, warn_at=warn_at)
 
@@ -127,17 +134,19 @@ async def test_a_new_deadline_replaces_the_old_timer_and_a_finished_or_cancelled
     assert [due.id for due in await store.due_timers(later(10**6))] == [started.id]
 
 
-def captured_sql(store: SqlStore):
+def captured_sql(store: SqlStore) -> list[str]:
     """The statements the store runs from now on, on either of its connections."""
-    seen = []
+    assert isinstance(store, Store)  # SQLite's connections
+    seen: list[str] = []
     for conn in {store._conn, store._reader} - {None}:
+        assert conn is not None
         execute_fetchall = conn.execute_fetchall
 
-        async def wrapped(sql, *args, execute_fetchall=execute_fetchall, **kwargs):
+        async def wrapped(sql: str, *args: Any, execute_fetchall: Any = execute_fetchall, **kwargs: Any) -> Any:
             seen.append(sql)
             return await execute_fetchall(sql, *args, **kwargs)
 
-        conn.execute_fetchall = wrapped
+        vars(conn)["execute_fetchall"] = wrapped  # this connection's own
     return seen
 
 
@@ -146,6 +155,7 @@ async def test_the_due_timer_query_is_a_range_scan_of_the_timer_index(store: Sql
     for number in range(20):
         await timed(store, (10 + 2 * number, 11 + 2 * number), deadline=later(60 + number), warn_at=later(number))
     seen = captured_sql(store)
+    assert isinstance(store, Store)
     await store.due_timers(later(5))
     (query,) = seen
     plan = [row[-1] for row in await store._conn.execute_fetchall(f"EXPLAIN QUERY PLAN {query}", (NOW.isoformat(),))]

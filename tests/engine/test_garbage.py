@@ -171,7 +171,6 @@ def test_g5_first_turn_of_a_hand_can_only_draw_from_the_stock() -> None:
     assert game.to_move is not None
     assert game.legal_moves(game.to_move) == (DrawStock(),)
     with pytest.raises(IllegalMoveError) as refused:
-        assert game.to_move is not None
         game.play(game.to_move, "draw discard")
     assert refused.value.message == Message("garbage.refused.discard-empty")
 

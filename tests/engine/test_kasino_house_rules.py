@@ -391,7 +391,6 @@ def test_kv5_a_player_who_resigns_concedes_the_game_for_the_team() -> None:
     losers = (seat, (seat + 2) % 4)
     assert outcome is not None
     assert [outcome.places[s] for s in range(4)] == [2 if s in losers else 1 for s in range(4)]
-    assert outcome is not None
     assert outcome.teams == ((0, 2), (1, 3))
 
 

@@ -158,14 +158,12 @@ async def test_computer_turns_get_no_deadline_and_cannot_be_skipped(
             assert [found.id for found in await computers.games_waiting()] == [record.id]
             with pytest.raises(RefusedError) as refused:
                 await tables.skip(record.id, HOST, is_manager=False)
-            assert game.to_move is not None
             name = record.seats[game.to_move].name
             assert refused.value.message == Message("refused.computer-moves-itself", {"player": name})
             result = await computers.play(record.id, version=record.version)
         else:
             assert record.deadline == NOW + timedelta(seconds=120)
             assert await computers.games_waiting() == []
-            assert game.to_move is not None
             result = await tables.play(record.id, HOST, game.legal_moves(game.to_move)[0])
         record, game = result.record, result.game
         if record.status != "running":
@@ -206,7 +204,6 @@ async def test_b1_the_history_a_computer_sees_is_the_events_of_every_logged_move
         if record.seats[game.to_move].is_computer:
             result = await computers.play(record.id, version=record.version)
         else:
-            assert game.to_move is not None
             result = await tables.play(record.id, HOST, game.legal_moves(game.to_move)[-1])
         seen.extend(result.events)
         record, game = result.record, result.game

@@ -117,7 +117,6 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(
         assert seat is not None
         played = game.legal_moves(seat)[0]
         game.apply(seat, played)
-        assert theirs is not None
         await other.save_move(record.id, theirs.version, seat, str(played), game.to_dict(), NOW)
     finally:
         await conn.close()

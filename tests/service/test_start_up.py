@@ -50,6 +50,7 @@ async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(t
 
 async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(tmp_path: Path) -> None:
     path, record, game = await played_file(tmp_path, "kasino", (1, 2))
+    assert record.state is not None
     other = dict(record.state)
     other["hands"] = list(reversed(other["hands"]))
     overwrite_snapshot(path, record.id, json.dumps(other))
