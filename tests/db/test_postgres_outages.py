@@ -9,7 +9,7 @@ as busy within the bound while the other games play on; a busy server, and only 
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Self
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -41,7 +41,7 @@ class Table:
         self.store = store
         self.service = TableService(store, clock=lambda: NOW, coordinator=AdvisoryLocks(store))
         self.seen = {record.id: (record, game) for record, game in games}
-        self.acknowledged: dict[int, list[Any]] = {record.id: [] for record, _ in games}
+        self.acknowledged: dict[int, list[str]] = {record.id: [] for record, _ in games}
 
     @classmethod
     async def opened(cls, url: str, games: int = PLAYERS) -> Self:
@@ -50,15 +50,18 @@ class Table:
         return cls(store, played)
 
     @property
-    def ids(self):
+    def ids(self) -> list[int]:
         return list(self.seen)
 
     async def move(self, game_id: int) -> None:
         """The player to move plays their first legal move; kept only once the service acknowledged it."""
         record, game = self.seen[game_id]
         seat = game.to_move
+        assert seat is not None
+        user = record.seats[seat].user_id
+        assert user is not None
         move = str(game.legal_moves(seat)[0])
-        result = await self.service.play(game_id, record.seats[seat].user_id, move, version=record.version)
+        result = await self.service.play(game_id, user, move, version=record.version)
         self.seen[game_id] = (result.record, result.game)
         self.acknowledged[game_id].append(move)
 
@@ -66,13 +69,13 @@ class Table:
         """One move on every game at once."""
         await asyncio.gather(*(self.move(game_id) for game_id in self.ids))
 
-    async def refusal(self, game_id: int):
+    async def refusal(self, game_id: int) -> str:
         """The message a move on the game is refused with (it must be refused)."""
         with pytest.raises(StoreError) as refused:
             await self.move(game_id)
         return refusal_message(refused.value).id
 
-    async def refusal_or_none(self, game_id: int):
+    async def refusal_or_none(self, game_id: int) -> str | None:
         """The message a move on the game is refused with; None if it was acknowledged."""
         try:
             await self.move(game_id)
@@ -80,14 +83,14 @@ class Table:
             return refusal_message(refused).id
         return None
 
-    async def logged_as_acknowledged(self):
+    async def logged_as_acknowledged(self) -> bool:
         """Whether every game's move log is exactly its acknowledged moves: none lost, none applied twice."""
         for game_id, moves in self.acknowledged.items():
             assert [logged.move for logged in await self.store.game_moves(game_id)] == moves, game_id
         return True
 
 
-async def admin_says(url: str, *statements) -> None:
+async def admin_says(url: str, *statements: str) -> None:
     """Run `statements` on a connection of their own (as the server's administrator would)."""
     admin = await asyncpg.connect(url)
     try:

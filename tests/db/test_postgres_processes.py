@@ -4,6 +4,7 @@ on pools of their own, as a process would have them; bench/bench_cluster.py kill
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -15,6 +16,7 @@ from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
 from db.records import GameRecord
 from db.sql_store import SqlStore, shard_condition
+from engine.base import AnyGame
 from engine.registry import game_class
 from tests.db.helpers import NOW, TeamOutcome, later, real_game, record_in, running_game
 
@@ -37,19 +39,19 @@ async def two(postgres_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresS
 
 
 @pytest.fixture
-async def locks(two):
+async def locks(two: tuple[PostgresStore, PostgresStore]) -> tuple[AdvisoryLocks, AdvisoryLocks]:
     """Two processes' coordinators on one database."""
     first, second = two
     return AdvisoryLocks(first), AdvisoryLocks(second)
 
 
-async def acquired_within(locks, game_id: int, seconds):
+async def acquired_within(locks: AdvisoryLocks, game_id: int, seconds: float) -> bool:
     """Whether an action through `locks` gets the game's lock within `seconds` (released again at once).
 
     The lock is taken with the action's first statement, here a read of the game as every action's is.
     """
 
-    async def take():
+    async def take() -> bool:
         async with locks.lock(game_id):
             await locks.store.get_game(game_id)
             return True
@@ -60,12 +62,14 @@ async def acquired_within(locks, game_id: int, seconds):
         return False
 
 
-async def _backend_pid(store: SqlStore):
+async def _backend_pid(store: SqlStore) -> int:
     async with store._reading() as conn:
-        return (await conn.execute_fetchall("SELECT pg_backend_pid()"))[0][0]
+        rows = list(await conn.execute_fetchall("SELECT pg_backend_pid()"))
+        pid: int = rows[0][0]
+        return pid
 
 
-async def _lock_holder(postgres_url: str, game_id: int):
+async def _lock_holder(postgres_url: str, game_id: int) -> Any:
     admin = await asyncpg.connect(postgres_url)
     try:
         return await admin.fetchval(
@@ -77,7 +81,7 @@ async def _lock_holder(postgres_url: str, game_id: int):
         await admin.close()
 
 
-async def game_with_first_move_made(store: SqlStore, *, seed: int):
+async def game_with_first_move_made(store: SqlStore, *, seed: int) -> tuple[GameRecord, AnyGame, int, Any]:
     """A stored two-player Kasino game, and its engine with the first move applied (not yet saved)."""
     game = game_class("kasino").new(2, seed)
     record = await running_game(store, (1, 2), state=game.to_dict(), seed=seed)
@@ -88,7 +92,7 @@ async def game_with_first_move_made(store: SqlStore, *, seed: int):
     return record, game, seat, move
 
 
-async def test_two_processes_never_act_on_one_game_at_once(locks) -> None:
+async def test_two_processes_never_act_on_one_game_at_once(locks: tuple[AdvisoryLocks, AdvisoryLocks]) -> None:
     first, second = locks
     async with first.lock(7):
         await first.store.get_game(7)  # the action's first statement takes the game's lock
@@ -97,7 +101,9 @@ async def test_two_processes_never_act_on_one_game_at_once(locks) -> None:
     assert await acquired_within(second, 7, 2)
 
 
-async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url: str) -> None:
+async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(
+    locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     first, second = locks
     async with first.lock(7):
         await first.store.get_game(7)
@@ -111,7 +117,9 @@ async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(lo
     # The first process's action ends normally: releasing a lock the server already dropped is no error.
 
 
-async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(two, locks, postgres_url: str) -> None:
+async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     store, _ = two
     first, _ = locks
     async with first.lock(7):
@@ -126,7 +134,9 @@ async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
         assert await _backend_pid(store) == pid  # kept for the next action, not handed back to the pool
 
 
-async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks) -> None:
+async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(
+    locks: tuple[AdvisoryLocks, AdvisoryLocks]
+) -> None:
     first, second = locks
     with pytest.raises(RuntimeError):
         async with first.lock(7):
@@ -147,7 +157,7 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks) 
 
 
 async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_write(
-    two, locks, postgres_url: str
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
 ) -> None:
     store, _ = two
     first, second = locks
@@ -155,8 +165,11 @@ async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_wr
     await store.checked_game(record.id)  # checked against its log once, by the process's first action on it
     statements = []
     async with first.lock(record.id):
-        store._held().raw.add_query_logger(lambda logged: statements.append(logged.query))
+        held = store._held()
+        assert held is not None
+        held.raw.add_query_logger(lambda logged: statements.append(logged.query))
         read = await store.checked_game(record.id)
+        assert read is not None
         assert await _lock_holder(postgres_url, record.id) == await _backend_pid(store)
         assert not await acquired_within(second, record.id, 0.3)
         saved = await store.save_move(record.id, read.version, seat, str(move), game.to_dict(), later(1))
@@ -167,7 +180,7 @@ async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_wr
     assert await acquired_within(second, record.id, 2)
 
 
-async def held_elsewhere(store: SqlStore, other, postgres_url: str):
+async def held_elsewhere(store: SqlStore, other: SqlStore, postgres_url: str) -> tuple[GameRecord, asyncpg.Connection]:
     """A game `other` has checked already, and a connection (another process's) whose session holds its lock."""
     record, _ = await real_game(store, "kasino", (1, 2))
     await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
@@ -176,17 +189,19 @@ async def held_elsewhere(store: SqlStore, other, postgres_url: str):
     return record, holder
 
 
-def reading_in_an_action(locks, game_id: int):
+def reading_in_an_action(locks: AdvisoryLocks, game_id: int) -> asyncio.Task[GameRecord | None]:
     """An action's first read of the game, through `locks`, as a task."""
 
-    async def action():
+    async def action() -> GameRecord | None:
         async with locks.lock(game_id):
             return await locks.store.checked_game(game_id)
 
     return asyncio.create_task(action())
 
 
-async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url: str) -> None:
+async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     record, writer = await held_elsewhere(*two, postgres_url)
     try:
         commit = writer.transaction()
@@ -197,13 +212,15 @@ async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(
         await asyncio.sleep(0.3)
         assert not reading.done()  # past the lock, waiting at the gate for the commit
         await commit.commit()
-        assert (await asyncio.wait_for(reading, 5)).version == record.version + 1
+        done_reading = await asyncio.wait_for(reading, 5)
+        assert done_reading is not None
+        assert done_reading.version == record.version + 1
     finally:
         await writer.close()
 
 
 async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(
-    two, locks, postgres_url: str
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
 ) -> None:
     record, holder = await held_elsewhere(*two, postgres_url)
     try:
@@ -214,12 +231,16 @@ async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_m
             "UPDATE games SET version = version + 1 WHERE id = $1 RETURNING give_game(id)", record.id
         )
         assert given
-        assert (await asyncio.wait_for(reading, 5)).version == record.version + 1
+        done_reading = await asyncio.wait_for(reading, 5)
+        assert done_reading is not None
+        assert done_reading.version == record.version + 1
     finally:
         await holder.close()
 
 
-async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two) -> None:
+async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(
+    two: tuple[PostgresStore, PostgresStore]
+) -> None:
     first, second = two
     record, game, seat, move = await game_with_first_move_made(first, seed=3)
     theirs = await second.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
@@ -230,7 +251,9 @@ async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_ot
     assert len(await second.game_moves(record.id)) == 1
 
 
-async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(two, postgres_url: str) -> None:
+async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(
+    two: tuple[PostgresStore, PostgresStore], postgres_url: str
+) -> None:
     first, second = two
     record = await running_game(first, (1, 2))
     assert await first.claim_delivery(record.id, "a", later(120), NOW) is not None
@@ -264,17 +287,19 @@ async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url
             assert [game.id for game in await store.running_games_with_computers()] == mine
             assert await store.unshown_game_ids(0, 10) == mine
         # Any process can still act on any game (a DM's interaction arrives on shard 0's process).
-        assert (await owners[0].get_game(games[1])).status == "running"
+        assert (await record_in(owners[0], games[1])).status == "running"
     finally:
         for store in owners:
             await store.close()
 
 
-async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ratings(two):
+async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ratings(
+    two: tuple[PostgresStore, PostgresStore]
+) -> None:
     first, second = two
     records = [await running_game(store, (1, 2)) for store in two]
 
-    async def finish(store: SqlStore, record: GameRecord):
+    async def finish(store: SqlStore, record: GameRecord) -> GameRecord:
         outcome = TeamOutcome((1, 2), (9, 8))
         return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(9), outcome=outcome)
 
@@ -319,7 +344,9 @@ async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
     assert "s3cret" not in message
 
 
-async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(two, postgres_url: str) -> None:
+async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(
+    two: tuple[PostgresStore, PostgresStore], postgres_url: str
+) -> None:
     first, _ = two
     record, game, seat, move = await game_with_first_move_made(first, seed=4)
     admin = await asyncpg.connect(postgres_url)
