@@ -4,28 +4,30 @@ import contextlib
 import shutil
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from db.postgres.store import PostgresStore
+from db.sql_store import SqlStore
 from db.store import Store
 from tests.discord_limits import violations
 from tests.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures for every test under tests/
 
-ON_POSTGRES = pytest.StashKey[set]()
+ON_POSTGRES = pytest.StashKey[set[str]]()
 # The storage backends a test of the store's ports, or of the service on them, runs against (fixture `any_store`).
 BACKENDS = ("sqlite", "postgres")
 
 
-def pytest_generate_tests(metafunc):
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test that uses `backend` runs once per backend, unless marked `sqlite_only` (it opens the file itself)."""
     if "backend" in metafunc.fixturenames:
         only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
         metafunc.parametrize("backend", ("sqlite",) if only_sqlite else BACKENDS)
 
 
-def _on_postgres(item):
+def _on_postgres(item: pytest.Item) -> bool:
     """Whether the test runs against PostgreSQL (a `[postgres]` backend, or a PostgreSQL fixture of its own)."""
     callspec = getattr(item, "callspec", None)
     if callspec is not None and callspec.params.get("backend") == "postgres":
@@ -33,11 +35,11 @@ def _on_postgres(item):
     return bool({"postgres_server", "postgres_url"} & set(getattr(item, "fixturenames", ())))
 
 
-def pytest_collection_finish(session):
+def pytest_collection_finish(session: pytest.Session) -> None:
     session.config.stash[ON_POSTGRES] = {item.nodeid for item in session.items if _on_postgres(item)}
 
 
-def pytest_terminal_summary(terminalreporter, config):
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     """One line that says the PostgreSQL tests ran (CI's output shows it), or how many did not."""
     on_postgres = config.stash.get(ON_POSTGRES, set())
     if not on_postgres:
@@ -54,10 +56,10 @@ def pytest_terminal_summary(terminalreporter, config):
 
 
 @pytest.fixture
-async def any_store(backend, tmp_path, request):
+async def any_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[SqlStore]:
     """An open store on `backend`: a new SQLite file, or a new PostgreSQL database; closed afterwards."""
     if backend == "sqlite":
-        opened = await Store.open(tmp_path / "data" / "bot.db")
+        opened: SqlStore = await Store.open(tmp_path / "data" / "bot.db")
     else:
         opened = await PostgresStore.open(request.getfixturevalue("postgres_url"))
     try:
@@ -67,7 +69,7 @@ async def any_store(backend, tmp_path, request):
 
 
 @pytest.fixture(autouse=True)
-def every_payload_within_discord_limits(request):
+def every_payload_within_discord_limits(request: pytest.FixtureRequest) -> Iterator[None]:
     """In every SimCord test, each request the bot sent respects Discord's limits on messages and components."""
     if "simcord_env" not in request.fixturenames:
         yield
@@ -98,7 +100,7 @@ asyncio.run(main())
 
 
 @pytest.fixture
-def holder(tmp_path):
+def holder(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
     """A second process with the database at tmp_path/bot.db open."""
     path = tmp_path / "bot.db"
     with subprocess.Popen(
@@ -110,6 +112,7 @@ def holder(tmp_path):
         text=True,
     ) as child:
         try:
+            assert child.stdout is not None and child.stderr is not None  # both are pipes
             assert child.stdout.readline() == "open\n", child.stderr.read()
             yield path, child
         finally:
@@ -119,7 +122,7 @@ def holder(tmp_path):
 
 
 @pytest.fixture
-def small_tmpfs(tmp_path):
+def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A real 1 MiB tmpfs mounted at tmp_path/mnt (needs root and a kernel that allows it, else the test skips).
 
     Room for a new database and every migration (one rebuilds a table), and little more.
@@ -129,7 +132,7 @@ def small_tmpfs(tmp_path):
 
 
 @contextlib.contextmanager
-def mounted_tmpfs(mount_point, size):
+def mounted_tmpfs(mount_point: Path, size: str) -> Iterator[Path]:
     """A real tmpfs of `size` (mount's notation) at `mount_point`; skips the test where it cannot be mounted."""
     mount_point.mkdir()
     if shutil.which("mount") is None:

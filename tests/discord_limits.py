@@ -26,7 +26,8 @@ def violations(payload: Any) -> list[str]:
     if not isinstance(payload, dict):
         return []
     problems: list[str] = []
-    body = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+    data = payload.get("data")
+    body = data if isinstance(data, dict) else payload
     _check_message(body, problems)
     if body is not payload:
         _check_message(payload, problems)

@@ -18,7 +18,7 @@ KIND_NAMES = registry.KINDS
 DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
 
 
-def test_every_kind_has_the_files_the_page_names():
+def test_every_kind_has_the_files_the_page_names() -> None:
     named = set(re.findall(r"`((?:engine|cogs)/[\w/]*gnav[\w/]*\.py)`", DOC))
     assert {"engine/gnav/kind.py", "engine/gnav/game.py", "cogs/gnav/cog.py", "cogs/gnav/rules.py"} <= named
     for kind in registry.GAME_KINDS:
@@ -49,13 +49,13 @@ def test_a_registry_line_over_several_lines_would_be_caught():
         registry_line('KIND_PACKAGES = (\n    "kasino",\n)\n')
 
 
-def test_each_kind_is_named_after_its_package_with_a_code_of_its_own():
+def test_each_kind_is_named_after_its_package_with_a_code_of_its_own() -> None:
     assert [kind.name for kind in registry.GAME_KINDS] == list(registry.KIND_PACKAGES)
     codes = [kind.code for kind in registry.GAME_KINDS]
     assert len(set(codes)) == len(codes) and all(len(code) == 1 and code.islower() for code in codes)
 
 
-def test_a_kind_listed_while_the_bot_starts_is_loaded_by_it_with_no_other_edit():
+def test_a_kind_listed_while_the_bot_starts_is_loaded_by_it_with_no_other_edit() -> None:
     # The guide's promise, with a kind the suite registers (`tests/cogs/test_toy_flow.py` plays it through SimCord).
     with registry.registered(toy_game.KIND):
         assert toy_game.KIND.cog_module in extensions()

@@ -2,10 +2,12 @@
 
 import re
 
+import pytest
+
 from bench import bench_timers
 
 
-async def test_bench_timers_runs_and_prints_its_figures(capsys):
+async def test_bench_timers_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     await bench_timers.main(games=12, due=3, runs=3)
     printed = capsys.readouterr().out
     assert re.search(r"^timer tick with 12 timed games, 3 due: [0-9.]+ ms \(median of 3\)$", printed, re.M), printed

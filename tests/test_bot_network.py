@@ -1,8 +1,12 @@
 """`python bot.py` when Discord cannot be reached, or rejects the token: one clear line each, no traceback."""
 
 import http.server
+import random
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,7 +15,7 @@ from cogs.runtime.backoff import FIRST_RETRY_SECONDS, LONGEST_RETRY_SECONDS
 from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 
-def test_unreachable_discord_gives_one_line_per_try_and_stops_cleanly_on_sigterm(tmp_path):
+def test_unreachable_discord_gives_one_line_per_try_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     bot = start_bot(tmp_path, f"http://127.0.0.1:{unused_port()}/api/v10")
     time.sleep(15)
     early = bot.lines_within(15)
@@ -27,7 +31,7 @@ def test_unreachable_discord_gives_one_line_per_try_and_stops_cleanly_on_sigterm
 
 
 class _RejectsEveryToken(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
+    def do_GET(self) -> None:
         body = b'{"message": "401: Unauthorized", "code": 0}'
         self.send_response(401)
         self.send_header("Content-Type", "application/json")
@@ -35,12 +39,12 @@ class _RejectsEveryToken(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args):
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
 @pytest.fixture
-def rejecting_discord():
+def rejecting_discord() -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _RejectsEveryToken)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/api/v10"
@@ -48,7 +52,7 @@ def rejecting_discord():
     server.server_close()
 
 
-def test_rejected_token_exits_1_at_once_with_one_line(tmp_path, rejecting_discord):
+def test_rejected_token_exits_1_at_once_with_one_line(tmp_path: Path, rejecting_discord: str) -> None:
     bot = start_bot(tmp_path, rejecting_discord)
     status = bot.wait(timeout=30)
     lines = [line for _, line in bot.lines]
@@ -59,13 +63,13 @@ def test_rejected_token_exits_1_at_once_with_one_line(tmp_path, rejecting_discor
     assert FAKE_TOKEN not in "\n".join(lines)
 
 
-def test_retry_waits_double_from_5_seconds_up_to_5_minutes_with_jitter():
-    class NoJitter:
-        def uniform(self, low, high):
+def test_retry_waits_double_from_5_seconds_up_to_5_minutes_with_jitter() -> None:
+    class NoJitter(random.Random):
+        def uniform(self, low: float, high: float) -> float:
             return 0.0
 
-    class MostJitter:
-        def uniform(self, low, high):
+    class MostJitter(random.Random):
+        def uniform(self, low: float, high: float) -> float:
             return high
 
     plain = retry_delays(NoJitter())

@@ -3,6 +3,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from bot import ConfigError, Settings
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
-def test_missing_token_prints_one_clear_line_and_exits_non_zero(tmp_path):
+def test_missing_token_prints_one_clear_line_and_exits_non_zero(tmp_path: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
     done = subprocess.run(
         [sys.executable, str(BOT)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
@@ -23,7 +24,7 @@ def test_missing_token_prints_one_clear_line_and_exits_non_zero(tmp_path):
     assert "Traceback" not in done.stdout + done.stderr
 
 
-def test_settings_defaults():
+def test_settings_defaults() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": "abc"})
     assert settings.database_path == Path("data/bot.db")
     assert settings.dev_guild_id is None
@@ -31,7 +32,7 @@ def test_settings_defaults():
     assert settings.shard_count is None  # Discord says how many shards
 
 
-def test_settings_read_every_variable():
+def test_settings_read_every_variable() -> None:
     settings = Settings.from_env(
         {
             "DISCORD_TOKEN": " abc ",
@@ -56,12 +57,12 @@ def test_settings_read_every_variable():
         ({"DISCORD_TOKEN": "a", "SHARD_COUNT": "many"}, "SHARD_COUNT must be"),
     ],
 )
-def test_settings_refuse_bad_values_with_a_reason(env, message):
+def test_settings_refuse_bad_values_with_a_reason(env: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings.from_env(env)
 
 
-def test_env_example_lists_every_setting():
+def test_env_example_lists_every_setting() -> None:
     example = (BOT.parent / ".env.example").read_text(encoding="utf-8")
     names = {line.split("=")[0] for line in example.splitlines() if line and not line.startswith("#")}
     assert names == {
@@ -85,7 +86,7 @@ def test_env_example_lists_every_setting():
     assert all(f'"{name}"' in source for name in names)
 
 
-def test_a_database_from_a_newer_bot_is_refused_before_connecting(tmp_path):
+def test_a_database_from_a_newer_bot_is_refused_before_connecting(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA user_version = 999")

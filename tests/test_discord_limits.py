@@ -1,11 +1,13 @@
 """The limit check itself must be able to fail."""
 
+from typing import Any
+
 import pytest
 
 from tests.discord_limits import violations
 
 
-def test_a_payload_within_every_limit_passes():
+def test_a_payload_within_every_limit_passes() -> None:
     payload = {
         "content": "x" * 2000,
         "embeds": [{"title": "t" * 256, "description": "d" * 3000, "fields": [{"name": "n", "value": "v" * 1024}]}],
@@ -29,5 +31,5 @@ def test_a_payload_within_every_limit_passes():
         ({"attachments": [{"id": 0, "description": "d" * 1025}]}, "attachment description has 1025"),
     ],
 )
-def test_each_limit_is_caught(payload, expected):
+def test_each_limit_is_caught(payload: dict[str, Any], expected: str) -> None:
     assert any(expected in problem for problem in violations(payload)), violations(payload)

@@ -31,20 +31,20 @@ def imported_roots(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
-def test_package_imports_only_inward(package):
+def test_package_imports_only_inward(package: str) -> None:
     files = sorted((ROOT / package).rglob("*.py"))
     assert files, f"{package}/ has no modules"
     offenders = {str(path.relative_to(ROOT)): sorted(imported_roots(path) & FORBIDDEN[package]) for path in files}
     assert {path: bad for path, bad in offenders.items() if bad} == {}
 
 
-def test_layering_check_can_fail(tmp_path):
+def test_layering_check_can_fail(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import discord\nfrom db.store import Store\n", encoding="utf-8")
     assert imported_roots(bad) == {"discord", "db"}
 
 
-def test_engine_imports_only_the_standard_library_and_itself():
+def test_engine_imports_only_the_standard_library_and_itself() -> None:
     allowed = set(sys.stdlib_module_names) | {"engine"}
     offenders = {
         str(path.relative_to(ROOT)): sorted(imported_roots(path) - allowed)
@@ -63,7 +63,7 @@ def imported_modules(path: Path) -> set[str]:
     return modules
 
 
-def test_cogs_reach_storage_only_through_the_service():
+def test_cogs_reach_storage_only_through_the_service() -> None:
     # Plain records are the read-only interface; everything that reads or writes the database is the service's.
     offenders = {
         str(path.relative_to(ROOT)): sorted(
@@ -215,7 +215,7 @@ def kind_mentions(path: Path, name: str) -> list[str]:
     return found
 
 
-def test_kind_names_appear_only_in_their_own_modules_and_the_registry():
+def test_kind_names_appear_only_in_their_own_modules_and_the_registry() -> None:
     from engine.registry import GAME_KINDS
 
     shared = [
@@ -237,13 +237,13 @@ def test_kind_names_appear_only_in_their_own_modules_and_the_registry():
         assert {path: where for path, where in offenders.items() if where} == {}, kind.name
 
 
-def test_kind_name_check_can_fail(tmp_path):
+def test_kind_name_check_can_fail(tmp_path: Path) -> None:
     module = tmp_path / "shared.py"
     module.write_text('"""Kasino is fine in documentation."""\nTITLES = {"kasino": "Kasino"}\n', encoding="utf-8")
     assert kind_mentions(module, "kasino") == ["line 2: 'kasino'", "line 2: 'Kasino'"]
 
 
-def test_the_service_depends_on_the_store_protocol_not_the_sqlite_store():
+def test_the_service_depends_on_the_store_protocol_not_the_sqlite_store() -> None:
     # Records and errors are plain values; `db.store` is one backend behind `service.ports.GameStore`.
     offenders = {
         str(path.relative_to(ROOT)): sorted(
@@ -299,9 +299,9 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
     return []
 
 
-def test_no_import_cycle_between_modules_not_even_for_type_checking():
+def test_no_import_cycle_between_modules_not_even_for_type_checking() -> None:
     assert find_cycle(module_graph()) == []
 
 
-def test_the_cycle_check_can_fail():
+def test_the_cycle_check_can_fail() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]

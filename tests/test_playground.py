@@ -9,20 +9,22 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
+import pytest
 
 from bot import create_bot
-from playground import serve
+from playground import Playground, serve
 from tests.cogs.helpers import custom_ids, is_enabled, lobby_button, private_text, table_message
 from tests.startup_helpers import unused_port
 
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
-async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actors(tmp_path):
-    stop, ready = asyncio.Event(), asyncio.Queue()
+async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actors(tmp_path: Path) -> None:
+    stop, ready = asyncio.Event(), asyncio.Queue[tuple[str, Playground, Any]]()
     database = tmp_path / "playground.db"
     running = asyncio.create_task(serve(create_bot, database, unused_port(), stop, ready, wall_clock=False))
     try:
@@ -50,9 +52,11 @@ async def test_the_playground_serves_its_page_and_plays_a_game_through_its_actor
         await asyncio.wait_for(running, timeout=30)
 
 
-async def test_the_playground_has_named_people_a_manager_and_a_page_that_follows_the_bots_own_moves(tmp_path):
+async def test_the_playground_has_named_people_a_manager_and_a_page_that_follows_the_bots_own_moves(
+    tmp_path: Path,
+) -> None:
     # Issue 24: "you places K♦" read badly; /pictures could not be tried; computer moves needed a manual Refresh.
-    stop, ready = asyncio.Event(), asyncio.Queue()
+    stop, ready = asyncio.Event(), asyncio.Queue[tuple[str, Playground, Any]]()
     running = asyncio.create_task(serve(create_bot, tmp_path / "p.db", unused_port(), stop, ready, wall_clock=False))
     try:
         _, playground, preview = await asyncio.wait_for(ready.get(), timeout=60)
@@ -74,7 +78,7 @@ async def test_the_playground_has_named_people_a_manager_and_a_page_that_follows
         await asyncio.wait_for(running, timeout=30)
 
 
-def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl_c(tmp_path):
+def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     env = {key: value for key, value in os.environ.items() if not key.startswith("DISCORD")}
     port = unused_port()
     process = subprocess.Popen(
@@ -86,6 +90,7 @@ def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl
         text=True,
     )
     try:
+        assert process.stdout is not None
         line = process.stdout.readline()
         assert line.startswith("Playground ready: open http://127.0.0.1:") and f":{port}/" in line, line
         url = line.split("open ", 1)[1].split(" ", 1)[0]
@@ -101,19 +106,21 @@ def test_python_bot_py_playground_prints_its_address_serves_it_and_stops_on_ctrl
         if process.poll() is None:
             process.kill()
             process.wait()
+        assert process.stdout is not None
         process.stdout.close()
 
 
-async def test_the_clock_follows_real_time_and_waits_while_someone_acts():
+async def test_the_clock_follows_real_time_and_waits_while_someone_acts() -> None:
     from simcord.backend.errors import SetupError
 
     from playground import follow_wall_clock
 
     class Env:
-        def __init__(self):
-            self.advanced, self.busy = [], True
+        def __init__(self) -> None:
+            self.advanced: list[float] = []
+            self.busy = True
 
-        async def advance_time(self, seconds):
+        async def advance_time(self, seconds: float) -> None:
             if self.busy:  # a page action is running: SimCord refuses overlapping operations
                 self.busy = False
                 raise SetupError("operation overlaps")
@@ -121,7 +128,7 @@ async def test_the_clock_follows_real_time_and_waits_while_someone_acts():
 
     env, stop, ticks = Env(), asyncio.Event(), []
 
-    async def tick():
+    async def tick() -> None:
         ticks.append(sum(env.advanced))
 
     follower = asyncio.create_task(follow_wall_clock(env, stop, tick))
@@ -132,7 +139,9 @@ async def test_the_clock_follows_real_time_and_waits_while_someone_acts():
     assert len(ticks) == len(env.advanced)  # the page is looked at after each step of the clock, not while refused
 
 
-def test_without_the_preview_extra_the_playground_says_so_in_one_line(monkeypatch, capsys):
+def test_without_the_preview_extra_the_playground_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import playground
 
     monkeypatch.setattr(playground, "preview_available", lambda: False)
@@ -140,7 +149,7 @@ def test_without_the_preview_extra_the_playground_says_so_in_one_line(monkeypatc
     assert capsys.readouterr().err.strip() == playground.NO_PREVIEW
 
 
-def test_a_port_in_use_is_named_in_one_line_with_a_non_zero_status(tmp_path):
+def test_a_port_in_use_is_named_in_one_line_with_a_non_zero_status(tmp_path: Path) -> None:
     import playground
 
     env = {key: value for key, value in os.environ.items() if not key.startswith("DISCORD")}
@@ -157,12 +166,12 @@ def test_a_port_in_use_is_named_in_one_line_with_a_non_zero_status(tmp_path):
             timeout=60,
             check=False,
         )
-    assert done.returncode == playground.EXIT_NO_PORT != 0
+    assert done.returncode == playground.EXIT_NO_PORT and done.returncode != 0
     assert done.stderr.splitlines() == [f"playground: port {port} is in use; choose another with --port N"]
     assert done.stdout == ""
 
 
-def test_the_locale_flag_is_parsed_with_english_by_default(capsys):
+def test_the_locale_flag_is_parsed_with_english_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     import pytest
 
     import playground
@@ -174,12 +183,12 @@ def test_the_locale_flag_is_parsed_with_english_by_default(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path):
+async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path: Path) -> None:
     # Issue 25: `--locale no` makes a Norwegian server whose players' Discord speaks Norwegian.
     import simcord.interactions
 
     real = simcord.interactions.base_payload
-    stop, ready = asyncio.Event(), asyncio.Queue()
+    stop, ready = asyncio.Event(), asyncio.Queue[tuple[str, Playground, Any]]()
     running = asyncio.create_task(
         serve(create_bot, tmp_path / "p.db", unused_port(), stop, ready, wall_clock=False, locale="no")
     )
@@ -195,6 +204,7 @@ async def test_the_locale_reaches_the_server_and_its_players_discord(tmp_path):
         assert await bot.languages.of_user(kari.id, playground.guild.id) == "no"  # as her interactions said
         table = table_message(channel, 1)
         picture = next(a for a in table.attachments if a.filename == "table.png")
+        assert picture.description is not None
         assert picture.description.startswith("Bilde av bordet: ")
     finally:
         stop.set()

@@ -5,7 +5,7 @@ import asyncpg
 from tests.postgres import database_dsn, fresh_database
 
 
-async def test_the_server_is_postgresql_and_the_database_is_fresh_and_writable(postgres_url):
+async def test_the_server_is_postgresql_and_the_database_is_fresh_and_writable(postgres_url: str) -> None:
     connection = await asyncpg.connect(postgres_url)
     try:
         assert "PostgreSQL" in await connection.fetchval("select version()")
@@ -17,7 +17,7 @@ async def test_the_server_is_postgresql_and_the_database_is_fresh_and_writable(p
         await connection.close()
 
 
-async def test_two_test_databases_are_distinct(postgres_server, postgres_url):
+async def test_two_test_databases_are_distinct(postgres_server: str, postgres_url: str) -> None:
     with fresh_database(postgres_server) as other:
         first, second = await asyncpg.connect(postgres_url), await asyncpg.connect(other)
         try:
@@ -39,8 +39,10 @@ async def test_two_test_databases_are_distinct(postgres_server, postgres_url):
         await admin.close()
 
 
-def test_a_database_dsn_keeps_everything_but_the_database():
-    assert database_dsn("postgresql://postgres@/postgres?host=/tmp/x", "t_1") == "postgresql://postgres@/t_1?host=/tmp/x"
+def test_a_database_dsn_keeps_everything_but_the_database() -> None:
+    assert (
+        database_dsn("postgresql://postgres@/postgres?host=/tmp/x", "t_1") == "postgresql://postgres@/t_1?host=/tmp/x"
+    )
     assert (
         database_dsn("postgres://bot:secret@db.example:5433/admin?sslmode=require", "t_2")
         == "postgres://bot:secret@db.example:5433/t_2?sslmode=require"

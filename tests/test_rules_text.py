@@ -45,19 +45,19 @@ def named_tests() -> set[str]:
     return names
 
 
-def test_the_rules_text_defines_every_game_and_house_rule():
+def test_the_rules_text_defines_every_game_and_house_rule() -> None:
     ids = defined_ids()
     assert {"K1", "K16", "G1", "G6c", "G11", "B1", "B3", "KV1", "KV5", "GV1", "GV5"} <= ids
     assert len(ids) >= 40
 
 
-def test_every_rule_id_cited_is_defined_in_the_rules_text():
+def test_every_rule_id_cited_is_defined_in_the_rules_text() -> None:
     defined = defined_ids()
     unknown = {rule: sorted(files) for rule, files in cited_ids().items() if rule not in defined}
     assert unknown == {}, f"rule ids cited but not defined in docs/RULES.md: {unknown}"
 
 
-def test_every_rule_has_a_test_named_after_it():
+def test_every_rule_has_a_test_named_after_it() -> None:
     names = named_tests()
     untested = [
         rule for rule in sorted(defined_ids()) if not any(re.search(rf"(^|_){rule.lower()}(_|$)", n) for n in names)

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,12 +14,12 @@ BOT = Path(__file__).resolve().parent.parent / "bot.py"
 TOKEN = {"DISCORD_TOKEN": "abc"}
 
 
-def test_no_backup_dir_means_no_backups_of_its_own():
+def test_no_backup_dir_means_no_backups_of_its_own() -> None:
     settings = Settings.from_env(TOKEN)
     assert settings.backup_dir is None and settings.scheduled_backups() is None
 
 
-def test_backup_settings_are_read_with_daily_and_seven_by_default(tmp_path):
+def test_backup_settings_are_read_with_daily_and_seven_by_default(tmp_path: Path) -> None:
     settings = Settings.from_env({**TOKEN, "BACKUP_DIR": str(tmp_path / "b")})
     assert (settings.backup_dir, settings.backup_every, settings.backup_keep) == (tmp_path / "b", 24, 7)
     settings = Settings.from_env(
@@ -50,18 +51,18 @@ def test_backup_settings_are_read_with_daily_and_seven_by_default(tmp_path):
         ),
     ],
 )
-def test_backup_settings_refuse_bad_values_with_a_reason(env, message):
+def test_backup_settings_refuse_bad_values_with_a_reason(env: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings.from_env({**TOKEN, **env})
 
 
-def test_backup_dir_naming_a_file_is_refused(tmp_path):
+def test_backup_dir_naming_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("")
     with pytest.raises(ConfigError, match="BACKUP_DIR must be a folder"):
         Settings.from_env({**TOKEN, "BACKUP_DIR": str(tmp_path / "f")})
 
 
-def test_a_malformed_backup_setting_stops_the_bot_with_status_2_and_one_line(tmp_path):
+def test_a_malformed_backup_setting_stops_the_bot_with_status_2_and_one_line(tmp_path: Path) -> None:
     env = {**os.environ, **TOKEN, "BACKUP_DIR": "backups", "BACKUP_EVERY": "daily"}
     done = subprocess.run(
         [sys.executable, str(BOT)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import discord.http
 import pytest
@@ -13,11 +14,11 @@ from bot import ConfigError, Settings, create_bot, use_api_base
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
-def settings(**env):
+def settings(**env: str) -> Settings:
     return Settings.from_env({"DISCORD_TOKEN": "abc", **env})
 
 
-def test_a_single_process_by_default():
+def test_a_single_process_by_default() -> None:
     plain = settings()
     assert (plain.shard_ids, plain.database_url, plain.requests_per_second, plain.discord_api_base) == (
         None, None, 50, None
@@ -36,11 +37,11 @@ def test_a_single_process_by_default():
         ("1,1", "2", (1,)),
     ],
 )
-def test_shard_ids_are_listed_or_ranges(ids, count, expected):
+def test_shard_ids_are_listed_or_ranges(ids: str, count: str, expected: tuple[int, ...]) -> None:
     assert settings(SHARD_IDS=ids, SHARD_COUNT=count).shard_ids == expected
 
 
-def test_the_cluster_settings_are_read():
+def test_the_cluster_settings_are_read() -> None:
     read = settings(
         SHARD_COUNT="2",
         SHARD_IDS="1",
@@ -57,7 +58,7 @@ def test_the_cluster_settings_are_read():
     assert settings(REQUESTS_PER_SECOND="1").requests_per_second == 1
 
 
-def test_secrets_stay_out_of_the_settings_repr():
+def test_secrets_stay_out_of_the_settings_repr() -> None:
     read = settings(DATABASE_URL="postgresql://bot:hunter2@db/bot")
     assert "hunter2" not in repr(read) and "abc" not in repr(read)
 
@@ -83,19 +84,19 @@ def test_secrets_stay_out_of_the_settings_repr():
         ({"DISCORD_API_BASE": "http://"}, "DISCORD_API_BASE must be an http:// or https:// address"),
     ],
 )
-def test_bad_cluster_settings_are_refused_with_one_line(env, message):
+def test_bad_cluster_settings_are_refused_with_one_line(env: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message) as refused:
         settings(**env)
     assert "\n" not in str(refused.value)
 
 
-def test_a_bad_database_url_is_not_echoed():
+def test_a_bad_database_url_is_not_echoed() -> None:
     with pytest.raises(ConfigError) as refused:
         settings(DATABASE_URL="mysql://bot:hunter2@db/bot")
     assert "hunter2" not in str(refused.value)
 
 
-def test_a_bad_setting_stops_the_real_bot_with_its_line(tmp_path):
+def test_a_bad_setting_stops_the_real_bot_with_its_line(tmp_path: Path) -> None:
     env = {**os.environ, "DISCORD_TOKEN": "abc", "SHARD_IDS": "0"}
     env.pop("SHARD_COUNT", None)
     done = subprocess.run(
@@ -107,7 +108,7 @@ def test_a_bad_setting_stops_the_real_bot_with_its_line(tmp_path):
     ]
 
 
-async def test_the_bot_runs_the_shards_and_the_cap_it_is_given(tmp_path):
+async def test_the_bot_runs_the_shards_and_the_cap_it_is_given(tmp_path: Path) -> None:
     bot = create_bot(tmp_path / "bot.db", shard_count=4, shard_ids=(2, 3), requests_per_second=25)
     try:
         assert (bot.shard_count, bot.shard_ids, bot.budget.limit) == (4, [2, 3], 25)
@@ -120,7 +121,7 @@ async def test_the_bot_runs_the_shards_and_the_cap_it_is_given(tmp_path):
         await alone.close()
 
 
-def test_the_api_base_sends_requests_through_the_proxy(monkeypatch):
+def test_the_api_base_sends_requests_through_the_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)  # restored after the test
     use_api_base(None)
     assert discord.http.Route("GET", "/gateway/bot").url == "https://discord.com/api/v10/gateway/bot"

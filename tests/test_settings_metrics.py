@@ -5,6 +5,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -15,12 +16,12 @@ from cogs.runtime.metrics import Metrics
 BOT = Path(__file__).resolve().parent.parent / "bot.py"
 
 
-def test_metrics_are_not_served_unless_metrics_port_is_set():
+def test_metrics_are_not_served_unless_metrics_port_is_set() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": "abc"})
     assert (settings.metrics_port, settings.metrics_host) == (None, "127.0.0.1")
 
 
-def test_metrics_port_and_host_are_read():
+def test_metrics_port_and_host_are_read() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": "abc", "METRICS_PORT": " 9108 ", "METRICS_HOST": "0.0.0.0"})
     assert (settings.metrics_port, settings.metrics_host) == (9108, "0.0.0.0")
 
@@ -36,12 +37,12 @@ def test_metrics_port_and_host_are_read():
         ({"METRICS_PORT": "9108", "METRICS_HOST": "http://x/"}, "METRICS_HOST must be an address"),
     ],
 )
-def test_malformed_metrics_settings_are_refused_with_a_reason(env, message):
+def test_malformed_metrics_settings_are_refused_with_a_reason(env: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings.from_env({"DISCORD_TOKEN": "abc", **env})
 
 
-def test_a_malformed_metrics_port_exits_with_status_2_and_one_line(tmp_path):
+def test_a_malformed_metrics_port_exits_with_status_2_and_one_line(tmp_path: Path) -> None:
     env = {**os.environ, "DISCORD_TOKEN": "not-a-real-token", "METRICS_PORT": "80a"}
     done = subprocess.run(
         [sys.executable, str(BOT)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
@@ -53,11 +54,11 @@ def test_a_malformed_metrics_port_exits_with_status_2_and_one_line(tmp_path):
     assert "Traceback" not in done.stdout + done.stderr
 
 
-async def test_a_metrics_port_already_taken_is_refused_in_one_line():
+async def test_a_metrics_port_already_taken_is_refused_in_one_line() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        server = HealthServer(bot=None, metrics=Metrics(), port=port)  # never asked: it cannot listen
+        server = HealthServer(bot=cast(Any, None), metrics=Metrics(), port=port)  # never asked: it cannot listen
         with pytest.raises(MetricsPortError, match=f"cannot serve /healthz and /metrics on 127.0.0.1:{port}"):
             await server.start()

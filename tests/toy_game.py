@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 
 import i18n.catalog
 from engine.cards import ACE, Card, cards_from_codes, new_deck
-from engine.core import SCHEMA, BaseGame, Resign
+from engine.core import SCHEMA, BaseGame, Rejoin, Resign
 from engine.errors import IllegalMoveError, InvalidMoveError
 from engine.kinds import GameKind, HouseRule, YesNo
 from engine.message import STORED_TEXT, Message
@@ -163,15 +163,15 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
     def _parse(self, seat: int, text: str) -> Show:
         word, _, card = text.strip().partition(" ")
         if word != "show":
-            raise InvalidMoveError(f"“{text}” is not a move; try “show 7♥”.")
+            raise InvalidMoveError(Message(STORED_TEXT, {"text": f"“{text}” is not a move; try “show 7♥”."}))
         try:
             return Show(Card.parse(card))
         except ValueError as error:
-            raise InvalidMoveError(f"“{card}” is not a card.") from error
+            raise InvalidMoveError(Message(STORED_TEXT, {"text": f"“{card}” is not a card."})) from error
 
     def _checked(self, seat: int, move: Show) -> Show:
         if move.card not in self._hands[seat]:
-            raise IllegalMoveError(f"{move.card} is not in your hand.")
+            raise IllegalMoveError(Message(STORED_TEXT, {"text": f"{move.card} is not in your hand."}))
         return move
 
     def _play(self, seat: int, move: Show, events: list[Any]) -> None:
@@ -214,8 +214,8 @@ class HighCard(BaseGame[Show, Shown, ToyPublicView, ToyView, ToySettings]):
     def _view(self, seat: int) -> ToyView:
         return ToyView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))
 
-    def describe_move(self, move: Show | Resign) -> Message:
-        return Message(STORED_TEXT, {"text": "Resign" if isinstance(move, Resign) else f"Show {move.card}"})
+    def describe_move(self, move: Show | Resign | Rejoin) -> Message:
+        return Message(STORED_TEXT, {"text": f"Show {move.card}" if isinstance(move, Show) else type(move).__name__})
 
 
 HOUSE_RULES = (

@@ -1,6 +1,7 @@
 """Determinization deals only unseen cards, and agrees with what the seat knows."""
 
 import random
+from typing import Any
 
 from ai.determinize import deal_hidden
 from ai.garbage_hard import sample_hand
@@ -14,20 +15,22 @@ from engine.kasino import KasinoGame
 from engine.kasino.table import hand_value
 
 
-def test_deal_hidden_serves_requirements_first():
+def test_deal_hidden_serves_requirements_first() -> None:
     places, rest = deal_hidden(list(range(20)), [3, 2], random.Random(1), [lambda n: n == 17, None])
     assert 17 in places[0]
     assert [len(place) for place in places] == [3, 2]
     assert sorted([*places[0], *places[1], *rest]) == list(range(20))
 
 
-def test_kasino_samples_never_deal_a_card_the_seat_has_seen():
+def test_kasino_samples_never_deal_a_card_the_seat_has_seen() -> None:
     game = KasinoGame.new(3, seed=2)
-    history = []
+    history: list[Any] = []
     for _ in range(7):  # some takes happen, and their cards are public
         seat = game.to_move
+        assert seat is not None
         history.extend(game.apply(seat, game.legal_moves(seat)[0]))
     seat = game.to_move
+    assert seat is not None
     know = knowledge_from(game.view(seat), history)
     seen = {*know.hand, *(c for item in know.table for c in item.cards), *(c for cards in know.taken for c in cards)}
     for sample in range(20):
@@ -38,8 +41,8 @@ def test_kasino_samples_never_deal_a_card_the_seat_has_seen():
         assert [len(hand) for hand in hands] == list(know.hand_sizes)
 
 
-def test_kasino_samples_give_a_build_owner_a_card_to_take_it():
-    table = ["3♥", {"build": "4♦ 5♠", "owner": 1}]
+def test_kasino_samples_give_a_build_owner_a_card_to_take_it() -> None:
+    table: list[Any] = ["3♥", {"build": "4♦ 5♠", "owner": 1}]
     game = KasinoGame.from_position(["5♥ 2♠", "9♣ K♦"], table, stock="8♠ 8♥ 2♦ 3♣", to_move=0)
     know = knowledge_from(game.view(0))
     for sample in range(30):
@@ -47,7 +50,7 @@ def test_kasino_samples_give_a_build_owner_a_card_to_take_it():
         assert any(hand_value(card) == 9 for card in hands[1])
 
 
-def test_garbage_samples_keep_every_face_up_card_and_deal_the_rest():
+def test_garbage_samples_keep_every_face_up_card_and_deal_the_rest() -> None:
     game = GarbageGame.from_position(
         ["A♠ 9♥ 3♦", "K♣ 2♥ Q♦"], face_up=[[1, 3], [2]], stock="5♠ 8♣", discard="4♦ 7♣",
         settings=GarbageSettings(start_size=3))  # fmt: skip
@@ -62,7 +65,7 @@ def test_garbage_samples_keep_every_face_up_card_and_deal_the_rest():
         assert len(hidden) == len(set(hidden)) == 52 - len(seen)
 
 
-def test_expert_deals_hidden_cards_by_their_inference_weights():
+def test_expert_deals_hidden_cards_by_their_inference_weights() -> None:
     pool = [Card(rank, suit) for rank in range(2, 10) for suit in "♠♥♦♣"]
     unlikely = {value: (0.01 if value == 7 else 1.0) for value in range(2, 17)}  # seat 1 passed up takes a 7 made
     sevens = 0

@@ -14,14 +14,14 @@ AI_FILES = sorted((ROOT / "ai").rglob("*.py"))
 GAME_CLASSES = {"KasinoGame", "GarbageGame", "game_class"}
 
 
-def test_ai_imports_only_stdlib_and_engine():
+def test_ai_imports_only_stdlib_and_engine() -> None:
     assert AI_FILES
     allowed = set(sys.stdlib_module_names) | {"engine", "ai", "__future__"}
     offenders = {str(path.relative_to(ROOT)): sorted(imported_roots(path) - allowed) for path in AI_FILES}
     assert {path: bad for path, bad in offenders.items() if bad} == {}
 
 
-def test_players_never_name_a_game_class():
+def test_players_never_name_a_game_class() -> None:
     offenders = {}
     for path in AI_FILES:
         if path.name == "arena.py":
@@ -34,7 +34,7 @@ def test_players_never_name_a_game_class():
     assert offenders == {}
 
 
-def test_the_check_can_fail(tmp_path):
+def test_the_check_can_fail(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import discord\nimport aiosqlite\nfrom engine.kasino import KasinoGame\n", encoding="utf-8")
     allowed = set(sys.stdlib_module_names) | {"engine"}

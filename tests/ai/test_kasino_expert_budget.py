@@ -2,6 +2,7 @@
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from tests.ai.test_kasino_solver import random_deal, value
 CROWDED = ["A♣", "2♦", "3♣", "4♦", "5♣", "6♦", "A♥", "2♥", "3♥"]
 
 
-def crowded_last_deal():
+def crowded_last_deal() -> KasinoGame:
     """Four players, the stock empty, seven cards in hands and nine small cards to combine: a big tree to solve."""
     game = KasinoGame.from_position(["5♥", "7♣ 9♦", "8♥ 10♣", "6♠ 9♠"], CROWDED, to_move=1, last_taker=2)
     assert game.view(1).public.stock == 0
@@ -22,12 +23,12 @@ def crowded_last_deal():
 
 
 @pytest.fixture
-def counted(monkeypatch):
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[MinimaxSolver]:
     """Every solver the expert makes, so a test can add up the positions a decision visited."""
-    made = []
+    made: list[MinimaxSolver] = []
 
     class CountingSolver(MinimaxSolver):
-        def __init__(self, *args, **kwargs):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             made.append(self)
 
@@ -35,7 +36,7 @@ def counted(monkeypatch):
     return made
 
 
-def test_the_solver_stops_past_its_budget():
+def test_the_solver_stops_past_its_budget() -> None:
     position = random_deal(3, hand_size=3)
     moves = list(position.moves())
     with pytest.raises(OutOfNodesError):
@@ -46,7 +47,9 @@ def test_the_solver_stops_past_its_budget():
     assert MinimaxSolver(0, value, budget=unbounded.nodes).best(position, moves)[1] == pytest.approx(exact)
 
 
-def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(counted, monkeypatch):
+def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(
+    counted: list[MinimaxSolver], monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = crowded_last_deal()
     view = game.view(1)
     monkeypatch.setattr(expert, "SOLVER_NODES", math.inf)
@@ -63,7 +66,9 @@ def test_a_decision_visits_at_most_its_budget_and_still_plays_a_legal_move(count
     assert free in view.legal_moves
 
 
-def test_a_decision_within_the_budget_is_the_unbounded_one(counted, monkeypatch):
+def test_a_decision_within_the_budget_is_the_unbounded_one(
+    counted: list[MinimaxSolver], monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = crowded_last_deal()
     view = game.view(1)
     bounded = ExpertKasino(seed=4).choose(view, [])
@@ -72,12 +77,18 @@ def test_a_decision_within_the_budget_is_the_unbounded_one(counted, monkeypatch)
     assert ExpertKasino(seed=4).choose(view, []) == bounded
 
 
-def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget(counted, monkeypatch):
+def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget(
+    counted: list[MinimaxSolver], monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = KasinoGame.new(2, seed=5)
     rng = random.Random(5)
-    history = []
-    while not (game.view(game.to_move).public.stock == 0 and len(game.view(game.to_move).hand) == 4):
+    history: list[Any] = []
+    while True:
+        assert game.to_move is not None
+        if game.view(game.to_move).public.stock == 0 and len(game.view(game.to_move).hand) == 4:
+            break
         history += game.apply(game.to_move, rng.choice(game.view(game.to_move).legal_moves))
+    assert game.to_move is not None
     view = game.view(game.to_move)
     monkeypatch.setattr(expert, "SOLVER_NODES", 50)
     move = ExpertKasino(seed=2).choose(view, history)
@@ -90,17 +101,18 @@ def test_two_players_with_every_card_known_fall_back_to_playouts_past_the_budget
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_decision_makes_as_many_guesses_for_each_hidden_hand(players, monkeypatch):
+def test_a_decision_makes_as_many_guesses_for_each_hidden_hand(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three hidden hands leave far more deals to judge a move over than one: the guesses grow with them."""
-    guessed = []
+    guessed: list[int] = []
     real_guess = expert._Search._guess
 
-    def counting_guess(self, rng):
+    def counting_guess(self: Any, rng: random.Random) -> Any:
         guessed.append(1)
         return real_guess(self, rng)
 
     monkeypatch.setattr(expert._Search, "_guess", counting_guess)
     game = KasinoGame.new(players, seed=5)
+    assert game.to_move is not None
     view = game.view(game.to_move)
     assert view.public.stock > 0 and len(view.legal_moves) > 1  # a sampled decision, not an exact one
     ExpertKasino(seed=1, samples=10, max_samples=10).choose(view, [])

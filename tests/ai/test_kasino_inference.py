@@ -1,6 +1,7 @@
 """Expert's inference: the table rebuilt from public events, and what a passed-up take says about a hand."""
 
 import random
+from typing import Any
 
 from ai.kasino_inference import deal_decisions, hand_weights
 from engine.cards import Card
@@ -8,13 +9,15 @@ from engine.kasino import KasinoGame
 from engine.kasino.events import CardPlaced, CardsDealt, RoundStarted
 
 
-def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone():
+def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone() -> None:
     for seed in range(6):
         game = KasinoGame.new(2 + seed % 3, seed=seed)
         rng = random.Random(seed)
-        history, deal = [], []
+        history: list[Any] = []
+        deal = []
         for _ in range(60):
             seat = game.to_move
+            assert seat is not None
             view = game.view(seat)
             move = rng.choice(view.legal_moves)
             deal.append((seat, set(view.public.table), move))
@@ -26,7 +29,7 @@ def test_the_deal_s_moves_and_tables_are_rebuilt_from_public_events_alone():
             assert [(seat, set(table), move) for seat, table, move in rebuilt] == deal
 
 
-def test_a_passed_up_capture_makes_its_card_unlikely():
+def test_a_passed_up_capture_makes_its_card_unlikely() -> None:
     table = tuple(Card.parse(name) for name in ("10♦", "4♠", "9♥", "2♦"))
     history = [RoundStarted(1, 0, 1, 4, table, 36), CardPlaced(1, Card.parse("K♣"))]
     weights = hand_weights(history, [1])[1]

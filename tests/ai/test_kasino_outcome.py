@@ -5,7 +5,7 @@ import pytest
 from ai.kasino_outcome import WIN_WEIGHT, GameContext
 
 
-def test_k15_with_two_players_a_point_that_wins_the_game_is_worth_far_more_than_a_point():
+def test_k15_with_two_players_a_point_that_wins_the_game_is_worth_far_more_than_a_point() -> None:
     context = GameContext((15, 15), 16)
     winning = context.utility([1, 0], 0, True) - context.utility([0, 0], 0, True)
     assert winning == pytest.approx(1 + WIN_WEIGHT / 2)  # from a shared top (another round) to a won game
@@ -14,7 +14,7 @@ def test_k15_with_two_players_a_point_that_wins_the_game_is_worth_far_more_than_
 
 
 @pytest.mark.parametrize("totals", [(0, 0, 0, 0), (15, 14, 3, 0), (2, 12, 15)])
-def test_k15_with_three_or_four_players_utility_is_the_lead_over_the_others_mean(totals):
+def test_k15_with_three_or_four_players_utility_is_the_lead_over_the_others_mean(totals: tuple[int, ...]) -> None:
     context = GameContext(totals, 16)
     players = len(totals)
     for seat in range(players):
@@ -25,7 +25,7 @@ def test_k15_with_three_or_four_players_utility_is_the_lead_over_the_others_mean
             assert context.utility(points, seat, over) == pytest.approx(finals[seat] - sum(others) / len(others))
 
 
-def test_with_four_players_a_point_taken_from_any_rival_counts_the_same_near_the_target():
+def test_with_four_players_a_point_taken_from_any_rival_counts_the_same_near_the_target() -> None:
     context = GameContext((15, 14, 3, 0), 16)
     from_the_leader = context.utility([0, -1, 0, 0], 0, True)
     from_the_last = context.utility([0, 0, 0, -1], 0, True)

@@ -1,6 +1,8 @@
 """Expert's exact endgame: the solvers against brute force, and its deal positions scored as the engine scores."""
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -16,12 +18,12 @@ from engine.kasino.table import TableItem
 CONTEXT = GameContext(totals=(10, 12), target=16)
 
 
-def value(position):
+def value(position: Position) -> tuple[float, ...]:
     points = round_points(position.tallies, position.ends_round)
     return tuple(CONTEXT.utility(points, seat, position.ends_round) for seat in range(len(points)))
 
 
-def random_deal(seed, players=2, hand_size=2, table_size=3):
+def random_deal(seed: int, players: int = 2, hand_size: int = 2, table_size: int = 3) -> Position:
     """A last deal (the stock is empty) with small random hands and a table of loose cards."""
     deck = list(new_deck())
     rng = random.Random(seed)
@@ -33,7 +35,7 @@ def random_deal(seed, players=2, hand_size=2, table_size=3):
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_two_player_solver_matches_brute_force(seed):
+def test_two_player_solver_matches_brute_force(seed: int) -> None:
     position = random_deal(seed, hand_size=2 + seed % 2)
     moves = list(position.moves())
     solver = MinimaxSolver(0, value)
@@ -44,7 +46,7 @@ def test_two_player_solver_matches_brute_force(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_minimax_solver_matches_brute_force_paranoid_play_with_three_players(seed):
+def test_minimax_solver_matches_brute_force_paranoid_play_with_three_players(seed: int) -> None:
     global CONTEXT
     saved, CONTEXT = CONTEXT, GameContext(totals=(3, 5, 4), target=16)
     try:
@@ -58,12 +60,13 @@ def test_minimax_solver_matches_brute_force_paranoid_play_with_three_players(see
         CONTEXT = saved
 
 
-def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does():
+def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does() -> None:
     """Playing a whole round in `Position` and in the engine gives the same K14 points (sweeps K12, last take K13)."""
     for seed in range(8):
         game = KasinoGame.new(2, seed=seed)
         rng = random.Random(seed)
         while True:
+            assert game.to_move is not None
             view = game.view(game.to_move)
             if view.public.stock == 0 and all(len(hand.split()) == 4 for hand in game.position()["hands"]):
                 break
@@ -78,9 +81,10 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does():
             special = sum(card.rank == 1 for card in taken) + casinos
             tallies.append((summary.captured, spades, special, summary.sweeps))
         hands = tuple(tuple(game.view(seat).hand) for seat in range(2))
+        assert game.to_move is not None
         position = Position(hands, game.public_view().table, game.to_move, tuple(tallies),
                             state["last_taker"], True, (False, False))  # fmt: skip
-        events = []
+        events: Sequence[Any] = []
         while not position.over:
             move = rng.choice(position.moves())
             position = position.play(move)
@@ -89,11 +93,11 @@ def test_k12_k13_k14_deal_positions_score_rounds_as_the_engine_does():
         assert round_points(position.tallies, True) == [score.round_total for score in ended.scores]
 
 
-def cards(text):
+def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(word) for word in text.split())
 
 
-def test_k13_the_solver_plays_for_the_last_take():
+def test_k13_the_solver_plays_for_the_last_take() -> None:
     """Taking the 3♦ now leaves seat 1's 8♠ nothing to take, so seat 0 keeps the last take and the 10♦ (K13)."""
     table = tuple(TableItem.loose(card) for card in cards("3♦ 10♦ 5♥"))
     position = Position((cards("3♥ 9♣"), cards("8♠")), table, 0, ((24, 6, 2, 0), (24, 6, 2, 0)), None, True,

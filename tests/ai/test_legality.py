@@ -1,10 +1,13 @@
 """Every strength only ever plays legal moves, over random games of every player count."""
 
 import random
+from typing import Any
 
 import pytest
 
 from ai.arena import play_game
+from ai.base import Player
+from engine.base import AnyGame
 from engine.garbage import GarbageSettings
 from engine.kasino.scoring import KasinoSettings
 from tests.ai.conftest import kind_strengths, make_player
@@ -13,11 +16,11 @@ STRENGTHS = ["easy", "medium", "hard"]  # the strengths every kind has
 SEARCHERS = ("hard", "expert")
 
 
-def check_legal(game, seat, move):
+def check_legal(game: AnyGame, seat: int, move: Any) -> None:
     assert move in game.legal_moves(seat), f"{move} is not legal for seat {seat}"
 
 
-def mixed_table(kind, strength, players, seed):
+def mixed_table(kind: str, strength: str, players: int, seed: int) -> list[Player[Any, Any]]:
     """`strength` at every seat but one random seat, which gets another strength (so mixed play is covered)."""
     chooser = random.Random(seed)
     seats = [make_player(kind, strength, seed + seat) for seat in range(players)]
@@ -27,7 +30,7 @@ def mixed_table(kind, strength, players, seed):
 
 @pytest.mark.parametrize("strength", kind_strengths("kasino"))
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_kasino_players_play_only_legal_moves(strength, players):
+def test_kasino_players_play_only_legal_moves(strength: str, players: int) -> None:
     games = 2 if strength in SEARCHERS else 6
     settings = KasinoSettings(target=8) if strength in SEARCHERS else None  # shorter games keep the suite fast
     for seed in range(games):
@@ -37,7 +40,7 @@ def test_kasino_players_play_only_legal_moves(strength, players):
 
 @pytest.mark.parametrize("strength", STRENGTHS)
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_garbage_players_play_only_legal_moves(strength, players):
+def test_garbage_players_play_only_legal_moves(strength: str, players: int) -> None:
     games = 2 if strength == "hard" else 6
     for seed in range(games):
         settings = GarbageSettings(start_size=[3, 10][seed % 2] if strength != "hard" else 3)

@@ -1,15 +1,18 @@
 """SimCord fixtures: the real bot on a real SQLite file in a temporary folder."""
 
 import itertools
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
+import simcord
 
 import cogs.runtime.timing
-from bot import create_bot
+from bot import CardBot, create_bot
 
 
 @pytest.fixture
-def computers_without_pause(monkeypatch):
+def computers_without_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """Computer seats move at once in tests (1.5 s of wall time each would add up); pacing has its own test.
 
     Every bot here is made after this (see `make_bot`): the suite-wide payload check starts SimCord before a
@@ -19,16 +22,16 @@ def computers_without_pause(monkeypatch):
 
 
 @pytest.fixture
-def db_path(tmp_path):
+def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
 @pytest.fixture
-async def make_bot(db_path, computers_without_pause):
-    bots = []
+async def make_bot(db_path: Path, computers_without_pause: None) -> AsyncIterator[Callable[[], CardBot]]:
+    bots: list[CardBot] = []
     seeds = itertools.count(1)  # games get seeds 1, 2, 3 ...: every run plays the same cards
 
-    def factory():
+    def factory() -> CardBot:
         bots.append(create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1))
         return bots[-1]
 
@@ -39,21 +42,21 @@ async def make_bot(db_path, computers_without_pause):
 
 
 @pytest.fixture
-def simcord_bot(make_bot):
+def simcord_bot(make_bot: Callable[[], CardBot]) -> CardBot:
     return make_bot()
 
 
 @pytest.fixture
-def guild(simcord_env):
+def guild(simcord_env: simcord.Env) -> simcord.GuildHandle:
     return simcord_env.create_guild("Cards")
 
 
 @pytest.fixture
-def channel(guild):
+def channel(guild: simcord.GuildHandle) -> simcord.ChannelHandle:
     return guild.create_text_channel("games")
 
 
 @pytest.fixture
-def members(simcord_env, guild):
+def members(simcord_env: simcord.Env, guild: simcord.GuildHandle) -> list[simcord.MemberActor]:
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
     return [guild.add_member(simcord_env.create_user(name)) for name in names]

@@ -4,57 +4,79 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
+import discord
+import simcord
+
+from bot import CardBot
+from db.records import GameRecord
+from engine.base import AnyGame
 from engine.registry import game_class
 
+# A message the bot posted, as SimCord shows it: a channel's discord.Message, or an interaction's response.
+Shown = discord.Message | simcord.ResponseMessage
 
-def lobby_of(result):
+
+def lobby_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:
     """The lobby message a `/... new` reply posted."""
+    assert result.response is not None, result
     return result.response
 
 
-async def open_and_start(channel, host, others, command="kasino new", **options):
+async def open_and_start(
+    channel: simcord.ChannelHandle,
+    host: simcord.MemberActor,
+    others: Iterable[simcord.MemberActor],
+    command: str = "kasino new",
+    **options: Any,
+) -> tuple[simcord.InteractionResult, int]:
     """Open a lobby, let `others` join, start it; returns the lobby reply and the game's id."""
     opened = await host.slash(channel, command, **options)
     assert opened.acknowledged and not opened.ephemeral, opened
-    game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+    game_id = int(lobby_of(opened).content.split("#", 1)[1].split("*", 1)[0])
     for member in others:
-        joined = await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+        joined = await member.click(lobby_of(opened), custom_id=lobby_button(lobby_of(opened), "join"))
         assert joined.acknowledged and not joined.ephemeral, joined
-    started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    started = await host.click(lobby_of(opened), custom_id=lobby_button(lobby_of(opened), "start"))
     assert started.acknowledged, started
     return opened, game_id
 
 
-def lobby_button(message, action):
+def lobby_button(message: Shown, action: str) -> str:
     """The custom id of a lobby's button by its action ("join", "start" …), whatever language its label is in."""
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(f":0:{action}"))
 
 
-def bot_of(env):
+def bot_of(env: simcord.Env) -> CardBot:
+    assert isinstance(env.bot, CardBot), env.bot
     return env.bot
 
 
-async def record_of(env, game_id):
-    return await env.bot.store.get_game(game_id)
+async def record_of(env: simcord.Env, game_id: int) -> GameRecord:
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None, game_id
+    return record
 
 
-async def game_state(env, game_id):
+async def game_state(env: simcord.Env, game_id: int) -> tuple[GameRecord, AnyGame]:
     record = await record_of(env, game_id)
+    assert record.state is not None, record
     return record, game_class(record.kind).from_dict(record.state)
 
 
-def member_for(members, record, seat):
+def member_for(members: Sequence[simcord.MemberActor], record: GameRecord, seat: int) -> simcord.MemberActor:
     user_id = record.seats[seat].user_id
     return next(member for member in members if member.id == user_id)
 
 
-def game_thread(channel, game_id):
+def game_thread(channel: simcord.ChannelHandle, game_id: int) -> simcord.ChannelHandle:
     """The thread a game plays in (named after it)."""
-    return next(thread for thread in channel.threads if thread.name.endswith(f"#{game_id}"))
+    return next(thread for thread in channel.threads if thread.name is not None and thread.name.endswith(f"#{game_id}"))
 
 
-def table_message(place, game_id):
+def table_message(place: simcord.ChannelHandle, game_id: int) -> discord.Message:
     """The living table: the bot's message in `place` whose embed title names the game."""
     for message in place.history():
         if message.embeds and f"#{game_id} " in (message.embeds[0].title or "") + " ":
@@ -62,7 +84,7 @@ def table_message(place, game_id):
     raise AssertionError(f"no table message for game {game_id}")
 
 
-def result_message(place, game_id):
+def result_message(place: simcord.ChannelHandle, game_id: int) -> discord.Message:
     """The result line where the game was played ("Kasino #3 is over. 1. …"), which offers Rematch."""
     for message in place.history():
         if re.match(rf"\w+ #{game_id} is over\. ", message.content or ""):
@@ -70,7 +92,11 @@ def result_message(place, game_id):
     raise AssertionError(f"no result line for game {game_id}")
 
 
-def texts_visible_to(viewer, guild, extra_channels=()):
+def texts_visible_to(
+    viewer: simcord.MemberActor | None,
+    guild: simcord.GuildHandle,
+    extra_channels: Iterable[simcord.ChannelHandle] = (),
+) -> str:
     """Everything `viewer` can see in the guild's channels and threads, ephemerals included."""
     out = []
     channels = list(guild.channels.values()) + list(extra_channels)
@@ -85,7 +111,7 @@ def texts_visible_to(viewer, guild, extra_channels=()):
     return "\n".join(out)
 
 
-def public_messages(guild):
+def public_messages(guild: simcord.GuildHandle) -> dict[int, str]:
     """Every message in the guild's channels and threads that anyone can see, as text by message id."""
     out = {}
     for channel in guild.channels.values():
@@ -99,46 +125,48 @@ def public_messages(guild):
     return out
 
 
-def public_texts(guild):
+def public_texts(guild: simcord.GuildHandle) -> str:
     """Everything posted in the guild's channels and threads that anyone can see (no ephemerals)."""
     return texts_visible_to(None, guild)
 
 
-def seeded(seed):
+def seeded(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-def custom_ids(message):
+def _rows(message: Shown) -> list[dict[str, Any]]:
+    """The message's rows of components as dicts (a SimCord response has them so already)."""
+    return [row if isinstance(row, dict) else cast("dict[str, Any]", row.to_dict()) for row in message.components]
+
+
+def custom_ids(message: Shown) -> list[str]:
     ids = []
-    for row in message.components:
-        row = row if isinstance(row, dict) else row.to_dict()
+    for row in _rows(message):
         ids += [component.get("custom_id") for component in row.get("components", [])]
     return [cid for cid in ids if cid]
 
 
-def is_enabled(message, custom_id):
-    for row in message.components:
-        row = row if isinstance(row, dict) else row.to_dict()
+def is_enabled(message: Shown, custom_id: str) -> bool:
+    for row in _rows(message):
         for component in row.get("components", []):
             if component.get("custom_id") == custom_id:
                 return not component.get("disabled", False)
     return False
 
 
-def components(message):
+def components(message: Shown) -> list[dict[str, Any]]:
     """The message's components as dicts, whether it is a discord.Message or a SimCord response."""
     found = []
-    for row in message.components:
-        row = row if isinstance(row, dict) else row.to_dict()
+    for row in _rows(message):
         found += row.get("components", [])
     return found
 
 
-def labels(message):
+def labels(message: Shown) -> list[str | None]:
     return [component.get("label") for component in components(message)]
 
 
-def private_text(result):
+def private_text(result: simcord.InteractionResult) -> str:
     """What the acting user alone was told: an ephemeral answer, and the ephemeral followups (as after a click,
     which is acknowledged first and answered after)."""
     texts = [result.response.content] if result.ephemeral and result.response is not None else []

@@ -4,29 +4,31 @@ import itertools
 import logging
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+import simcord
 
 from bot import create_bot
 from db.backup import ScheduledBackups, check_copy
-from tests.cogs.helpers import open_and_start
+from tests.cogs.helpers import bot_of, open_and_start
 
 EVERY_HOURS = 1
 KEEP = 2
 
 
 @pytest.fixture
-def backup_dir(tmp_path):
+def backup_dir(tmp_path: Path):
     return tmp_path / "backups"
 
 
 @pytest.fixture
-def backups(db_path, backup_dir):
+def backups(db_path: Path, backup_dir):
     return ScheduledBackups(db_path, backup_dir, EVERY_HOURS, KEEP)
 
 
 @pytest.fixture
-async def simcord_bot(db_path, backups, computers_without_pause):
+async def simcord_bot(db_path: Path, backups, computers_without_pause: None):
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, backups=backups)
     yield bot
@@ -34,7 +36,13 @@ async def simcord_bot(db_path, backups, computers_without_pause):
 
 
 async def test_scheduled_backups_keep_backup_keep_files_taken_off_the_event_loop(
-    simcord_env, channel, members, backups, backup_dir, monkeypatch, caplog
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    backups,
+    backup_dir,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ):
     caplog.set_level(logging.INFO)
     loop_thread = threading.get_ident()
@@ -51,7 +59,7 @@ async def test_scheduled_backups_keep_backup_keep_files_taken_off_the_event_loop
     alice, bob = members[:2]
     await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     # Hours of virtual time: the turn timers' 5-second tick (nothing due for 24 hours) would be thousands of wake-ups.
-    simcord_env.bot.get_cog("TimerCog").tick.cancel()
+    bot_of(simcord_env).get_cog("TimerCog").tick.cancel()
     taken = [simcord_env.now()]
     await simcord_env.advance_time(600)  # the first check after start-up: no backup yet, so one is due
     for _ in range(3):

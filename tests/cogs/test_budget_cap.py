@@ -15,7 +15,7 @@ FREE = Route("POST", "/interactions/{interaction_id}/{interaction_token}/callbac
 class FakeHTTP:
     """An HTTP client whose requests take no time and are stamped with the virtual clock."""
 
-    def __init__(self, time):
+    def __init__(self, time) -> None:
         self.time = time
         self.sent = []
 
@@ -25,7 +25,7 @@ class FakeHTTP:
 
 
 @pytest.mark.parametrize("limit", [50, 25, 17, 1])
-async def test_requests_fired_at_once_go_out_at_most_limit_in_any_second(limit):
+async def test_requests_fired_at_once_go_out_at_most_limit_in_any_second(limit: int) -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep, limit=limit)
     http = FakeHTTP(time)
@@ -39,7 +39,7 @@ async def test_requests_fired_at_once_go_out_at_most_limit_in_any_second(limit):
     assert budget.held == 2 * limit + 1
 
 
-async def test_interaction_responses_never_wait_nor_count():
+async def test_interaction_responses_never_wait_nor_count() -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep, limit=5)
     http = FakeHTTP(time)
@@ -52,7 +52,7 @@ async def test_interaction_responses_never_wait_nor_count():
     assert http.sent[-1] == (COUNTED, pytest.approx(1.0, abs=0.002))
 
 
-async def test_a_request_under_the_cap_does_not_wait():
+async def test_a_request_under_the_cap_does_not_wait() -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep, limit=3)
     await time.run(*(budget.take() for _ in range(3)))
@@ -62,21 +62,21 @@ async def test_a_request_under_the_cap_does_not_wait():
     assert time.now == pytest.approx(1.0, abs=0.002) and budget.used() == 1
 
 
-def test_a_cap_past_discords_limit_is_refused():
+def test_a_cap_past_discords_limit_is_refused() -> None:
     with pytest.raises(ValueError, match="1 to 50"):
         RequestBudget(limit=51)
     with pytest.raises(ValueError, match="1 to 50"):
         RequestBudget(limit=0)
 
 
-def test_the_catch_up_target_is_the_same_share_of_the_cap():
+def test_the_catch_up_target_is_the_same_share_of_the_cap() -> None:
     assert target_for(50) == 40  # the catch-up's TARGET under Discord's whole limit
     assert target_for(25) == 20
     assert target_for(10) == 8
     assert target_for(1) == 1  # never 0: the catch-up must still move
 
 
-async def test_processes_splitting_the_limit_stay_within_it_together_and_uncapped_ones_do_not():
+async def test_processes_splitting_the_limit_stay_within_it_together_and_uncapped_ones_do_not() -> None:
     two = await simulate(2, 25, seconds=3.0)
     assert (two.peak, two.per_second) == (50, 50.0)
     three = await simulate(3, 16, seconds=3.0)

@@ -1,24 +1,29 @@
 """Issue 22: start-up settles what Discord missed in pages, within what play leaves of the request budget."""
 
 import asyncio
+from collections.abc import Callable
+
+import pytest
+import simcord
 
 import cogs.runtime.catch_up
+from bot import CardBot
 from cogs.runtime.budget import RequestBudget, counts
 from cogs.runtime.catch_up import catch_up
 from db.sql_delivery import SqlDelivery
-from tests.cogs.helpers import open_and_start
+from tests.cogs.helpers import bot_of, open_and_start
 
 
 class VirtualTime:
     """A clock that moves only when the catch-up waits for its budget."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.now = 0.0
 
     def clock(self):
         return self.now
 
-    async def sleep(self, seconds):
+    async def sleep(self, seconds) -> None:
         self.now += seconds
         await asyncio.sleep(0)
 
@@ -37,7 +42,7 @@ async def test_catch_up_reads_pages_and_spends_only_what_play_leaves_under_the_t
         pages.append((after, limit))
         return [game_id for game_id in owed if game_id > after][:limit]
 
-    async def settle(game_id):
+    async def settle(game_id: int) -> None:
         for _ in range(3):  # a table edit, a panel, a ping
             budget.note()
             stamps.append(time.now)
@@ -55,7 +60,7 @@ async def test_catch_up_reads_pages_and_spends_only_what_play_leaves_under_the_t
     assert 330 / 40 - 1 <= done.seconds <= 330 / 40 * 1.25 + 1  # near the budget, never past it
 
 
-def test_only_requests_outside_interactions_count():
+def test_only_requests_outside_interactions_count() -> None:
     from discord.http import Route
 
     assert counts(Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1, message_id=2))
@@ -66,7 +71,9 @@ def test_only_requests_outside_interactions_count():
                             webhook_id=1, webhook_token="t"))  # fmt: skip
 
 
-async def test_the_budget_counts_the_bots_own_requests_and_not_the_interactions(simcord_env, channel, members):
+async def test_the_budget_counts_the_bots_own_requests_and_not_the_interactions(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     bot = simcord_env.bot
     before, logged = bot.budget.total, len(simcord_env.http_requests)
@@ -78,16 +85,21 @@ async def test_the_budget_counts_the_bots_own_requests_and_not_the_interactions(
 
 
 async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
-    simcord_env, make_bot, channel, members, monkeypatch
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
 ):
     alice, bob = members[:2]
     games = [(await open_and_start(channel, alice, [bob], "garbage new", seats=2))[1] for _ in range(5)]
-    service = simcord_env.bot.service
+    service = bot_of(simcord_env).service
     for game_id in games:  # a move saved in each, then the process stops before anything is shown
         record, game = await service.load(game_id)
         seat = game.to_move
+        assert seat is not None
         await service.play(game_id, record.seats[seat].user_id, str(game.legal_moves(seat)[0]))
-    assert [r.id for r in await simcord_env.bot.store.unshown_games()] == games
+    assert [r.id for r in await bot_of(simcord_env).store.unshown_games()] == games
     pages = []
     paged = SqlDelivery.unshown_game_ids  # the delivery role of the store the restarted bot opens
 
@@ -100,7 +112,7 @@ async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
     monkeypatch.setattr(cogs.runtime.catch_up, "PAGE", 2)
     await simcord_env.bot.store.close()
     await simcord_env.restart_bot(make_bot())
-    await simcord_env.bot.start_up_done()
-    assert await simcord_env.bot.store.unshown_games() == []
+    await bot_of(simcord_env).start_up_done()
+    assert await bot_of(simcord_env).store.unshown_games() == []
     assert [(after, limit) for after, limit, _ in pages] == [(0, 2), (games[1], 2), (games[3], 2), (games[4], 2)]
     assert [found for _, _, found in pages] == [games[:2], games[2:4], games[4:], []]

@@ -21,7 +21,7 @@ async def test_the_catch_up_outlives_refused_reads_of_the_owed_games_and_settles
             raise StorageUnavailableError()  # as the store refuses a read while the server is gone
         return [game_id for game_id in owed if game_id > after][:limit]
 
-    async def settle(game_id):
+    async def settle(game_id: int) -> None:
         settled.append(game_id)
         await asyncio.sleep(0)
 

@@ -11,6 +11,7 @@ import unicodedata
 
 import discord
 import pytest
+import simcord
 from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 
@@ -19,6 +20,7 @@ from cogs.runtime.hands import hand_command
 from cogs.runtime.translator import CommandTranslator, Entry, entry_for, is_proper_name, slash, words
 from engine import registry
 from tests import toy_cog, toy_game
+from tests.cogs.helpers import bot_of
 
 LOCALES = ("no", "id", "hu")
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2  # option types that are commands, not values
@@ -37,14 +39,14 @@ def problems_in(payloads):
     """Every way the synced commands break Discord's rules or lack a language, in words naming the command."""
     problems = []
 
-    def unique(siblings, where):
+    def unique(siblings, where) -> None:
         for locale in LOCALES:
             names = [item.get("name_localizations", {}).get(locale, item["name"]) for item in siblings]
             twice = sorted({name for name in names if names.count(name) > 1})
             if twice:
                 problems.append(f"{where}: the {locale} names {twice} are given twice")
 
-    def localized(item, where):
+    def localized(item, where) -> None:
         for key, check in (("name_localizations", valid_name), ("description_localizations", described)):
             given = item.get(key) or {}
             problems.extend(f"{where}: no {key} for {locale}" for locale in LOCALES if locale not in given)
@@ -54,7 +56,7 @@ def problems_in(payloads):
                 if not check(text)
             )
 
-    def visit(item, path):
+    def visit(item, path) -> None:
         where = "/" + " ".join(path)
         localized(item, where)
         options = item.get("options") or []
@@ -93,7 +95,7 @@ def untranslated(tree):
     """Each text of the tree whose entry is missing in a catalog or whose English differs from the code's words."""
     found = []
 
-    def check(entry, english, where):
+    def check(entry, english, where) -> None:
         said = words(entry, "en")
         if said is None:
             found.append(f"{where}: no entry ({entry.keys[0]})")
@@ -121,7 +123,9 @@ def untranslated(tree):
     return found
 
 
-async def test_every_synced_command_carries_its_words_in_norwegian_indonesian_and_hungarian(simcord_env):
+async def test_every_synced_command_carries_its_words_in_norwegian_indonesian_and_hungarian(
+    simcord_env: simcord.Env,
+) -> None:
     synced = list(simcord_env.backend.commands[None].values())
     assert {command["name"] for command in synced} >= {"kasino", "garbage", "game", "rules", "language"}
     assert problems_in(synced) == []
@@ -131,17 +135,17 @@ async def test_every_synced_command_carries_its_words_in_norwegian_indonesian_an
     assert play["options"][0]["name_localizations"] == {"no": "trekk", "id": "langkah", "hu": "lépés"}
 
 
-async def test_the_translated_payload_of_the_tree_is_what_was_synced(simcord_env):
-    tree = simcord_env.bot.tree
+async def test_the_translated_payload_of_the_tree_is_what_was_synced(simcord_env: simcord.Env) -> None:
+    tree = bot_of(simcord_env).tree
     translated = [await command.get_translated_payload(tree, tree.translator) for command in tree.get_commands()]
     assert problems_in(translated) == []
 
 
-async def test_every_command_text_has_an_entry_saying_the_codes_english(simcord_env):
-    assert untranslated(simcord_env.bot.tree) == []
+async def test_every_command_text_has_an_entry_saying_the_codes_english(simcord_env: simcord.Env) -> None:
+    assert untranslated(bot_of(simcord_env).tree) == []
 
 
-async def test_a_command_without_its_words_is_named():
+async def test_a_command_without_its_words_is_named() -> None:
     # The toy kind (tests/toy_game.py) brings no catalog: its own texts are named; what it shares with every kind
     # (`/toy new`'s seats, timer and afk, `/toy hand`) comes from the shared entries.
     with registry.registered(toy_game.KIND):
@@ -160,10 +164,12 @@ async def test_a_command_without_its_words_is_named():
     )
 
 
-async def test_the_translator_gives_nothing_for_english_or_a_language_without_a_catalog(simcord_env):
-    translator = simcord_env.bot.tree.translator
+async def test_the_translator_gives_nothing_for_english_or_a_language_without_a_catalog(
+    simcord_env: simcord.Env,
+) -> None:
+    translator = bot_of(simcord_env).tree.translator
     assert isinstance(translator, CommandTranslator)
-    rules = simcord_env.bot.tree.get_command("rules")
+    rules = bot_of(simcord_env).tree.get_command("rules")
     context = TranslationContext(TranslationContextLocation.command_name, rules)
     said = {
         locale: await translator.translate(app_commands.locale_str("rules"), locale, context)
@@ -188,11 +194,11 @@ async def test_the_translator_gives_nothing_for_english_or_a_language_without_a_
         ("garbage jack", "spot", "no", "/garbage knekt plass:"),
     ],
 )
-def test_a_command_is_named_as_the_reader_types_it(path, option, locale, typed):
+def test_a_command_is_named_as_the_reader_types_it(path: str, option: str | None, locale: str, typed: str) -> None:
     assert slash(path, locale, option) == typed
 
 
-def test_a_kinds_own_entry_comes_before_the_one_every_kind_shares():
+def test_a_kinds_own_entry_comes_before_the_one_every_kind_shares() -> None:
     entry = entry_for("kasino new", "option.seats.description")
     assert entry == Entry(
         ("kasino.command.new.option.seats.description", "command.any-game.new.option.seats.description"),

@@ -2,17 +2,20 @@
 never run on a timer, and are rated and listed on the boards."""
 
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 import simcord
 
 from ai.players import player_for
+from bot import CardBot
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from engine.registry import game_class
 from service.computers import decision_seed, public_history
 from tests.cogs.helpers import (
+    bot_of,
     components,
     custom_ids,
     game_thread,
@@ -25,8 +28,9 @@ from tests.cogs.helpers import (
 )
 
 
-async def state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, game_class(record.kind).from_dict(record.state)
 
 
@@ -34,7 +38,7 @@ def menu(message, action):
     return next((c for c in components(message) if c.get("custom_id", "").endswith(f":{action}")), None)
 
 
-async def solo_lobby(channel, host, command, strengths, **options):
+async def solo_lobby(channel: simcord.ChannelHandle, host, command, strengths, **options):
     """A lobby opened by `host` with computers of `strengths` added from the lobby's menu; returns (reply, id)."""
     opened = await host.slash(channel, command, **options)
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
@@ -44,11 +48,13 @@ async def solo_lobby(channel, host, command, strengths, **options):
     return opened, game_id
 
 
-def computer_cog(env):
-    return env.bot.get_cog("ComputerCog")
+def computer_cog(env: simcord.Env):
+    return bot_of(env).get_cog("ComputerCog")
 
 
-async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may_not(simcord_env, channel, members):
+async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may_not(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     opened, game_id = await solo_lobby(channel, alice, "kasino new", ["hard", "easy", "hard"], seats=4)
     assert "Players (4/4): alice, Computer (hard), Computer (easy), Computer (hard) 2" in opened.response.content
@@ -70,7 +76,8 @@ async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may
     assert joined.acknowledged and "Players (4/4): alice, Computer (easy), Computer (hard) 2, bob" in (
         opened.response.content
     )
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert [(seat.name, seat.strength) for seat in record.seats] == [
         ("alice", None),
         ("Computer (easy)", "easy"),
@@ -79,7 +86,9 @@ async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may
     ]
 
 
-async def test_the_menu_offers_expert_only_for_a_kind_that_has_it(simcord_env, channel, members):
+async def test_the_menu_offers_expert_only_for_a_kind_that_has_it(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     kasino, _ = await solo_lobby(channel, alice, "kasino new", ["expert"], seats=2)
     assert "Players (2/2): alice, Computer (expert)" in kasino.response.content
@@ -89,7 +98,9 @@ async def test_the_menu_offers_expert_only_for_a_kind_that_has_it(simcord_env, c
     assert [o["value"] for o in menu(opened.response, "cpuadd")["options"]] == ["easy", "medium", "hard", "expert"]
 
 
-async def test_computers_cannot_be_added_after_start_the_menus_go(simcord_env, channel, members):
+async def test_computers_cannot_be_added_after_start_the_menus_go(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy"], seats=3, size=2)
     before_start = opened.response.message
@@ -98,18 +109,23 @@ async def test_computers_cannot_be_added_after_start_the_menus_go(simcord_env, c
     # Discord no longer offers the menu (a forged or stale one is refused by the service: tests/service).
     with pytest.raises(simcord.SetupError):
         await alice.select(before_start, ["hard"], custom_id=f"g:{game_id}:0:cpuadd")
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert [seat.name for seat in record.seats if seat.is_computer] == ["Computer (easy)"]
 
 
-async def test_a_single_member_without_computers_is_told_to_add_one(channel, members):
+async def test_a_single_member_without_computers_is_told_to_add_one(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "garbage new")
     refused = await alice.click(opened.response, label="Start")
     assert private_text(refused) == "At least two players are needed: wait for someone to join, or add a computer."
 
 
-async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_replays(simcord_env, channel, members):
+async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_replays(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy", "hard"], seats=3, size=2)
     await alice.click(opened.response, label="Start")
@@ -125,7 +141,7 @@ async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_r
         enabled = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
         await alice.click(table, custom_id=rng.choice(enabled))
     assert record.status == "finished"
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     computer_seats = {seat.seat for seat in record.seats if seat.is_computer}
     assert {move.seat for move in moves} >= computer_seats  # every computer moved, and saved its moves (B1)
     assert not any(move.auto for move in moves)  # their own moves, not moves made for an absent player
@@ -140,14 +156,15 @@ async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_r
     # of their own move (issue 22).
     assert pings == []
     assert not [m for m in thread.history() if "your turn" in m.content]  # and the last ping went with the game
+    assert channel.last_message is not None
     assert f"Garbage #{game_id} is over." in channel.last_message.content
     assert "Computer (easy)" in public_texts(channel.guild) and "Computer (hard)" in public_texts(channel.guild)
 
 
 @pytest.mark.parametrize("strength", ["medium", "expert"])
 async def test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_from_its_seed(
-    simcord_env, channel, members, strength
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], strength: str
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "kasino new", [strength], seats=2, target=1)
     await alice.click(opened.response, label="Start")
@@ -162,7 +179,7 @@ async def test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_fro
         played = await alice.slash(thread, "kasino play", move=rng.choice(choices)["value"])
         assert played.acknowledged
     assert record.status == "finished"
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     replayed = KasinoGame.replay(2, record.seed, record.settings, [(move.seat, move.move) for move in moves])
     assert replayed.to_dict() == record.state
     # Each computer move is the one its seed gives in that position (B1: the log holds the move, not the dice).
@@ -174,10 +191,13 @@ async def test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_fro
             history = public_history(record, moves[:number])
             assert str(player.choose(check.view(move.seat), history)) == move.move
         check.play(move.seat, move.move)
+    assert channel.last_message is not None
     assert f"Kasino #{game_id} is over." in channel.last_message.content
 
 
-async def test_computers_pause_before_each_decision(simcord_env, channel, members):
+async def test_computers_pause_before_each_decision(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy"], seats=2, size=3)
     computer_cog(simcord_env).pause = 60.0  # longer than SimCord's settling: the wait parks until time moves
@@ -187,9 +207,10 @@ async def test_computers_pause_before_each_decision(simcord_env, channel, member
         record, game = await state(simcord_env, game_id)
         if record.seats[game.to_move].is_computer:
             await simcord_env.advance_time(59)
-            assert (await simcord_env.bot.store.get_game(game_id)).version == record.version  # still thinking
+            assert record is not None
+            assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version  # still thinking
             await simcord_env.advance_time(1)
-            assert (await simcord_env.bot.store.get_game(game_id)).version > record.version
+            assert (await bot_of(simcord_env).store.get_game(game_id)).version > record.version
             narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
             assert "Computer (easy)" in narration  # the table shows the computer's move like anyone's
         else:
@@ -197,7 +218,9 @@ async def test_computers_pause_before_each_decision(simcord_env, channel, member
             await alice.click(table, custom_id=next(c for c in custom_ids(table) if c.endswith(":stock")))
 
 
-async def test_turn_timers_never_run_for_computer_seats(simcord_env, channel, members):
+async def test_turn_timers_never_run_for_computer_seats(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["medium"], seats=2, size=3, timer="2m")
     cog = computer_cog(simcord_env)
@@ -211,10 +234,12 @@ async def test_turn_timers_never_run_for_computer_seats(simcord_env, channel, me
         record, game = await state(simcord_env, game_id)
     assert record.seats[game.to_move].is_computer
     assert record.deadline is None and "This turn ends" not in table_message(thread, game_id).content
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     await simcord_env.advance_time(290)  # more than twice the timer: the timer loop ticked 58 times
-    after = await simcord_env.bot.store.get_game(game_id)
-    assert after.version == record.version and await simcord_env.bot.store.game_moves(game_id) == moves
+    after = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
+    assert after is not None
+    assert after.version == record.version and await bot_of(simcord_env).store.game_moves(game_id) == moves
     assert all(seat.auto_streak == 0 for seat in after.seats)
     assert not any(m.content.startswith("⏳") for m in thread.history())  # no warning either
     await simcord_env.advance_time(10)  # the five minutes are up: the computer moves, and the member's clock starts
@@ -223,7 +248,12 @@ async def test_turn_timers_never_run_for_computer_seats(simcord_env, channel, me
     assert record.deadline == simcord_env.now() + timedelta(seconds=120)
 
 
-async def test_g6c_a_restart_while_a_computer_holds_a_jack_continues_its_turn(simcord_env, make_bot, channel, members):
+async def test_g6c_a_restart_while_a_computer_holds_a_jack_continues_its_turn(
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["medium"], seats=2, size=10)
     computer_cog(simcord_env).pause = 60.0
@@ -242,12 +272,12 @@ async def test_g6c_a_restart_while_a_computer_holds_a_jack_continues_its_turn(si
             await alice.click(table, custom_id=next(c for c in custom_ids(table) if c.endswith(":stock")))
     else:
         pytest.fail("the computer never held a Jack")
-    moves_before = await simcord_env.bot.store.game_moves(game_id)
+    moves_before = await bot_of(simcord_env).store.game_moves(game_id)
     # The bot goes down while the computer thinks about its Jack, and comes back.
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())  # a new bot: no pause (tests' default)
     after, game_after = await state(simcord_env, game_id)
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     assert moves[: len(moves_before)] == moves_before
     jack = moves[len(moves_before)]
     assert (jack.seat, jack.move.startswith("jack ")) == (seat, True)
@@ -258,7 +288,9 @@ async def test_g6c_a_restart_while_a_computer_holds_a_jack_continues_its_turn(si
     assert "Computer (medium) put J" in narration and f"on spot {jack.move.split()[1]}" in narration
 
 
-async def test_computers_are_rated_and_the_leaderboard_shows_or_hides_them(simcord_env, channel, members):
+async def test_computers_are_rated_and_the_leaderboard_shows_or_hides_them(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["hard"], seats=2, size=1)
     await alice.click(opened.response, label="Start")
@@ -271,20 +303,25 @@ async def test_computers_are_rated_and_the_leaderboard_shows_or_hides_them(simco
         await alice.click(table, custom_id=next(c for c in custom_ids(table) if c.endswith(":stock")))
     assert record.status == "finished"
     shown = await alice.slash(channel, "leaderboard", game="garbage")
+    assert shown.response is not None
     lines = shown.response.embeds[0].description.splitlines()
     assert len(lines) == 2
     assert any(line.startswith("🤖 Computer (hard) — rating ") for line in lines)
     assert any(line.startswith("**1.** alice — rating ") for line in lines)  # alice's rank ignores the computer
     assert "🤖 computer player, unranked" in shown.response.embeds[0].footer.text
     hidden = await alice.slash(channel, "leaderboard", game="garbage", computers="hide")
+    assert hidden.response is not None
     assert hidden.response.embeds[0].description.splitlines() == [next(line for line in lines if "alice" in line)]
     assert hidden.response.embeds[0].footer.text.endswith("computer players hidden")
     stats = await alice.slash(channel, "stats")
+    assert stats.response is not None
     field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
     assert "(#1 of 1)" in field.value  # rated against the computer, ranked among members
 
 
-async def test_a_rematch_seats_the_same_computers_again(simcord_env, channel, members):
+async def test_a_rematch_seats_the_same_computers_again(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "kasino new", ["hard"], seats=2)
     await alice.click(opened.response, label="Start")
@@ -294,11 +331,14 @@ async def test_a_rematch_seats_the_same_computers_again(simcord_env, channel, me
     assert record.status == "finished"
     await alice.click(result_message(thread, game_id), label="Rematch")
     lobby = channel.last_message
+    assert lobby is not None
     assert "Players (2/2): alice, Computer (hard)" in lobby.content
     assert labels(lobby)[:4] == ["Join", "Leave", "Start", "Cancel"]
 
 
-async def test_a_computer_whose_poke_was_lost_moves_at_the_next_sweep(simcord_env, channel, members):
+async def test_a_computer_whose_poke_was_lost_moves_at_the_next_sweep(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     opened, game_id = await solo_lobby(channel, alice, "garbage new", ["easy"], seats=2, size=3)
     await alice.click(opened.response, label="Start")
@@ -306,7 +346,7 @@ async def test_a_computer_whose_poke_was_lost_moves_at_the_next_sweep(simcord_en
     assert not record.seats[game.to_move].is_computer  # seed 1: alice starts
     # alice's move is saved by the service alone (as if the process stopped before showing it): nothing pokes the
     # computers.
-    await simcord_env.bot.service.play(game_id, alice.id, "draw stock")
+    await bot_of(simcord_env).service.play(game_id, alice.id, "draw stock")
     record, game = await state(simcord_env, game_id)
     assert record.seats[game.to_move].is_computer  # alice's move was saved; the computer has not moved
     await simcord_env.advance_time(60)  # the sweep finds it

@@ -8,9 +8,11 @@ that later updates edit the new message, and that a second refusal leads to one 
 
 import random
 
+import simcord
+
 from cogs.runtime.delivery import CATCH_UP
 from i18n import say
-from tests.cogs.helpers import game_thread, lobby_button, private_text
+from tests.cogs.helpers import bot_of, game_thread, lobby_button, private_text
 from tests.cogs.test_kasino_flow import dm_hand_message
 from tests.cogs.test_projection import (
     assert_panel_matches_the_seat_view,
@@ -26,18 +28,18 @@ EDIT_CAP = {"status": 400, "code": 30046, "message": "Maximum number of edits to
 COUNTED = say("en", CATCH_UP)
 
 
-def posts_to(env, channel_id):
+def posts_to(env: simcord.Env, channel_id):
     """How many messages the bot has posted in a channel through its own route (counted requests)."""
     return sum(1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{channel_id}/messages")
 
 
-def tables_in(place, game_id):
+def tables_in(place, game_id: int):
     return [m for m in place.history() if m.embeds and f"#{game_id} " in (m.embeds[0].title or "") + " "]
 
 
 async def test_a_table_edit_refused_with_30046_posts_one_new_table_stores_it_and_deletes_the_old(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, record, game, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     old = record.table_message_id
@@ -79,8 +81,8 @@ async def test_a_table_edit_refused_with_30046_posts_one_new_table_stores_it_and
 
 
 async def test_where_deleting_the_refused_table_is_refused_it_is_edited_once_to_a_jump_link(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, record, _, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     old = record.table_message_id
@@ -91,6 +93,8 @@ async def test_where_deleting_the_refused_table_is_refused_it_is_edited_once_to_
     record, _ = await stored(simcord_env, game_id)
     assert record.table_message_id != old and record.shown
     pointer = message_by_id(thread, old)
+    assert thread is not None
+    assert thread.guild is not None
     link = f"https://discord.com/channels/{thread.guild.id}/{thread.id}/{record.table_message_id})"
     assert link in pointer.content and "no more edits" in pointer.content
     assert pointer.embeds == [] and pointer.components == []
@@ -100,8 +104,8 @@ async def test_where_deleting_the_refused_table_is_refused_it_is_edited_once_to_
 
 
 async def test_a_dm_panel_edit_refused_with_30046_posts_one_new_panel_stores_it_and_deletes_the_old(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, record, game, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     seat = game.to_move
@@ -133,17 +137,19 @@ async def test_a_dm_panel_edit_refused_with_30046_posts_one_new_panel_stores_it_
 
 
 async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and_deletes_the_old(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol, dave = members[:4]
     opened = await alice.slash(channel, "kasino new", seats=4)
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     old = opened.response.message.id
     posted = posts_to(simcord_env, channel.id)
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **EDIT_CAP, times=1)
     joined = await bob.click(opened.response, custom_id=lobby_button(opened.response, "join"))
     assert joined.acknowledged
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     new = record.lobby_message_id
     assert new != old and posts_to(simcord_env, channel.id) == posted + 1
     assert message_by_id(channel, old) is None
@@ -151,7 +157,8 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     assert "bob" in lobby.content
     # The next click on the new lobby edits it in place.
     await carol.click(lobby, custom_id=lobby_button(lobby, "join"))
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.lobby_message_id == new and posts_to(simcord_env, channel.id) == posted + 1
     assert "carol" in message_by_id(channel, new).content
     # A second refusal leads to one more new lobby, and nothing loops.
@@ -159,7 +166,8 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     await dave.click(message_by_id(channel, new), custom_id=lobby_button(lobby, "join"))
     for _ in range(3):  # long enough for several retries, were any owed
         await simcord_env.advance_time(60)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     newest = record.lobby_message_id
     assert newest not in (old, new) and posts_to(simcord_env, channel.id) == posted + 2
     assert message_by_id(channel, new) is None
@@ -169,4 +177,4 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     started = await alice.click(lobbies[0], custom_id=lobby_button(lobbies[0], "start"))
     assert started.acknowledged
     assert game_thread(channel, game_id) is not None
-    assert (await simcord_env.bot.store.get_game(game_id)).status == "running"
+    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "running"

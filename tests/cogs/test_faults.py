@@ -6,14 +6,17 @@ table that is behind redraws it through the click; a full disk that is freed get
 
 import logging
 import random
+from pathlib import Path
 
 import pytest
+import simcord
 
 from cogs.runtime.delivery import PAUSED
 from db.errors import StorageUnavailableError
 from engine.kasino import KasinoGame
 from i18n import say
 from tests.cogs.helpers import (
+    bot_of,
     custom_ids,
     game_thread,
     is_enabled,
@@ -36,14 +39,16 @@ def enabled_ids(table):
     return [cid for cid in custom_ids(table) if is_enabled(table, cid)]
 
 
-async def click_any(env, members, place, game_id, rng):
+async def click_any(env: simcord.Env, members: list[simcord.MemberActor], place, game_id: int, rng):
     """The player to move clicks one of the table's live buttons."""
     record, game = await stored(env, game_id)
     table = table_message(place, game_id)
     return await member_for(members, record, game.to_move).click(table, custom_id=rng.choice(enabled_ids(table)))
 
 
-async def play_garbage_to_the_end(env, members, place, game_id, rng, limit=600):
+async def play_garbage_to_the_end(
+    env: simcord.Env, members: list[simcord.MemberActor], place, game_id: int, rng, limit=600
+):
     for _ in range(limit):
         record, _ = await stored(env, game_id)
         if record.status != "running":
@@ -52,15 +57,18 @@ async def play_garbage_to_the_end(env, members, place, game_id, rng, limit=600):
     raise AssertionError("the game did not end")
 
 
-def deny_access(env, *channels, times):
+def deny_access(env: simcord.Env, *channels, times) -> None:
     for channel in channels:
         for method in ("POST", "PATCH", "DELETE"):
             env.inject_error(method, f"/channels/{channel.id}/*", **MISSING_ACCESS, times=times)
 
 
 async def test_missing_access_50001_on_thread_and_channel_for_one_move_then_the_game_plays_to_its_result(
-    simcord_env, channel, members, caplog
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=5)
     thread = game_thread(channel, game_id)
@@ -82,14 +90,16 @@ async def test_missing_access_50001_on_thread_and_channel_for_one_move_then_the_
             break
     assert record.status == "finished" and record.thread_id == before.thread_id
     assert KasinoGame.from_dict(record.state).outcome() is not None
-    results = await simcord_env.bot.store.player_stats(alice.id, channel.guild.id)
+    assert alice is not None
+    assert channel.guild is not None
+    results = await bot_of(simcord_env).store.player_stats(alice.id, channel.guild.id)
     assert results.for_kind("kasino").server.games == 1  # recorded as any finished game
     assert not [entry for entry in caplog.records if "cancel" in entry.getMessage()]
 
 
 async def test_missing_access_for_half_an_hour_pauses_delivery_and_tells_the_host_privately(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
@@ -116,7 +126,9 @@ async def test_missing_access_for_half_an_hour_pauses_delivery_and_tells_the_hos
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
 
 
-async def test_a_failed_parent_channel_result_post_appears_exactly_once_later(simcord_env, channel, members):
+async def test_a_failed_parent_channel_result_post_appears_exactly_once_later(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     thread = game_thread(channel, game_id)
@@ -131,7 +143,9 @@ async def test_a_failed_parent_channel_result_post_appears_exactly_once_later(si
     assert record.shown and record.shown_moves == record.move_count
 
 
-async def test_a_later_notice_failing_after_the_first_succeeded_sends_no_duplicate(simcord_env, channel, members):
+async def test_a_later_notice_failing_after_the_first_succeeded_sends_no_duplicate(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=5)
     thread = game_thread(channel, game_id)
@@ -154,14 +168,14 @@ async def test_a_later_notice_failing_after_the_first_succeeded_sends_no_duplica
 
 
 @pytest.fixture
-def roomy_tmpfs(tmp_path):
+def roomy_tmpfs(tmp_path: Path):
     """A real 16 MiB tmpfs at tmp_path/mnt, to fill and free (needs root, else the test skips)."""
     with mounted_tmpfs(tmp_path / "mnt", "16m") as mount_point:
         yield mount_point
 
 
 @pytest.fixture
-def db_path(request, tmp_path):
+def db_path(request: pytest.FixtureRequest, tmp_path: Path):
     if "disk_full" not in request.node.name:
         return tmp_path / "games.sqlite3"
     return request.getfixturevalue("roomy_tmpfs") / "games.sqlite3"
@@ -181,8 +195,8 @@ def fill(folder):
 
 
 async def test_disk_full_then_freed_the_first_click_counts_or_is_truthfully_refused(
-    simcord_env, channel, members, db_path
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], db_path: Path
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3)
     thread = game_thread(channel, game_id)
@@ -201,12 +215,12 @@ async def test_disk_full_then_freed_the_first_click_counts_or_is_truthfully_refu
     assert "out of date" not in private_text(again), private_text(again)
     assert await moves_logged(simcord_env, game_id) == 1
     record, game = await stored(simcord_env, game_id)
-    assert (await simcord_env.bot.store.game_moves(game_id))[0].move in DRAWS
+    assert (await bot_of(simcord_env).store.game_moves(game_id))[0].move in DRAWS
 
 
 async def test_table_edits_failing_the_next_click_redraws_through_the_interaction_and_the_following_click_counts(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3)
     thread = game_thread(channel, game_id)

@@ -2,19 +2,28 @@
 
 import random
 import sqlite3
+from collections.abc import Callable
+from pathlib import Path
 
-from tests.cogs.helpers import game_thread, labels, member_for, open_and_start, private_text, table_message
+import simcord
+
+from bot import CardBot
+from tests.cogs.helpers import bot_of, game_thread, labels, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_kasino_flow import play_turn, state
 
 
 async def test_an_unreplayable_game_is_frozen_with_one_message_and_refuses_moves(
-    simcord_env, make_bot, db_path, channel, members
-):
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    db_path: Path,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     await play_turn(simcord_env, channel, members, game_id, random.Random(3), "slash")
     record, game = await state(simcord_env, game_id)
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     with sqlite3.connect(db_path) as conn:  # damage the log: the first move names a card nobody was dealt twice
         conn.execute("UPDATE moves SET move = 'Z♠ place' WHERE game_id = ? AND seq = 1", (game_id,))
 
@@ -27,8 +36,8 @@ async def test_an_unreplayable_game_is_frozen_with_one_message_and_refuses_moves
     mover = member_for(members, record, game.to_move)
     refused = await mover.slash(thread, "kasino play", move=str(game.legal_moves(game.to_move)[0]))
     assert "stopped because it could not be restored" in private_text(refused)
-    assert (await simcord_env.bot.store.get_game(game_id)).status == "frozen"
+    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "frozen"
 
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     assert len([m for m in thread.history() if "could not be restored" in m.content]) == 1  # said once

@@ -12,6 +12,7 @@ import random
 import re
 
 import pytest
+import simcord
 
 from i18n import LOCALES, SOURCE_LOCALE
 from i18n.catalog import load
@@ -37,7 +38,7 @@ def _words(text):
     return " ".join(WORD.findall(text.lower()))
 
 
-def english_only_sentences(locale):
+def english_only_sentences(locale: str):
     """The words English messages say between placeholders (two words or more, or one of four letters or more) that
     `locale`'s catalog never says."""
     own = " | ".join(_words(form) for entry in load(locale).entries.values() for form in entry.forms)
@@ -54,12 +55,12 @@ def english_only_sentences(locale):
 HIDDEN = re.compile(r"'(custom_id|url|proxy_url)': '[^']*'")  # what Discord keeps from the reader
 
 
-def english_left_in(texts, locale):
+def english_left_in(texts, locale: str):
     said = _words(HIDDEN.sub("", "\n".join(texts)))
     return sorted(sentence for sentence in english_only_sentences(locale) if f" {sentence} " in f" {said} ")
 
 
-def everything_seen_by(member, guild):
+def everything_seen_by(member: simcord.MemberActor, guild: simcord.GuildHandle):
     dms = member.user.dm_channel.history() if member.user.dm_channel is not None else []
     texts = [texts_visible_to(member, guild)]
     for message in dms:
@@ -68,7 +69,7 @@ def everything_seen_by(member, guild):
     return texts
 
 
-def speaking_server(env, monkeypatch, locale):
+def speaking_server(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: str):
     """A server whose language is `locale`, with a player and a bystander whose Discord speaks it too."""
     guild = env.create_guild(f"cards-{locale}", preferred_locale=locale)
     channel = guild.create_text_channel("games")
@@ -78,28 +79,28 @@ def speaking_server(env, monkeypatch, locale):
     return guild, channel, player, bystander
 
 
-async def started_against_a_computer(channel, player, command, strength, **options):
+async def started_against_a_computer(channel: simcord.ChannelHandle, player, command, strength, **options):
     """A two-seat game of `player` against a computer, started from its lobby; returns its id and thread."""
     opened, game_id = await solo_lobby(channel, player, command, [strength], seats=2, **options)
     await player.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     return game_id, game_thread(channel, game_id)
 
 
-async def bystander_refused(bystander, thread, game_id):
+async def bystander_refused(bystander, thread, game_id: int):
     """A member who is not playing presses the table's first button: refused, in their language."""
     table = table_message(thread, game_id)
     pressed = await bystander.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
     return private_text(pressed)
 
 
-def assert_no_english_left(seen, locale):
+def assert_no_english_left(seen, locale: str) -> None:
     if locale == SOURCE_LOCALE:
         assert english_left_in(seen, "no")  # where English is spoken, the check finds it
     else:
         assert english_left_in(seen, locale) == []
 
 
-def test_the_check_finds_english_it_is_shown():
+def test_the_check_finds_english_it_is_shown() -> None:
     """The check can fail: an English message's words are found in a text, and a translation's are not."""
     english = load(SOURCE_LOCALE).entries
     norwegian = load("no").entries
@@ -109,7 +110,9 @@ def test_the_check_finds_english_it_is_shown():
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_kasino_plays_to_its_result_in_every_language(simcord_env, monkeypatch, locale):
+async def test_kasino_plays_to_its_result_in_every_language(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
     guild, channel, player, bystander = speaking_server(simcord_env, monkeypatch, locale)
     game_id, thread = await started_against_a_computer(channel, player, "kasino new", "medium", target=1)
     wrong = await player.slash(thread, "kasino play", move="Z♠ take 9")  # not a card
@@ -128,7 +131,9 @@ async def test_kasino_plays_to_its_result_in_every_language(simcord_env, monkeyp
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_garbage_plays_to_its_result_in_every_language(simcord_env, monkeypatch, locale):
+async def test_garbage_plays_to_its_result_in_every_language(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
     guild, channel, player, bystander = speaking_server(simcord_env, monkeypatch, locale)
     game_id, thread = await started_against_a_computer(channel, player, "garbage new", "easy", size=2)
     rng = random.Random(6)
@@ -145,7 +150,7 @@ async def test_garbage_plays_to_its_result_in_every_language(simcord_env, monkey
     assert_no_english_left(everything_seen_by(player, guild) + refusals, locale)
 
 
-def _show_hand_label(thread, game_id):
+def _show_hand_label(thread, game_id: int):
     """The table's button that shows a player their hand, in whatever language the table speaks."""
     table = table_message(thread, game_id)
     return next(c["label"] for c in components(table) if c.get("custom_id", "").endswith(":hand"))

@@ -2,12 +2,16 @@
 
 import asyncio
 import random
+from collections.abc import Callable
 
 import pytest
+import simcord
 
+from bot import CardBot
 from cogs.runtime.house_rules import house_rules_line
 from engine.garbage import GarbageGame
 from tests.cogs.helpers import (
+    bot_of,
     custom_ids,
     game_thread,
     is_enabled,
@@ -21,9 +25,9 @@ from tests.cogs.helpers import (
 )
 
 
-async def hidden_cards(env, game_id):
+async def hidden_cards(env: simcord.Env, game_id: int):
     """Every card face down right now, as text (Garbage shows none of them, G11)."""
-    state = (await env.bot.store.get_game(game_id)).state
+    state = (await bot_of(env).store.get_game(game_id)).state
     hidden = {
         code
         for layout, face_up in zip(state["layouts"], state["face_up"], strict=True)
@@ -33,21 +37,33 @@ async def hidden_cards(env, game_id):
     return hidden | set(state["stock"])
 
 
-async def play_turn_by_buttons(env, channel, members, game_id, rng):
-    record = await env.bot.store.get_game(game_id)
+async def play_turn_by_buttons(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, rng
+):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
+    assert game.to_move is not None
     player = member_for(members, record, game.to_move)
     table = table_message(game_thread(channel, game_id), game_id)
     choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
     assert choices, table.content
     result = await player.click(table, custom_id=rng.choice(choices))
     assert result.acknowledged and not result.ephemeral, result
-    after = await env.bot.store.get_game(game_id)
+    after = await bot_of(env).store.get_game(game_id)
+    assert after is not None
     assert after.version == record.version + 1
     return after
 
 
-async def play_to_end(env, channel, members, game_id, seed, max_turns=5000):
+async def play_to_end(
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    seed: int,
+    max_turns=5000,
+):
     rng = random.Random(seed)
     for turn in range(max_turns):
         record = await play_turn_by_buttons(env, channel, members, game_id, rng)
@@ -57,7 +73,13 @@ async def play_to_end(env, channel, members, game_id, seed, max_turns=5000):
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 2), (6, 1)])
-async def test_complete_game_through_buttons(simcord_env, channel, members, players, size):
+async def test_complete_game_through_buttons(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    players: int,
+    size: int,
+) -> None:
     host, *others = members[:players]
     _, game_id = await open_and_start(channel, host, others, "garbage new", seats=players, size=size)
     record, turns = await play_to_end(simcord_env, channel, members, game_id, seed=players)
@@ -67,13 +89,17 @@ async def test_complete_game_through_buttons(simcord_env, channel, members, play
     layout = house_rules_line("garbage", record.settings, "en")
     assert table.content == f"**Garbage #{game_id}** is over.\n{layout}" and labels(table) == []
     assert labels(result_message(game_thread(channel, game_id), game_id)) == ["Rematch"]  # beside the result
+    assert channel.last_message is not None
     result_line = channel.last_message.content
     assert result_line.startswith(f"Garbage #{game_id} is over. 1. ")
-    board = await simcord_env.bot.store.leaderboard(channel.guild.id, "garbage", "wins")
+    assert channel.guild is not None
+    board = await bot_of(simcord_env).store.leaderboard(channel.guild.id, "garbage", "wins")
     assert board.total == players
 
 
-async def test_full_size_two_player_game_never_shows_a_face_down_card(simcord_env, channel, members):
+async def test_full_size_two_player_game_never_shows_a_face_down_card(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
     rng = random.Random(7)
@@ -91,12 +117,15 @@ async def test_full_size_two_player_game_never_shows_a_face_down_card(simcord_en
     assert seen_hidden == set()
 
 
-async def test_a_jack_is_placed_by_button_on_the_chosen_spot(simcord_env, channel, members):
+async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
     thread = game_thread(channel, game_id)
     for _ in range(300):  # draw from the stock until someone must choose a spot for a Jack (G6c)
-        record = await simcord_env.bot.store.get_game(game_id)
+        record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
         table = table_message(thread, game_id)
         shown = labels(table)
@@ -105,23 +134,29 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(simcord_env, channe
         await player.click(table, label="Draw from stock")
     else:
         pytest.fail("no Jack needed a spot in 300 turns")
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
     seat = game.to_move
+    assert seat is not None
     face_down = game.public_view().seats[seat].face_down_spots
     assert shown == [f"Jack → spot {spot}" for spot in face_down]
     chosen = face_down[-1]
     await player.click(table, label=f"Jack → spot {chosen}")
-    after = GarbageGame.from_dict((await simcord_env.bot.store.get_game(game_id)).state)
+    after = GarbageGame.from_dict((await bot_of(simcord_env).store.get_game(game_id)).state)
     assert after.public_view().seats[seat].spots[chosen - 1] is not None
     narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
     assert f"spot {chosen}" in narration
 
 
-async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(simcord_env, channel, members):
+async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
+    assert game.to_move is not None
     waiting = member_for(members, record, 1 - game.to_move)
     table = table_message(game_thread(channel, game_id), game_id)
     stranger = await carol.click(table, label="Draw from stock")
@@ -129,13 +164,16 @@ async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(
     early = await waiting.click(table, label="Draw from stock")
     mover = record.seats[game.to_move].name
     assert private_text(early) == f"It is {mover}'s turn, not yours."
-    assert (await simcord_env.bot.store.get_game(game_id)).version == record.version
+    assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
 
 
-async def test_a_double_click_applies_once(simcord_env, channel, members):
+async def test_a_double_click_applies_once(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
     table = table_message(game_thread(channel, game_id), game_id)
     first = await player.click(table, label="Draw from stock")
@@ -146,15 +184,19 @@ async def test_a_double_click_applies_once(simcord_env, channel, members):
         "That move is out of date; the table has changed.",
         f"It is {record.seats[1 - record.seat_of(player.id)].name}'s turn, not yours.",
     }
-    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+    assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
 
-async def test_concurrent_moves_on_the_service_apply_exactly_once(simcord_env, channel, members):
+async def test_concurrent_moves_on_the_service_apply_exactly_once(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     player = record.seats[GarbageGame.from_dict(record.state).to_move].user_id
-    service = simcord_env.bot.service
+    assert player is not None
+    service = bot_of(simcord_env).service
     outcomes = await asyncio.gather(
         service.play(game_id, player, "draw stock", version=record.version),
         service.play(game_id, player, "draw stock", version=record.version),
@@ -164,41 +206,54 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(simcord_env, c
     refused = [o for o in outcomes if isinstance(o, Exception)]
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].message.id == "refused.out-of-date"
-    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+    assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
 
-async def test_slash_commands_make_the_same_decisions(simcord_env, channel, members):
+async def test_slash_commands_make_the_same_decisions(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
     thread = game_thread(channel, game_id)
     empty = await player.slash(thread, "garbage draw", source="draw discard")
     assert "discard pile is empty" in private_text(empty).lower()
     drawn = await player.slash(thread, "garbage draw", source="draw stock")
+    assert drawn.response is not None
     assert drawn.ephemeral and drawn.response.content.startswith("Done: ")
-    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+    assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
 
-async def test_restart_mid_hand_keeps_the_old_buttons_working(simcord_env, make_bot, channel, members):
+async def test_restart_mid_hand_keeps_the_old_buttons_working(
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     rng = random.Random(3)
     for _ in range(3):
         await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
-    before = await simcord_env.bot.store.get_game(game_id)
+    before = await bot_of(simcord_env).store.get_game(game_id)
     table = table_message(game_thread(channel, game_id), game_id)
     # A restart: the old process is gone, and its database lock with it (a second open would be refused).
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
+    assert before is not None
     player = member_for(members, before, GarbageGame.from_dict(before.state).to_move)
     clicked = await player.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
     assert clicked.acknowledged and not clicked.ephemeral
-    after = await simcord_env.bot.store.get_game(game_id)
+    after = await bot_of(simcord_env).store.get_game(game_id)
+    assert after is not None
     assert after.version == before.version + 1
 
 
-async def test_public_messages_only_show_face_up_cards(simcord_env, channel, members):
+async def test_public_messages_only_show_face_up_cards(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=4)
     rng = random.Random(11)

@@ -6,15 +6,26 @@ as a new lobby does; the rest tests the game itself, its buttons and its words.
 
 import random
 from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
+import simcord
 
 from cogs.garbage.cog import GarbageUI, no_use, public_table, table_view
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from i18n import card_words
-from tests.cogs.helpers import custom_ids, game_thread, is_enabled, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    custom_ids,
+    game_thread,
+    is_enabled,
+    labels,
+    member_for,
+    open_and_start,
+    table_message,
+)
 from tests.cogs.test_words import embed_text, record_stub
 
 C = Card.parse
@@ -33,8 +44,9 @@ def table_record(names, *, computers=()):
     return SimpleNamespace(kind="garbage", id=7, version=3, status="running", seats=seats)
 
 
-def spot_labels(game, locale="en"):
+def spot_labels(game, locale: str = "en"):
     view = table_view(table_record(["Kari", "Ola", "Per"][: game.players]), game, locale)
+    assert view is not None
     return [item.item.label for item in view.children]
 
 
@@ -47,13 +59,15 @@ def spot_labels(game, locale="en"):
         ({"wild_rank": "king", "jokers": True}, "🃟", "Joker → spot"),
     ],
 )
-def test_gv1_gv2_the_spot_buttons_name_the_wild_card_being_placed(settings, held, words):
+def test_gv1_gv2_the_spot_buttons_name_the_wild_card_being_placed(
+    settings: dict[str, Any], held: str, words: str
+) -> None:
     game = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], pending=held,
                                      settings=GarbageSettings(start_size=3, **settings))  # fmt: skip
     assert spot_labels(game) == [f"{words} {spot}" for spot in (1, 2, 3)]
 
 
-def test_gv1_gv2_the_spot_buttons_in_each_language():
+def test_gv1_gv2_the_spot_buttons_in_each_language() -> None:
     kings = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], pending="K♣",
                                       settings=GarbageSettings(start_size=3, wild_rank="king"))  # fmt: skip
     assert spot_labels(kings, "no")[0] == "Konge → plass 1"
@@ -64,7 +78,7 @@ def test_gv1_gv2_the_spot_buttons_in_each_language():
     assert spot_labels(jokers, "no")[0] == "Joker → plass 1"
 
 
-def test_gv1_under_kings_wild_a_jack_on_the_discard_pile_is_of_no_use_and_a_king_is():
+def test_gv1_under_kings_wild_a_jack_on_the_discard_pile_is_of_no_use_and_a_king_is() -> None:
     game = GarbageGame.from_position(["A♠ 2♥ 3♦ K♣ 5♠", "A♥ 2♣ 3♣ 4♣ 5♣"], face_up=[[1, 4], []], discard="J♦",
                                      settings=GarbageSettings(start_size=5, wild_rank="king"))  # fmt: skip
     view = game.public_view()
@@ -74,7 +88,7 @@ def test_gv1_under_kings_wild_a_jack_on_the_discard_pile_is_of_no_use_and_a_king
     assert spot_labels(game)[1] == "Take discard (J♦) — no use to you"
 
 
-def test_gv4_the_table_says_who_finished_and_who_plays_a_last_turn():
+def test_gv4_the_table_says_who_finished_and_who_plays_a_last_turn() -> None:
     settings = GarbageSettings(start_size=3, last_turn=True)
     game = GarbageGame.from_position(["A♥ 2♥ 9♦", "A♠ 5♠ 3♠", "Q♣ 2♣ 8♣"], face_up=[[1, 2], [], []],
                                      stock="3♦ K♦ Q♥", settings=settings)  # fmt: skip
@@ -98,8 +112,11 @@ def test_gv4_the_table_says_who_finished_and_who_plays_a_last_turn():
 
 
 async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and_the_last_turn(
-    simcord_env, guild, channel, members
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     # The server's usual house rules, set by a manager with `/houserules edit`, are where the new lobby starts from.
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
@@ -111,13 +128,15 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
     _, game_id = await open_and_start(channel, host, others, "garbage new", seats=3, size=4)
     rules = "Wild cards: Kings wild; Jokers: 2 per deck; Layout: 4 spots; Last turn: one more turn for the others."
     assert rules in table_message(game_thread(channel, game_id), game_id).content  # the table names them
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert {key: record.settings[key] for key in KINGS_JOKERS_LAST_TURN} == KINGS_JOKERS_LAST_TURN
     thread = game_thread(channel, game_id)
     rng = random.Random(5)
     seen = set()
     for _ in range(3000):
-        record = await simcord_env.bot.store.get_game(game_id)
+        record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         if record.status == "finished":
             break
         game = GarbageGame.from_dict(record.state)
@@ -131,6 +150,7 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
             for spot, (code, face_up) in enumerate(zip(spots, up, strict=True), start=1):
                 said = f"{spot} {'?' if not face_up else card_words(C(code))}"
                 assert said in fields[seat].split("\n")[0].split(" · "), (said, fields[seat])
+        assert game.to_move is not None
         held = game.public_view().seats[game.to_move].pending
         words = labels(table)
         assert not any(label.startswith("Jack") for label in words)
@@ -146,5 +166,6 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         await player.click(table, custom_id=rng.choice(choices))
     else:
         pytest.fail("the game did not finish")
+    assert channel.last_message is not None
     assert channel.last_message.content.startswith(f"Garbage #{game_id} is over. 1. ")
     assert {"King", "Joker"} <= seen, seen

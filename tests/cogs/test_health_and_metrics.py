@@ -2,19 +2,21 @@
 
 import itertools
 import random
+from pathlib import Path
 
 import aiohttp
 import pytest
+import simcord
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import create_bot
 from engine.registry import game_class
-from tests.cogs.helpers import game_thread
+from tests.cogs.helpers import bot_of, game_thread
 from tests.cogs.test_computers import solo_lobby
 
 
 @pytest.fixture
-async def simcord_bot(db_path, computers_without_pause):
+async def simcord_bot(db_path: Path, computers_without_pause: None):
     """The bot with /healthz and /metrics on 127.0.0.1, on a port the system picks (port 0)."""
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, metrics_port=0)
@@ -44,15 +46,17 @@ def total(found, name, **labels):
     return sum(value for (sample, have), value in found.items() if sample == name and wanted <= set(have))
 
 
-async def play_some_moves(env, channel, member, moves):
+async def play_some_moves(env: simcord.Env, channel: simcord.ChannelHandle, member: simcord.MemberActor, moves):
     """A member against a medium computer player: `moves` of the member's turns (the computer answers each)."""
     opened, game_id = await solo_lobby(channel, member, "kasino new", ["medium"], seats=2)
     await member.click(opened.response, label="Start")
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
     for _ in range(moves):
-        record = await env.bot.store.get_game(game_id)
+        record = await bot_of(env).store.get_game(game_id)
+        assert record is not None
         game = game_class(record.kind).from_dict(record.state)
+        assert game.to_move is not None
         assert not record.seats[game.to_move].is_computer
         legal = [str(move) for move in game.legal_moves(game.to_move)]
         played = await member.slash(thread, "kasino play", move=rng.choice(legal))
@@ -61,8 +65,8 @@ async def play_some_moves(env, channel, member, moves):
 
 
 async def test_metrics_count_moves_by_kind_latency_requests_by_route_and_the_running_game(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     bot = simcord_env.bot
     await play_some_moves(simcord_env, channel, members[0], moves=3)
 
@@ -85,7 +89,9 @@ async def test_metrics_count_moves_by_kind_latency_requests_by_route_and_the_run
     assert total(found, "cardbot_discord_requests_total", counted="true") > 0
 
 
-async def test_healthz_turns_503_with_the_database_reason_once_the_database_is_gone(simcord_env, channel, members):
+async def test_healthz_turns_503_with_the_database_reason_once_the_database_is_gone(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     bot = simcord_env.bot
     await play_some_moves(simcord_env, channel, members[0], moves=1)
     assert await get(bot, "/healthz") == (200, "ok\n")
@@ -100,7 +106,9 @@ async def test_healthz_turns_503_with_the_database_reason_once_the_database_is_g
     assert total(found, "cardbot_games_running") == 1  # the last count the database gave is kept
 
 
-async def test_healthz_turns_503_with_the_gateway_reason_while_disconnected_and_200_once_back(simcord_env):
+async def test_healthz_turns_503_with_the_gateway_reason_while_disconnected_and_200_once_back(
+    simcord_env: simcord.Env,
+) -> None:
     bot = simcord_env.bot
     shard = bot.get_shard(0)
     await shard.disconnect()
@@ -109,7 +117,7 @@ async def test_healthz_turns_503_with_the_gateway_reason_while_disconnected_and_
     assert await get(bot, "/healthz") == (200, "ok\n")
 
 
-async def test_discord_errors_are_counted_by_code(simcord_env, channel):
+async def test_discord_errors_are_counted_by_code(simcord_env: simcord.Env, channel: simcord.ChannelHandle) -> None:
     bot = simcord_env.bot
     with pytest.raises(Exception):  # noqa: B017 - whichever HTTPException: its code is what is counted
         await bot.http.get_message(channel.id, 1)  # no such message: 10008

@@ -9,29 +9,32 @@ reads back and replays to the stored final state (B1), a running game's carries 
 import random
 
 import pytest
+import simcord
 
 from engine.registry import game_class
 from i18n import say
 from render import render_table
 from service.export import ExportFormatError, read_export
-from tests.cogs.helpers import components, game_thread, labels, open_and_start, public_texts, texts_visible_to
+from tests.cogs.helpers import bot_of, components, game_thread, labels, open_and_start, public_texts, texts_visible_to
 from tests.cogs.test_computers import solo_lobby
 from tests.cogs.test_garbage_flow import hidden_cards, play_turn_by_buttons
 from tests.cogs.test_language import speaking
 
 
-async def finished_kasino(env, channel, alice, target):
+async def finished_kasino(env: simcord.Env, channel: simcord.ChannelHandle, alice, target):
     """A Kasino game of alice against an easy computer, played to its end by alice's typed moves."""
     opened, game_id = await solo_lobby(channel, alice, "kasino new", ["easy"], seats=2, target=target)
     await alice.click(opened.response, label="Start")
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
     for _ in range(2000):
-        record = await env.bot.store.get_game(game_id)
+        record = await bot_of(env).store.get_game(game_id)
+        assert record is not None
         if record.status != "running":
             break
         choices = await alice.autocomplete(thread, "kasino play", "move", "")
         await alice.slash(thread, "kasino play", move=rng.choice(choices)["value"])
+    assert record is not None
     assert record.status == "finished"
     return record
 
@@ -53,13 +56,14 @@ def enabled(result, label):
     return not button(result, label).get("disabled", False)
 
 
-async def click(member, result, label):
+async def click(member: simcord.MemberActor, result, label):
     clicked = await member.click(result.response, custom_id=button(result, label)["custom_id"])
+    assert clicked.response is not None
     assert clicked.acknowledged and clicked.response.ephemeral, clicked
     return clicked
 
 
-def counted_since(env, start):
+def counted_since(env: simcord.Env, start):
     """The requests since `start` that count against the global rate limit (as `bench.bench_requests` counts)."""
     free = ("/interactions/", "/webhooks/")  # interaction callbacks, and followups and edits through a token
     return [entry for entry in env.http_requests[start:] if not entry.path.startswith(free)]
@@ -74,14 +78,17 @@ def description(result):
     return result.response.embeds[0].description
 
 
-async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, channel, members):
+async def test_k16_history_and_replay_of_a_finished_kasino_game(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=21)
-    moves = await simcord_env.bot.store.game_moves(record.id)
+    moves = await bot_of(simcord_env).store.game_moves(record.id)
     start = len(simcord_env.http_requests)
     # Carol never played: any member of the server may read any game of it, privately. (A page is one message edited
     # in place, so what it shows is read as it is shown.)
     opened = await carol.slash(channel, "game history", game=record.id)
+    assert opened.response is not None
     assert opened.ephemeral and opened.response.embeds[0].title == f"History of Kasino #{record.id}"
     assert opened.response.content.startswith(f"Kasino #{record.id} is over")
     pages = [description(opened)]
@@ -94,7 +101,9 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, cha
     assert told.index(f"`{len(moves)}` ") > told.index(f"`{len(moves) - 1}` ")
     assert "Game over" in told
     assert "captured" in told  # the finished game's rounds reveal their capture piles (K16)
+    assert opened.response is not None
     footer = opened.response.embeds[0].footer.text
+    assert footer is not None
     assert footer.startswith(f"Page {len(pages)} of {len(pages)}") and footer.endswith(f"of {len(moves)}")
     assert len(pages) > 1, "some 100 moves and two rounds' scores fill more than a page"
     back = await click(carol, opened, "◀")
@@ -107,6 +116,7 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, cha
     rounds = next(c for c in components(replay.response) if c.get("custom_id", "").endswith(":round"))
     assert len(rounds["options"]) >= 2, "a game to 21 takes more than one round"
     replay = await carol.select(replay.response, ["0"], custom_id=rounds["custom_id"])
+    assert replay.response is not None
     assert replay.response.content.startswith(f"Replay of Kasino #{record.id}: move 0 of {len(moves)} · round 1")
     assert not enabled(replay, "◀")
     names = [seat.name for seat in record.seats]
@@ -118,9 +128,11 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, cha
     assert picture == render_table(replayed(record, moves, 1).public_view(), names, "en").png
     last_round = rounds["options"][-1]
     jumped = await carol.select(step.response, [last_round["value"]], custom_id=rounds["custom_id"])
+    assert jumped.response is not None
     assert f": move {last_round['value']} of {len(moves)} · round {len(rounds['options'])}" in jumped.response.content
     while enabled(jumped, "▶"):
         jumped = await click(carol, jumped, "▶")
+    assert jumped.response is not None
     assert f": move {len(moves)} of {len(moves)}" in jumped.response.content
     assert f"Kasino #{record.id}** is over." in jumped.response.content
     final = replayed(record, moves, len(moves))
@@ -136,17 +148,20 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(simcord_env, cha
     assert f"History of Kasino #{record.id}" not in texts_visible_to(alice, channel.guild)
 
 
-async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(simcord_env, channel, members):
+async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=10)
     rng = random.Random(11)
     for _ in range(16):
         record = await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
     assert record.status == "running"
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     thread = game_thread(channel, game_id)
     start = len(simcord_env.http_requests)
     opened = await carol.slash(thread, "game history")  # in the game's thread: that game
+    assert opened.response is not None
     assert opened.ephemeral and opened.response.content.startswith(f"Garbage #{game_id} is still being played")
     pages = [description(opened)]
     while enabled(opened, "◀"):  # a running game opens at its latest page
@@ -175,10 +190,13 @@ async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_c
     assert f"History of Garbage #{game_id}" not in texts_visible_to(bob, channel.guild)
 
 
-async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_state(simcord_env, channel, members):
+async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_state(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, carol = members[0], members[2]
     record = await finished_kasino(simcord_env, channel, alice, target=1)
     exported = await carol.slash(channel, "game export", game=record.id)
+    assert exported.response is not None
     assert exported.ephemeral and exported.response.content.startswith(f"Kasino #{record.id} as a file: ")
     attachment = exported.response.attachments[0]
     assert attachment.filename == f"kasino-{record.id}.txt"
@@ -191,27 +209,36 @@ async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_s
     assert game.replay().to_dict() == record.state
 
 
-async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(simcord_env, channel, members):
+async def test_a_running_games_export_has_no_seed_and_cannot_be_replayed(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     rng = random.Random(5)
     for _ in range(4):
         await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
     exported = await bob.slash(game_thread(channel, game_id), "game export")
+    assert exported.response is not None
     assert "cannot be replayed until the game ends" in exported.response.content
     game = read_export((await exported.response.attachments[0].read()).decode("utf-8"))
     assert "Seed" not in game.tags and game.tags["Result"] == "*" and game.tags["Replayable"].startswith("no")
-    assert [move.move for move in game.moves] == [m.move for m in await simcord_env.bot.store.game_moves(game_id)]
+    assert [move.move for move in game.moves] == [m.move for m in await bot_of(simcord_env).store.game_moves(game_id)]
     with pytest.raises(ExportFormatError):
         game.replay()
 
 
-async def test_a_norwegian_reader_gets_the_history_in_norwegian(simcord_env, channel, members, monkeypatch):
+async def test_a_norwegian_reader_gets_the_history_in_norwegian(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     speaking(monkeypatch, carol, "no")
     opened = await carol.slash(channel, "game history", game=game_id)
     title = f"Kasino #{game_id}"
+    assert opened.response is not None
     assert opened.response.embeds[0].title == say("no", "history.title", title=title) == f"Historikken til {title}"
     assert opened.response.content == say("no", "history.running-note", title=title)
     assert opened.response.embeds[0].description.startswith("`0` Spillet begynner. Rekkefølge rundt bordet: ")
@@ -221,14 +248,19 @@ async def test_a_norwegian_reader_gets_the_history_in_norwegian(simcord_env, cha
     assert labels(replay.response)[-1] == "Historikk"
 
 
-async def test_a_lobby_or_another_servers_game_has_no_history(simcord_env, channel, members):
+async def test_a_lobby_or_another_servers_game_has_no_history(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new", seats=2)
+    assert opened.response is not None
     lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     refused = await bob.slash(channel, "game history", game=lobby_id)
+    assert refused.response is not None
     assert refused.ephemeral and not refused.response.embeds
     other = simcord_env.create_guild("Elsewhere")
     stranger = other.add_member(simcord_env.create_user("stranger"))
     refused = await stranger.slash(other.create_text_channel("games"), "game export", game=lobby_id)
+    assert refused.response is not None
     assert refused.ephemeral and refused.response.content == f"There is no game #{lobby_id} in this server."
     assert not refused.response.attachments

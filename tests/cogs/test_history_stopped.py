@@ -11,36 +11,53 @@ length is told off the event loop.
 import random
 import sqlite3
 import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import simcord
 
 import cogs.history
 import service.history
+from bot import CardBot
 from service.export import read_export
-from tests.cogs.helpers import game_thread, open_and_start, private_text
+from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text
 from tests.cogs.test_kasino_flow import play_turn
 
 
-async def frozen_game(env, make_bot, db_path, channel, members):
+async def frozen_game(
+    env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    db_path: Path,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+):
     """A Kasino game of two moves whose second logged move is damaged, frozen by the bot's start-up check."""
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     rng = random.Random(3)
     for _ in range(2):
         await play_turn(env, channel, members, game_id, rng, "slash")
-    await env.bot.store.close()
+    await bot_of(env).store.close()
     with sqlite3.connect(db_path) as conn:  # the second move names a card nobody was dealt
         conn.execute("UPDATE moves SET move = 'Z♠ place' WHERE game_id = ? AND seq = 2", (game_id,))
     await env.restart_bot(make_bot())
-    assert (await env.bot.store.get_game(game_id)).status == "frozen"
+    assert (await bot_of(env).store.get_game(game_id)).status == "frozen"
     return game_id
 
 
 async def test_a_frozen_games_history_says_it_is_frozen_and_tells_the_moves_that_replay(
-    simcord_env, make_bot, db_path, channel, members
-):
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    db_path: Path,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     game_id = await frozen_game(simcord_env, make_bot, db_path, channel, members)
     carol = members[2]
     opened = await carol.slash(game_thread(channel, game_id), "game history")
     assert opened.ephemeral
+    assert opened.response is not None
     assert opened.response.content == (
         f"Kasino #{game_id} was stopped because its moves could not be restored: you see its moves as far as they "
         "replay (1 move), and only what every spectator saw."
@@ -51,10 +68,15 @@ async def test_a_frozen_games_history_says_it_is_frozen_and_tells_the_moves_that
 
 
 async def test_a_frozen_games_export_says_it_is_frozen_and_cannot_be_replayed(
-    simcord_env, make_bot, db_path, channel, members
-):
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    db_path: Path,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     game_id = await frozen_game(simcord_env, make_bot, db_path, channel, members)
     exported = await members[2].slash(channel, "game export", game=game_id)
+    assert exported.response is not None
     assert exported.response.content == (
         f"Kasino #{game_id} was stopped because its moves could not be restored: the file holds its moves as far as "
         "they replay (1 move), without the seed, so it cannot be replayed."
@@ -66,15 +88,18 @@ async def test_a_frozen_games_export_says_it_is_frozen_and_cannot_be_replayed(
     assert not any("once the game has ended" in comment for comment in game.comments)
 
 
-async def test_a_cancelled_games_export_says_it_can_never_be_replayed(simcord_env, channel, members):
+async def test_a_cancelled_games_export_says_it_can_never_be_replayed(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     await play_turn(simcord_env, channel, members, game_id, random.Random(5), "slash")
     thread = game_thread(channel, game_id)
     await alice.slash(thread, "game cancel")
-    assert (await simcord_env.bot.store.get_game(game_id)).status == "cancelled"
+    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "cancelled"
 
     exported = await bob.slash(thread, "game export")
+    assert exported.response is not None
     assert "cannot be replayed" in exported.response.content
     text = (await exported.response.attachments[0].read()).decode("utf-8")
     assert "once the game has ended" not in text and "until the game ends" not in text
@@ -83,7 +108,12 @@ async def test_a_cancelled_games_export_says_it_can_never_be_replayed(simcord_en
     assert game.comments[-1] == "The game was cancelled: its file holds no seed and can never be replayed."
 
 
-async def test_a_history_is_replayed_off_the_event_loop(simcord_env, channel, members, monkeypatch):
+async def test_a_history_is_replayed_off_the_event_loop(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2)
     threads = []
@@ -103,6 +133,8 @@ async def test_a_history_is_replayed_off_the_event_loop(simcord_env, channel, me
     loop_thread = threading.get_ident()  # the test shares the bot's event loop
     opened = await bob.slash(game_thread(channel, game_id), "game history")
     exported = await bob.slash(game_thread(channel, game_id), "game export")
+    assert opened.response is not None
+    assert exported.response is not None
     assert opened.response.embeds and exported.response.attachments
     assert {name for name, _ in threads} == {"replay_history", "_entries", "_export"}
     assert all(thread != loop_thread for _, thread in threads)

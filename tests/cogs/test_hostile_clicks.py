@@ -7,9 +7,10 @@ Forged components are posted by the bot itself (`post_forged`), as in `test_host
 import logging
 
 import pytest
+import simcord
 
 from cogs.runtime.errors import APOLOGY
-from tests.cogs.helpers import custom_ids, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, custom_ids, game_thread, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_hostile_input import post_forged
 from tests.cogs.test_seat_changes import state, three_player_kasino
 
@@ -27,23 +28,25 @@ def answered_in_words(result, *words):
 
 
 @pytest.fixture
-def no_error_logged(caplog):
+def no_error_logged(caplog: pytest.LogCaptureFixture):
     caplog.set_level(logging.INFO)
     yield
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
     assert not errors, [record.getMessage() for record in errors]
 
 
-async def stored(env, game_id):
-    record = await env.bot.store.get_game(game_id)
-    return record, env.bot.service.game_of(record)
+async def stored(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    return record, bot_of(env).service.game_of(record)
 
 
 def seat_requests(thread):
     return [message for message in thread.history() if "asks to take seat" in (message.content or "")]
 
 
-async def test_seat_controls_with_ids_past_64_bits_are_refused_in_words(simcord_env, channel, members, no_error_logged):
+async def test_seat_controls_with_ids_past_64_bits_are_refused_in_words(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], no_error_logged: None
+) -> None:
     alice = members[0]
     take, answer, pick = f"seat:take:{PAST_64_BITS}", f"seat:yes:{PAST_64_BITS}:0:{PAST_64_BITS}", "seat:pick:"
     forged = await post_forged(simcord_env, channel, take, answer, select=(pick + PAST_64_BITS, ["0"]))
@@ -53,7 +56,9 @@ async def test_seat_controls_with_ids_past_64_bits_are_refused_in_words(simcord_
     assert simcord_env.errors == []
 
 
-async def test_a_seat_in_an_answer_past_64_bits_is_no_seat(simcord_env, channel, members, no_error_logged):
+async def test_a_seat_in_an_answer_past_64_bits_is_no_seat(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], no_error_logged: None
+) -> None:
     alice, dave = members[0], members[3]
     game_id, thread, _ = await three_player_kasino(simcord_env, channel, members)
     before, _ = await state(simcord_env, game_id)
@@ -65,8 +70,8 @@ async def test_a_seat_in_an_answer_past_64_bits_is_no_seat(simcord_env, channel,
 
 
 async def test_a_seat_menu_value_that_is_not_a_number_is_refused_in_words(
-    simcord_env, channel, members, no_error_logged
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], no_error_logged: None
+) -> None:
     dave = members[3]
     game_id, thread, _ = await three_player_kasino(simcord_env, channel, members)
     custom_id = f"seat:pick:{game_id}"
@@ -77,8 +82,8 @@ async def test_a_seat_menu_value_that_is_not_a_number_is_refused_in_words(
 
 
 async def test_a_member_asking_again_for_a_seat_is_told_privately_and_the_host_is_pinged_once(
-    simcord_env, channel, members, no_error_logged
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], no_error_logged: None
+) -> None:
     alice, dave = members[0], members[3]
     game_id, thread, seat = await three_player_kasino(simcord_env, channel, members)
     take = f"seat:take:{game_id}"
@@ -102,8 +107,12 @@ async def test_a_member_asking_again_for_a_seat_is_told_privately_and_the_host_i
 
 
 async def test_approving_a_member_who_left_the_server_gives_no_seat_and_tells_the_host(
-    simcord_env, guild, channel, members, no_error_logged
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    no_error_logged: None,
+) -> None:
     alice, bob, dave = members[0], members[1], members[3]
     game_id, thread, seat = await three_player_kasino(simcord_env, channel, members)
     asked = await dave.click(table_message(thread, game_id), custom_id=f"seat:take:{game_id}")
@@ -116,7 +125,7 @@ async def test_approving_a_member_who_left_the_server_gives_no_seat_and_tells_th
     answered_in_words(refused, "no longer in this server")
     after, game = await state(simcord_env, game_id)
     assert after.seats[seat].user_id == bob.id and game.public_view().seats[seat].resigned
-    assert after.version == before.version and await simcord_env.bot.store.seat_changes(game_id) == []
+    assert after.version == before.version and await bot_of(simcord_env).store.seat_changes(game_id) == []
     assert str(dave.id) not in str(table_message(thread, game_id).embeds[0].to_dict())
     closed = next(message for message in thread.history() if message.id == request.id)
     assert not custom_ids(closed) and "no longer in this server" in closed.content
@@ -124,27 +133,41 @@ async def test_approving_a_member_who_left_the_server_gives_no_seat_and_tells_th
 
 @pytest.mark.parametrize("planted", ["k:0:0:hrpage:1", "k:0:0:hr:0:on", "k:{lobby}:0:hrpage:1", "k:{lobby}:0:hrsave"])
 async def test_a_house_rules_control_planted_on_a_public_message_changes_nothing(
-    simcord_env, channel, members, planted, no_error_logged
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    planted: str,
+    no_error_logged: None,
+) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "kasino new")
+    assert opened.response is not None
     lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     custom_id = planted.format(lobby=lobby_id)
-    before = await simcord_env.bot.store.get_game(lobby_id)
+    before = await bot_of(simcord_env).store.get_game(lobby_id)
     forged = await post_forged(simcord_env, channel, custom_id)
     clicked = await alice.click(forged, custom_id=custom_id)
     answered_in_words(clicked, "house rules panel")
     after = next(message for message in channel.history() if message.id == forged.id)
     assert after.content == forged.content == "Forged controls"
     assert custom_ids(after) == [custom_id]
-    after_lobby = await simcord_env.bot.store.get_game(lobby_id)
+    after_lobby = await bot_of(simcord_env).store.get_game(lobby_id)
+    assert before is not None
+    assert after_lobby is not None
     assert (after_lobby.version, after_lobby.settings) == (before.version, before.settings)
-    assert await simcord_env.bot.service.house_rules_preset(channel.guild.id, "kasino") == {}
+    assert channel.guild is not None
+    assert await bot_of(simcord_env).service.house_rules_preset(channel.guild.id, "kasino") == {}
     assert simcord_env.errors == []
 
 
 @pytest.mark.parametrize("spot", ["0", "11", "99", PAST_64_BITS])
-async def test_a_forged_garbage_spot_is_answered_in_words(simcord_env, channel, members, spot, no_error_logged):
+async def test_a_forged_garbage_spot_is_answered_in_words(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    spot: str,
+    no_error_logged: None,
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=2)
     thread = game_thread(channel, game_id)

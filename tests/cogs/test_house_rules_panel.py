@@ -44,7 +44,7 @@ def fake_kind(choices, toggles):
 
 
 @pytest.fixture(autouse=True)
-def words(monkeypatch):
+def words(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each kind-owned word as its catalog id (the fake kinds have no catalog)."""
     monkeypatch.setattr(cogs.runtime.house_rules, "say", lambda locale, key, **params: f"{key}{sorted(params.items())}")
 
@@ -55,7 +55,7 @@ def payload(shown):
 
 @pytest.mark.parametrize(("choices", "toggles", "pages"), [(4, 3, 1), (1, 1, 1), (6, 6, 2), (9, 13, 3)])
 @pytest.mark.parametrize("saving", [False, True])
-def test_every_page_of_the_panel_fits_a_message(choices, toggles, pages, saving, listed):
+def test_every_page_of_the_panel_fits_a_message(choices: int, toggles: int, pages: int, saving: bool, listed) -> None:
     kind = listed(fake_kind(choices, toggles))
     assert len(panel_pages(kind, saving=saving)) == pages
     for page in range(pages):
@@ -75,7 +75,7 @@ def test_every_page_of_the_panel_fits_a_message(choices, toggles, pages, saving,
     assert len(controls) == choices + toggles  # every rule has its control on some page
 
 
-def test_a_menu_offers_25_values_the_usual_first_and_the_current_one_always(listed):
+def test_a_menu_offers_25_values_the_usual_first_and_the_current_one_always(listed) -> None:
     assert offered(TARGET, 16)[:3] == [11, 16, 21] and len(offered(TARGET, 16)) == 25
     assert offered(TARGET, 99)[-1] == 99 and len(offered(TARGET, 99)) == 25
     shown = panel(listed(fake_kind(1, 0)), 7, {"target": 99}, "head", "en", 0, saving=False)
@@ -83,14 +83,14 @@ def test_a_menu_offers_25_values_the_usual_first_and_the_current_one_always(list
     assert [option["value"] for option in menu["options"] if option.get("default")] == ["99"]
 
 
-def test_the_managers_panel_names_the_servers_usual_rules_and_has_no_save_button(listed):
+def test_the_managers_panel_names_the_servers_usual_rules_and_has_no_save_button(listed) -> None:
     shown = preset_panel(listed(fake_kind(2, 2)), {"toggle0": True}, "en")
     ids = [item["custom_id"] for row in shown["view"].to_components() for item in row["components"]]
     assert all(custom_id.startswith("f:0:0:") for custom_id in ids) and not any("hrsave" in i for i in ids)
     assert shown["content"].startswith("**High Card: this server's usual house rules.**")
 
 
-def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch):
+def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()  # the real catalogs
     names = ["Kari", "Ola", "Nora", "Per"]
     record = SimpleNamespace(
@@ -105,10 +105,11 @@ def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch):
     assert line == "Kasino #9 is over. 1. Kari & Nora (16 points), 3. Ola & Per (9 points)"
     alone = SimpleNamespace(outcome=lambda: TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9)))
     line = Presenter(None).result_line(record, alone, "en")
+    assert line is not None
     assert line.startswith("Kasino #9 is over. 1. Kari (16 points), 1. Nora")
 
 
-async def test_a_control_naming_no_rule_or_no_value_is_refused(listed):
+async def test_a_control_naming_no_rule_or_no_value_is_refused(listed) -> None:
     from cogs.house_rules import HouseRuleControl
     from service.errors import RefusedError
 

@@ -53,20 +53,20 @@ def items():
 
 
 @pytest.mark.parametrize("item", list(items()), ids=lambda item: item.custom_id)
-def test_custom_id_matches_its_template_and_fits(item):
+def test_custom_id_matches_its_template_and_fits(item) -> None:
     assert isinstance(item, discord.ui.DynamicItem)
     assert 1 <= len(item.custom_id) <= 100
     assert re.fullmatch(item.__discord_ui_compiled_template__, item.custom_id)
 
 
-def test_no_custom_id_is_claimed_by_two_templates():
+def test_no_custom_id_is_claimed_by_two_templates() -> None:
     classes = {type(item) for item in items()}
     for item in items():
         claimed = [cls for cls in classes if re.fullmatch(cls.__discord_ui_compiled_template__, item.custom_id)]
         assert claimed == [type(item)], item.custom_id
 
 
-async def test_the_card_button_reads_back_its_card():
+async def test_the_card_button_reads_back_its_card() -> None:
     for card in new_deck():
         button = CardButton(1, 2, card)
         match = re.fullmatch(CardButton.__discord_ui_compiled_template__, button.custom_id)
@@ -76,7 +76,7 @@ async def test_the_card_button_reads_back_its_card():
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4))
-def test_every_kasino_move_fits_a_select_option_and_an_autocomplete_value(seed, players):
+def test_every_kasino_move_fits_a_select_option_and_an_autocomplete_value(seed: int, players) -> None:
     # Discord caps option values and autocomplete values at 100 characters; a move's notation is both.
     game = KasinoGame.new(players, seed)
     chooser = random.Random(seed)
@@ -86,7 +86,7 @@ def test_every_kasino_move_fits_a_select_option_and_an_autocomplete_value(seed, 
         game.apply(game.to_move, chooser.choice(moves))
 
 
-async def test_the_page_button_reads_back_whether_computers_show():
+async def test_the_page_button_reads_back_whether_computers_show() -> None:
     for shown in (True, False):
         button = PageButton("garbage", "wins", 3, computers=shown)
         match = re.fullmatch(PageButton.__discord_ui_compiled_template__, button.custom_id)

@@ -8,13 +8,15 @@ game catches up once access returns.
 
 import itertools
 import logging
+from pathlib import Path
 
 import discord
 import pytest
+import simcord
 
-from bot import create_bot
+from bot import CardBot, create_bot
 from cogs.runtime.invalid import WINDOW_SECONDS, InvalidRequests
-from tests.cogs.helpers import game_thread, open_and_start
+from tests.cogs.helpers import bot_of, game_thread, open_and_start
 from tests.cogs.test_projection import assert_table_shows_the_stored_game, stored
 
 GAMES = 30
@@ -25,17 +27,17 @@ STEP = 30
 
 
 @pytest.fixture
-async def simcord_bot(db_path, computers_without_pause):
+async def simcord_bot(db_path: Path, computers_without_pause: None):
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, invalid_requests=InvalidRequests(SHARE))
     yield bot
     await bot.close()  # SimCord never closes a bot; closing ours closes its database
 
 
-def refusals_seen(env):
+def refusals_seen(env: simcord.Env):
     """When each 403 reached the bot (virtual seconds), observed on its HTTP client, apart from what the bot counts."""
     stamps = []
-    send = env.bot.http.request
+    send = bot_of(env).http.request
 
     async def request(route, **kwargs):
         try:
@@ -45,7 +47,7 @@ def refusals_seen(env):
                 stamps.append(env.now().timestamp())
             raise
 
-    env.bot.http.request = request
+    bot_of(env).http.request = request
     return stamps
 
 
@@ -55,8 +57,12 @@ def busiest_window(stamps):
 
 
 async def test_many_games_refused_missing_access_stay_within_the_process_share_say_the_slowdown_once_and_catch_up(
-    simcord_env, simcord_bot, channel, members, caplog
-):
+    simcord_env: simcord.Env,
+    simcord_bot: CardBot,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     games = []
     for number in range(GAMES):
         host, guest = members[number % 6], members[number % 6 + 1]

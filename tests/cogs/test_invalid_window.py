@@ -23,7 +23,7 @@ SERVER_ERROR = discord.DiscordServerError(
 
 
 class Clock:
-    def __init__(self):
+    def __init__(self) -> None:
         self.now = 0.0
 
     def __call__(self):
@@ -36,7 +36,7 @@ def busiest_window(stamps):
     return max((sum(1 for other in stamps if stamp - WINDOW_SECONDS < other <= stamp) for stamp in stamps), default=0)
 
 
-def test_401_403_and_429_count_and_a_shared_scope_429_does_not():
+def test_401_403_and_429_count_and_a_shared_scope_429_does_not() -> None:
     invalid = InvalidRequests(limit=100, clock=Clock())
     for status in (401, 403, 429, 200, 204, 404, 500, 503):
         invalid.note(status)
@@ -47,7 +47,7 @@ def test_401_403_and_429_count_and_a_shared_scope_429_does_not():
     assert invalid.count() == 5 == invalid.total
 
 
-def test_refusals_older_than_ten_minutes_age_out_one_by_one():
+def test_refusals_older_than_ten_minutes_age_out_one_by_one() -> None:
     clock = Clock()
     invalid = InvalidRequests(limit=100, clock=clock)
     for second in (0, 100, 200):
@@ -63,7 +63,7 @@ def test_refusals_older_than_ten_minutes_age_out_one_by_one():
     assert invalid.count() == 0 and invalid.total == 3
 
 
-def test_each_process_keeps_its_share_by_requests_a_second_or_by_shards():
+def test_each_process_keeps_its_share_by_requests_a_second_or_by_shards() -> None:
     assert budget_for(50) == 5_000  # one process: half of Discord's 10,000
     assert budget_for(25) == 2_500  # two processes splitting the 50 requests a second
     assert budget_for(16) == 1_600  # three
@@ -75,7 +75,7 @@ def test_each_process_keeps_its_share_by_requests_a_second_or_by_shards():
         InvalidRequests(limit=0)
 
 
-def test_a_retry_after_a_failure_that_is_not_a_refusal_keeps_its_backoff_and_plans_nothing():
+def test_a_retry_after_a_failure_that_is_not_a_refusal_keeps_its_backoff_and_plans_nothing() -> None:
     invalid = InvalidRequests(limit=1, clock=Clock())
     invalid.note(403)
     assert invalid.retry_delay(5.0, SERVER_ERROR) == 5.0
@@ -83,7 +83,7 @@ def test_a_retry_after_a_failure_that_is_not_a_refusal_keeps_its_backoff_and_pla
     assert invalid.planned() == 0
 
 
-def test_under_the_budget_a_refused_game_retries_after_its_backoff():
+def test_under_the_budget_a_refused_game_retries_after_its_backoff() -> None:
     invalid = InvalidRequests(limit=100, clock=Clock())
     for _ in range(10):
         invalid.note(403)
@@ -91,7 +91,9 @@ def test_under_the_budget_a_refused_game_retries_after_its_backoff():
     assert invalid.planned() == 3 and not invalid.slowing and invalid.slowed == 0
 
 
-def test_refused_games_retrying_together_never_pass_the_budget_in_any_ten_minutes(caplog):
+def test_refused_games_retrying_together_never_pass_the_budget_in_any_ten_minutes(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """250 games refused at once, each retrying on its backoff (5 s doubling to 5 minutes) and refused again.
 
     On its backoff alone each game would be refused 7 times in the first 10 minutes: 1,750 in all.
@@ -120,7 +122,9 @@ def test_refused_games_retrying_together_never_pass_the_budget_in_any_ten_minute
     assert len(said) == 1 and "retry more slowly" in said[0], said
 
 
-def test_the_slowdown_is_said_once_when_it_starts_and_once_when_the_count_is_back_under_half(caplog):
+def test_the_slowdown_is_said_once_when_it_starts_and_once_when_the_count_is_back_under_half(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     clock = Clock()
     invalid = InvalidRequests(limit=10, clock=clock)
     with caplog.at_level(logging.INFO, logger="cogs.runtime.invalid"):
@@ -154,7 +158,7 @@ def fake_discord():
             Route.BASE = base
 
 
-async def test_every_response_of_discord_py_s_session_is_seen_including_the_429s_it_retries(fake_discord):
+async def test_every_response_of_discord_py_s_session_is_seen_including_the_429s_it_retries(fake_discord) -> None:
     invalid = InvalidRequests(limit=100)
     trace = invalid.trace_config()
     http = HTTPClient(aiohttp.TCPConnector(limit=0), http_trace=trace)

@@ -2,17 +2,21 @@
 
 import random
 import threading
+from collections.abc import Callable
 
 import discord
 import pytest
+import simcord
 
 import cogs.kasino.panel
+from bot import CardBot
 from cogs.runtime.ids import card_arg
 from cogs.runtime.recent import Recent
 from cogs.runtime.text import TEXT_STYLE, legible
 from cogs.runtime.words import said
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import (
+    bot_of,
     components,
     game_thread,
     member_for,
@@ -28,8 +32,9 @@ VERBS = {"Take", "Build", "Raise", "Double", "Place"}
 CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
 
 
-async def state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -38,7 +43,7 @@ def hand_cards(record):
     return {code for hand in record.state["hands"] for code in hand}
 
 
-def assert_no_hand_card_in_public(guild, record):
+def assert_no_hand_card_in_public(guild: simcord.GuildHandle, record) -> None:
     texts = public_texts(guild)
     leaked = {card for card in hand_cards(record) if card in texts}
     assert leaked == set(), f"hand cards shown in public: {leaked}"
@@ -54,13 +59,13 @@ def secret_through(before, after, played):
     return hidden_before & hand_cards(after)
 
 
-def new_public_text(before_messages, guild):
+def new_public_text(before_messages, guild: simcord.GuildHandle):
     """Text of the public messages posted or edited since `before_messages` was taken."""
     now = public_messages(guild)
     return "\n".join(text for key, text in now.items() if before_messages.get(key) != text)
 
 
-def dm_hand_message(member, record, seat):
+def dm_hand_message(member: simcord.MemberActor, record, seat):
     message_id = record.seats[seat].hand_message_id
     return next(m for m in member.user.dm_channel.history() if m.id == message_id)
 
@@ -104,7 +109,9 @@ async def two_taps(actor, message, rng):
     return await actor.select(message, [rng.choice(values)], custom_id=select["custom_id"]), 2
 
 
-async def play_turn(env, channel, members, game_id, rng, how):
+async def play_turn(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, rng, how
+):
     """One turn by the player to move; afterwards, no message posted or edited for it names a hidden card."""
     before_messages = public_messages(channel.guild)
     record, game = await state(env, game_id)
@@ -115,6 +122,7 @@ async def play_turn(env, channel, members, game_id, rng, how):
         choices = await member.autocomplete(thread, "kasino play", "move", "")
         assert choices and len(choices) <= 25
         played = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
+        assert played.response is not None
         assert played.ephemeral and played.response.content.startswith("Done: "), played
     elif how == "dm":
         _, taps = await two_taps(member.user, dm_hand_message(member, record, seat), rng)
@@ -126,14 +134,22 @@ async def play_turn(env, channel, members, game_id, rng, how):
         assert taps <= 2
     after, _ = await state(env, game_id)
     assert after.version == record.version + 1, "the move was not applied"
-    played = (await env.bot.store.game_moves(game_id))[-1].move.split()[0]
+    played = (await bot_of(env).store.game_moves(game_id))[-1].move.split()[0]
     posted = new_public_text(before_messages, channel.guild)
     leaked = {card for card in secret_through(record, after, played) if card in posted}
     assert leaked == set(), f"hidden cards named in public after {how}: {leaked}"
     return after
 
 
-async def play_to_end(env, channel, members, game_id, rng, ways, limit=2000):
+async def play_to_end(
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    rng,
+    ways,
+    limit=2000,
+):
     for turn in range(limit):
         record = await play_turn(env, channel, members, game_id, rng, ways[turn % len(ways)])
         if record.status == "finished":
@@ -142,7 +158,13 @@ async def play_to_end(env, channel, members, game_id, rng, ways, limit=2000):
 
 
 @pytest.mark.parametrize(("players", "target"), [(2, 16), (4, 5)])
-async def test_complete_game_through_slash_commands_and_menus(simcord_env, channel, members, players, target):
+async def test_complete_game_through_slash_commands_and_menus(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    players: int,
+    target: int,
+) -> None:
     host, *others = members[:players]
     _, game_id = await open_and_start(channel, host, others, "kasino new", seats=players, target=target)
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(players), ["dm", "slash", "panel"])
@@ -151,12 +173,16 @@ async def test_complete_game_through_slash_commands_and_menus(simcord_env, chann
     thread = game_thread(channel, game_id)
     assert any(m.content.startswith("Round 1 scored") for m in thread.history())
     assert table_message(thread, game_id).content == f"**Kasino #{game_id}** is over."
+    assert channel.last_message is not None
     assert channel.last_message.content.startswith(f"Kasino #{game_id} is over. 1. ")
-    board = await simcord_env.bot.store.leaderboard(channel.guild.id, "kasino", "rating")
+    assert channel.guild is not None
+    board = await bot_of(simcord_env).store.leaderboard(channel.guild.id, "kasino", "rating")
     assert board.total == players
 
 
-async def test_each_player_gets_their_hand_by_dm_and_only_their_own(simcord_env, channel, members):
+async def test_each_player_gets_their_hand_by_dm_and_only_their_own(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
@@ -172,7 +198,9 @@ async def test_each_player_gets_their_hand_by_dm_and_only_their_own(simcord_env,
     assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, game.view(game.to_move).hand))
 
 
-async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(simcord_env, channel, members):
+async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     simcord_env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", times=None, **CLOSED)
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=1)
@@ -201,7 +229,9 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     assert list(bob.user.dm_channel.history()) == []
 
 
-async def test_refusals_are_ephemeral_and_change_nothing(simcord_env, channel, members):
+async def test_refusals_are_ephemeral_and_change_nothing(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
@@ -219,6 +249,7 @@ async def test_refusals_are_ephemeral_and_change_nothing(simcord_env, channel, m
     ]
     for actor, typed, reason in cases:
         refused = await actor.slash(thread, "kasino play", move=typed)
+        assert refused.response is not None
         shown = refused.response.content.replace(TEXT_STYLE, "")  # black suits carry a text-style selector
         assert refused.ephemeral and reason in shown, (typed, refused.response.content)
         after, _ = await state(simcord_env, game_id)
@@ -228,7 +259,9 @@ async def test_refusals_are_ephemeral_and_change_nothing(simcord_env, channel, m
     assert_no_hand_card_in_public(channel.guild, record)
 
 
-async def test_autocomplete_offers_only_the_callers_legal_moves(simcord_env, channel, members):
+async def test_autocomplete_offers_only_the_callers_legal_moves(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
@@ -259,7 +292,9 @@ async def test_autocomplete_offers_only_the_callers_legal_moves(simcord_env, cha
         assert after.version == record.version and after.state == record.state
 
 
-async def test_a_stale_menu_is_refused(simcord_env, channel, members):
+async def test_a_stale_menu_is_refused(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
@@ -281,13 +316,19 @@ async def test_a_stale_menu_is_refused(simcord_env, channel, members):
     stale = await mover.click(snapshot, custom_id=pick["custom_id"])
     assert "out of date" in private_text(stale)
     # The refused panel is redrawn in place with the current (waiting) panel.
+    assert stale.response is not None
     assert "Not your turn yet" in stale.response.content
     after, _ = await state(simcord_env, game_id)
     assert after.version == played.version and after.state == played.state
-    assert len(await simcord_env.bot.store.game_moves(game_id)) == 1
+    assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
 
-async def test_restart_mid_round_keeps_hands_table_and_menus(simcord_env, make_bot, channel, members):
+async def test_restart_mid_round_keeps_hands_table_and_menus(
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     rng = random.Random(9)
@@ -295,7 +336,7 @@ async def test_restart_mid_round_keeps_hands_table_and_menus(simcord_env, make_b
         await play_turn(simcord_env, channel, members, game_id, rng, how)
     before, game = await state(simcord_env, game_id)
     # A restart: the old process is gone, and its database lock with it (a second open would be refused).
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     table = table_message(game_thread(channel, game_id), game_id)
     last_move = said(before, before.narration)[-1]
@@ -311,7 +352,9 @@ async def test_restart_mid_round_keeps_hands_table_and_menus(simcord_env, make_b
     await play_turn(simcord_env, channel, members, game_id, rng, "slash")
 
 
-async def test_hand_panels_are_only_visible_to_their_owner(simcord_env, channel, members):
+async def test_hand_panels_are_only_visible_to_their_owner(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, _ = await state(simcord_env, game_id)
@@ -324,11 +367,16 @@ async def test_hand_panels_are_only_visible_to_their_owner(simcord_env, channel,
     assert all(card in texts_visible_to(alice, channel.guild) for card in alice_cards)
 
 
-async def test_hand_pictures_are_drawn_off_the_event_loop(simcord_env, channel, members, monkeypatch):
+async def test_hand_pictures_are_drawn_off_the_event_loop(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+):
     drawn_in = []
     draw = cogs.kasino.panel.render_hand
 
-    def recording(view, locale):
+    def recording(view, locale: str):
         drawn_in.append(threading.current_thread())
         return draw(view, locale)
 

@@ -7,11 +7,21 @@ is refused the panel, and partnerships are refused where the lobby is not for fo
 import random
 from types import SimpleNamespace
 
+import simcord
+
 from cogs.kasino.render import hand_text, public_table, score_table, scoring_rules
 from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.events import RoundEnded
 from engine.kasino.scoring import SeatScore
-from tests.cogs.helpers import custom_ids, game_thread, lobby_button, private_text, result_message, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    custom_ids,
+    game_thread,
+    lobby_button,
+    private_text,
+    result_message,
+    table_message,
+)
 from tests.cogs.test_kasino_flow import play_to_end, state
 from tests.cogs.test_words import embed_text, record_stub
 from tests.said import said
@@ -24,7 +34,7 @@ def ended(game, text):
     return next(event for event in game.play(0, text) if isinstance(event, RoundEnded))
 
 
-def test_kv5_a_round_is_scored_once_per_team_named_by_both_partners():
+def test_kv5_a_round_is_scored_once_per_team_named_by_both_partners() -> None:
     game = KasinoGame.from_position(["K♥", "", "", ""], [], captured=["A♠ 2♠ 3♣", "4♠ 5♠ 6♠ 7♣ 8♣",
                                     "9♠ 10♠ J♣ Q♣ 10♦", "K♣"], sweeps=[1, 2, 2, 0], last_taker=3,
                                     to_move=0, settings=PARTNERS)  # fmt: skip
@@ -40,7 +50,7 @@ def said_round(event):
     return said(event.message(), NAMES).split("(total): ", 1)[1].rstrip(".")
 
 
-def test_kv2_cancelled_sweeps_are_said_and_the_scoring_in_use_is_named():
+def test_kv2_cancelled_sweeps_are_said_and_the_scoring_in_use_is_named() -> None:
     settings = {"sweeps": "cancel", "most_cards": 2}
     game = KasinoGame.from_position(["K♥", ""], [], captured=["4♣ 5♣", "6♣"], sweeps=[3, 1], last_taker=0,
                                     to_move=0, settings=settings)  # fmt: skip
@@ -55,7 +65,7 @@ def test_kv2_cancelled_sweeps_are_said_and_the_scoring_in_use_is_named():
     assert "most cards 2" in text
 
 
-def test_kv2_with_sweeps_off_a_round_has_no_sweep_line_and_the_table_counts_none():
+def test_kv2_with_sweeps_off_a_round_has_no_sweep_line_and_the_table_counts_none() -> None:
     settings = KasinoSettings(sweeps="off")
     assert scoring_rules(settings) == "Scoring at this table: Sweeps: off; a round holds 11 points."
     scores = [SeatScore(0, 30, 8, 1, 2, 2, 1, 2, 0, 1, 9, 9), SeatScore(1, 22, 5, 0, 0, 2, 0, 0, 0, 0, 2, 2)]
@@ -66,12 +76,12 @@ def test_kv2_with_sweeps_off_a_round_has_no_sweep_line_and_the_table_counts_none
     assert "sweeps" not in embed_text(embed) and "hand 4 · captured 0 · **0** points" in embed_text(embed)
 
 
-def test_default_rules_say_no_scoring_line():
+def test_default_rules_say_no_scoring_line() -> None:
     assert scoring_rules(KasinoSettings()) is None
     assert scoring_rules(KasinoSettings(building=False, target=21)) is None  # not a scoring rule
 
 
-def test_kv5_the_table_names_the_teams_and_each_seat_its_team():
+def test_kv5_the_table_names_the_teams_and_each_seat_its_team() -> None:
     game = KasinoGame.new(4, seed=9, settings=PARTNERS)
     _, embed = public_table(record_stub("kasino", NAMES), game.public_view(), [])
     assert "**Team 1:** Kari & Nora · **Team 2:** Ola & Per" in embed.description
@@ -80,7 +90,7 @@ def test_kv5_the_table_names_the_teams_and_each_seat_its_team():
     assert all("team **0** points" in field.value for field in embed.fields[:4])
 
 
-def test_kv5_a_players_panel_names_the_partner_and_the_opponents():
+def test_kv5_a_players_panel_names_the_partner_and_the_opponents() -> None:
     game = KasinoGame.new(4, seed=9, settings=PARTNERS)
     record = SimpleNamespace(**vars(record_stub("kasino", NAMES)), thread_id=1, channel_id=1)
     for seat in range(4):
@@ -94,9 +104,12 @@ def control(message, suffix):
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(suffix))
 
 
-async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcord_env, channel, members):
+async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     host, *others = members[:4]
     opened = await host.slash(channel, "kasino new", seats=4, target=5)
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     for member in others:
         await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
@@ -104,6 +117,7 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcor
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
     panel = await host.select(panel.response, ["cancel"], custom_id=control(panel.response, ":hr:0"))
     await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
+    assert opened.response is not None
     assert "House rules: Sweeps: cancel out; Partnerships: two against two." in opened.response.content
     started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
     assert started.acknowledged
@@ -117,6 +131,7 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcor
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(4), ["dm", "slash", "panel"])
     game = KasinoGame.from_dict(record.state)
     outcome = game.outcome()
+    assert outcome is not None
     assert outcome.teams == ((0, 2), (1, 3))
     assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
     posts = [message.content for message in thread.history()]
@@ -126,7 +141,9 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(simcor
     assert f"1. {names[0]} & {names[2]}" in result or f"1. {names[1]} & {names[3]}" in result
 
 
-async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_set_house_rules(channel, members):
+async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_set_house_rules(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     host, guest = members[:2]
     opened = await host.slash(channel, "kasino new", seats=3)
     await guest.click(opened.response, custom_id=lobby_button(opened.response, "join"))
@@ -135,10 +152,13 @@ async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
     refused = await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
     assert "four players" in private_text(refused) + (refused.response.content if refused.response else "")
+    assert opened.response is not None
     assert "House rules" not in opened.response.content  # nothing changed
 
 
-async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_be_typed(channel, members):
+async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_be_typed(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+):
     host = members[0]
 
     async def offered(typed):
@@ -149,26 +169,31 @@ async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_
     assert await offered("30") == [30]
     assert await offered("100") == []  # beyond 99: Discord's range refuses it anyway
     opened = await host.slash(channel, "kasino new", seats=2, target=30)
+    assert opened.response is not None
     assert "Playing to 30 points." in opened.response.content
 
 
 async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_did_not_change(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     # Fault: Discord refuses the public lobby message's edit once (503) right after building off is saved.
     host = members[0]
     opened = await host.slash(channel, "kasino new", seats=2)
+    assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    assert record is not None
     simcord_env.inject_error(
         "PATCH", f"/channels/{channel.id}/messages/{record.lobby_message_id}",
         status=503, message="Service Unavailable", times=1,
     )  # fmt: skip
     turned = await host.click(panel.response, custom_id=control(panel.response, ":hr:4:off"))
     assert turned.acknowledged and private_text(turned) == ""  # no apology, no refusal: the change stands
+    assert panel.response is not None
     assert "Building: off" in panel.response.content  # the host's panel (edited through the interaction) says so
-    assert (await simcord_env.bot.store.get_game(game_id)).settings["building"] is False
+    assert (await bot_of(simcord_env).store.get_game(game_id)).settings["building"] is False
+    assert opened.response is not None
     assert "Building" not in opened.response.content  # the public lobby missed this redraw only
     await host.select(panel.response, ["1"], custom_id=control(panel.response, ":hr:3"))  # the next change redraws it
     assert "Building: off" in opened.response.content

@@ -9,12 +9,13 @@ import random
 import re
 
 import pytest
+import simcord
 
 from cogs.kasino.panel import CardButton, MoveButton, MoveSelect
 from cogs.runtime.text import TEXT_STYLE
 from cogs.runtime.words import said as told
 from engine.kasino import KasinoGame
-from tests.cogs.helpers import components, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, components, game_thread, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_ids import BIG_ID, BIG_VERSION, items
 from tests.cogs.test_kasino_flow import (
     CLOSED,
@@ -32,7 +33,15 @@ def plain(text):
     return text.replace(TEXT_STYLE, "")
 
 
-async def play_by_panels(env, channel, members, game_id, closed, rng, limit=3000):
+async def play_by_panels(
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    closed,
+    rng,
+    limit=3000,
+):
     """Play to the end with the two-tap panel only: a DM panel, or Show my hand for a player whose DMs are closed.
 
     Returns the taps of each move, counted from the shown panel.
@@ -53,14 +62,20 @@ async def play_by_panels(env, channel, members, game_id, closed, rng, limit=3000
             taps.append((await two_taps(member.user, dm_hand_message(member, record, seat), rng))[1])
         after, _ = await state(env, game_id)
         assert after.version == record.version + 1, "the move was not applied"
-        played = (await env.bot.store.game_moves(game_id))[-1].move.split()[0]
+        played = (await bot_of(env).store.game_moves(game_id))[-1].move.split()[0]
         said = plain(" ".join(told(after, after.narration)))
         assert not {card for card in secret_through(record, after, played) if card in said}
     raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize(("players", "target"), [(2, 11), (4, 5)])
-async def test_whole_games_are_played_with_the_two_tap_panel_alone(simcord_env, channel, members, players, target):
+async def test_whole_games_are_played_with_the_two_tap_panel_alone(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    players: int,
+    target: int,
+) -> None:
     host, *others = members[:players]
     closed = {member.id for member in members[1:players:2]}  # every second player has DMs closed
     for member in members[1:players:2]:
@@ -82,10 +97,10 @@ TABLE = ["K♥", "3♥", "10♥", "6♦", "5♣", "7♣"]
 STOCK = "8♣ 8♥ 8♦ J♠ J♣ J♥ J♦ Q♠"
 
 
-def deal_in(monkeypatch, hands, table, stock=""):
+def deal_in(monkeypatch: pytest.MonkeyPatch, hands, table, stock=""):
     """Every new Kasino game starts in this position, seat 0 to move (a replay of its log starts there too)."""
 
-    def dealt(cls, players, seed, settings=None):
+    def dealt(cls, players, seed: int, settings=None):
         return KasinoGame.from_position(hands, table, stock=stock, to_move=0, seed=seed, settings=settings)
 
     monkeypatch.setattr(KasinoGame, "new", classmethod(dealt))
@@ -93,7 +108,7 @@ def deal_in(monkeypatch, hands, table, stock=""):
 
 
 @pytest.fixture
-def crafted_deal(monkeypatch):
+def crafted_deal(monkeypatch: pytest.MonkeyPatch):
     return deal_in(monkeypatch, [MOVER_HAND, OTHER_HAND], [*TABLE, {"build": "4♦ 2♦", "owner": 1}], STOCK)
 
 
@@ -112,8 +127,8 @@ def narration(record):
 
 
 async def test_k2_k6_to_k11_moves_have_imperative_words_and_one_name_everywhere(
-    simcord_env, channel, members, crafted_deal
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], crafted_deal
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     mover_seat = crafted_deal
@@ -170,7 +185,9 @@ async def test_k2_k6_to_k11_moves_have_imperative_words_and_one_name_everywhere(
     assert all(plain(choice["name"]).split()[0] in VERBS for choice in offered)
 
 
-async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(simcord_env, channel, members, crafted_deal):
+async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], crafted_deal
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     mover_seat = crafted_deal
@@ -194,11 +211,12 @@ async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(simcord_en
     assert "That move is out of date; the table has changed." in private_text(refused)
     after, _ = await state(simcord_env, game_id)
     assert (after.version, after.state) == (played.version, played.state)
+    assert refused.response is not None
     assert "Not your turn yet" in refused.response.content
     assert not hand_buttons(refused.response)
 
 
-def test_move_button_ids_fit_and_read_back():
+def test_move_button_ids_fit_and_read_back() -> None:
     game = KasinoGame.from_position([MOVER_HAND, OTHER_HAND], TABLE)
 
     class Record:
@@ -214,8 +232,11 @@ def test_move_button_ids_fit_and_read_back():
 
 
 async def test_a_card_with_more_moves_than_buttons_fit_offers_them_in_one_menu(
-    simcord_env, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     table = ["A♥", "2♦", "3♥", "4♦", "5♣", "6♥", "7♣", "8♦"]
     mover_seat = deal_in(monkeypatch, ["A♠ 5♥ 9♣ K♦", "K♣ 7♦ 8♠ 2♥"], table, "Q♠ Q♥ Q♦ Q♣ J♠ J♣ J♥ J♦")
     alice, bob = members[:2]

@@ -19,15 +19,15 @@ from cogs.runtime.text import clip, legible
 from i18n import render_message, say, sentence_start
 from i18n.catalog import Entry, LocaleCatalog, load
 from service.errors import RefusedError
-from tests.cogs.helpers import components, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, components, game_thread, member_for, open_and_start, private_text, table_message
 from tests.cogs.test_kasino_flow import play_turn
 
 
-def pseudo_catalogs(monkeypatch, *locales):
+def pseudo_catalogs(monkeypatch: pytest.MonkeyPatch, *locales):
     """The given locales' catalogs become English words marked with the locale ("⟦hu⟧ Place 4♠")."""
     real = i18n.render.load
 
-    def load_marked(locale):
+    def load_marked(locale: str):
         if locale not in locales:
             return real(locale)
         english = real("en")
@@ -40,11 +40,11 @@ def pseudo_catalogs(monkeypatch, *locales):
     monkeypatch.setattr(i18n.render, "load", load_marked)
 
 
-def speaking(monkeypatch, member, locale):
+def speaking(monkeypatch: pytest.MonkeyPatch, member: simcord.MemberActor, locale: str):
     """The member's Discord client speaks `locale`: their interactions carry it (SimCord always says en-US)."""
     real = simcord.interactions.base_payload
 
-    def base_payload(backend, **fields):
+    def base_payload(backend: str, **fields):
         record, payload = real(backend, **fields)
         if fields.get("user_id") == member.id:
             payload["locale"] = locale
@@ -53,32 +53,40 @@ def speaking(monkeypatch, member, locale):
     monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
 
 
-def manager(env, guild):
+def manager(env: simcord.Env, guild: simcord.GuildHandle):
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     return guild.add_member(env.create_user("mod"), roles=[mods])
 
 
-def last_move_field(place, game_id, locale):
+def last_move_field(place, game_id: int, locale: str):
     """The table's "Last move" field, as the table names it in `locale`."""
     embed = table_message(place, game_id).embeds[0]
     return next(field.value for field in embed.fields if field.name == say(locale, "kasino.table.last-move"))
 
 
-async def one_move_played(env, channel, members, game_id):
+async def one_move_played(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int
+):
     await play_turn(env, channel, members, game_id, random.Random(3), "dm")
-    record = await env.bot.store.get_game(game_id)
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, [seat.name for seat in record.seats]
 
 
-def told(record, names, locale):
+def told(record, names, locale: str):
     return [legible(render_message(message, locale, names)) for message in record.narration]
 
 
-async def test_a_server_set_to_norsk_tells_its_table_in_norwegian(simcord_env, guild, channel, members):
+async def test_a_server_set_to_norsk_tells_its_table_in_norwegian(
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     mod = manager(simcord_env, guild)
     done = await mod.slash(channel, "language", language="no")
     assert "Norsk" in private_text(done)
-    assert await simcord_env.bot.store.language(guild.id) == "no"
+    assert await bot_of(simcord_env).store.language(guild.id) == "no"
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, names = await one_move_played(simcord_env, channel, members, game_id)
@@ -88,8 +96,12 @@ async def test_a_server_set_to_norsk_tells_its_table_in_norwegian(simcord_env, g
 
 
 async def test_the_server_language_reaches_the_table_and_not_the_players_own_panels(
-    simcord_env, guild, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pseudo_catalogs(monkeypatch, "no")
     mod = manager(simcord_env, guild)
     await mod.slash(channel, "language", language="no")
@@ -105,23 +117,32 @@ async def test_the_server_language_reaches_the_table_and_not_the_players_own_pan
         assert panels and not any("⟦no⟧" in panel for panel in panels)
 
 
-async def test_a_non_manager_is_refused_language_with_a_reason(simcord_env, guild, channel, members):
+async def test_a_non_manager_is_refused_language_with_a_reason(
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice = members[0]
     assert "language" not in alice.available_commands(channel)  # Discord hides it from members without Manage Server
     with pytest.raises(RefusedError) as refused:
-        await simcord_env.bot.service.set_language(guild.id, "no", is_manager=False)
+        await bot_of(simcord_env).service.set_language(guild.id, "no", is_manager=False)
     assert refused.value.message.id == "refused.language-managers-only"
-    assert await simcord_env.bot.store.language(guild.id) is None
+    assert await bot_of(simcord_env).store.language(guild.id) is None
 
 
 async def test_a_hungarian_player_gets_their_panel_and_suggestions_in_hungarian(
-    simcord_env, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pseudo_catalogs(monkeypatch, "hu")
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
-    record = await simcord_env.bot.store.get_game(game_id)
-    game = simcord_env.bot.service.game_of(record)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    game = bot_of(simcord_env).service.game_of(record)
+    assert game.to_move is not None
     mover = member_for(members, record, game.to_move)
     speaking(monkeypatch, mover, "hu")
     thread = game_thread(channel, game_id)
@@ -141,26 +162,28 @@ async def test_a_hungarian_player_gets_their_panel_and_suggestions_in_hungarian(
     assert "⟦hu⟧" not in str(table_message(thread, game_id).embeds[0].to_dict())
 
 
-async def test_the_server_default_follows_the_servers_own_language(simcord_env, members, monkeypatch):
+async def test_the_server_default_follows_the_servers_own_language(
+    simcord_env: simcord.Env, members: list[simcord.MemberActor], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pseudo_catalogs(monkeypatch, "hu")
     guild = simcord_env.create_guild("Kártya", preferred_locale="hu")
     channel = guild.create_text_channel("games")
     alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("anna", "bela"))
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
-    assert simcord_env.bot.languages.server_default(guild.id) == "hu"
+    assert bot_of(simcord_env).languages.server_default(guild.id) == "hu"
     record, names = await one_move_played(simcord_env, channel, [alice, bob], game_id)
     shown = last_move_field(game_thread(channel, game_id), game_id, "hu")
     assert "⟦hu⟧" in shown and all(line in shown for line in told(record, names, "hu"))
     mod = manager(simcord_env, guild)
     await mod.slash(channel, "language", language="en")
-    assert await simcord_env.bot.languages.public(guild.id) == "en"
+    assert await bot_of(simcord_env).languages.public(guild.id) == "en"
     back = await mod.slash(channel, "language", language="default")
     assert "Magyar" in private_text(back)
-    assert await simcord_env.bot.store.language(guild.id) is None
-    assert await simcord_env.bot.languages.public(guild.id) == "hu"
+    assert await bot_of(simcord_env).store.language(guild.id) is None
+    assert await bot_of(simcord_env).languages.public(guild.id) == "hu"
 
 
-async def test_without_the_guild_cached_the_latest_interactions_guild_locale_is_the_default():
+async def test_without_the_guild_cached_the_latest_interactions_guild_locale_is_the_default() -> None:
     class Settings:
         async def language(self, guild_id):
             return None
@@ -176,7 +199,7 @@ async def test_without_the_guild_cached_the_latest_interactions_guild_locale_is_
     assert await languages.of_user(2, 7) == "no"  # else the server's
 
 
-def test_discord_locales_map_onto_the_catalogs():
+def test_discord_locales_map_onto_the_catalogs() -> None:
     assert [catalog_locale(code) for code in ("no", "id", "hu", "en-US", "en-GB", "de", None)] == [
         "no",
         "id",

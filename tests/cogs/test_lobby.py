@@ -5,27 +5,44 @@ import pytest
 import simcord
 
 from service.tables import LobbyOptions
-from tests.cogs.helpers import components, game_thread, open_and_start, private_text, public_texts, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    components,
+    game_thread,
+    open_and_start,
+    private_text,
+    public_texts,
+    table_message,
+)
 
 
-async def test_lobby_lists_players_as_they_join_and_leave(channel, members):
+async def test_lobby_lists_players_as_they_join_and_leave(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     opened = await alice.slash(channel, "kasino new", seats=3)
+    assert opened.response is not None
     assert "Players (1/3): alice" in opened.response.content
     await bob.click(opened.response, label="Join")
     await carol.click(opened.response, label="Join")
+    assert opened.response is not None
     assert "Players (3/3): alice, bob, carol" in opened.response.content
     left = await bob.click(opened.response, label="Leave")
+    assert opened.response is not None
     assert left.acknowledged and "Players (2/3): alice, carol" in opened.response.content
 
 
-async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(channel, members):
+async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     opened = await alice.slash(channel, "kasino new", seats=2)
     again = await alice.click(opened.response, label="Join")
     assert "already joined" in private_text(again).lower()
+    assert opened.response is not None
     assert "Press **Join** to take a seat." in opened.response.content
     await bob.click(opened.response, label="Join")
+    assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
     # A full lobby no longer asks anyone to join: it says so, and that the host may start.
     assert "The lobby is full: the host can press **Start**." in opened.response.content
@@ -33,30 +50,35 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(channel, mem
     # Join is disabled once full: Discord would not even send the click.
     with pytest.raises(simcord.SetupError, match="disabled"):
         await carol.click(opened.response, label="Join")
+    assert opened.response is not None
     assert "carol" not in opened.response.content
 
 
-async def test_only_the_host_may_start(channel, members):
+async def test_only_the_host_may_start(channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "garbage new", seats=2)
     await bob.click(opened.response, label="Join")
     refused = await bob.click(opened.response, label="Start")
     assert private_text(refused) == "Only the host can start the game."
+    assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
     assert channel.threads == []
 
 
-async def test_start_needs_two_players(channel, members):
+async def test_start_needs_two_players(channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "kasino new")
     refused = await alice.click(opened.response, label="Start")
     assert "At least two players" in private_text(refused)
 
 
-async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_player(channel, members):
+async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_player(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     opened, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
+    assert opened.response is not None
     assert f"Play in <#{thread.id}>" in opened.response.content
     assert opened.response.components == []  # the lobby buttons are gone
     table = table_message(thread, game_id)
@@ -65,17 +87,23 @@ async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_pl
     assert len(pings) == 1 and (alice.mention in pings[0].content or bob.mention in pings[0].content)
 
 
-async def test_host_cancels_lobby(channel, members):
+async def test_host_cancels_lobby(channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new")
     refused = await bob.click(opened.response, label="Cancel")
     assert "Only the host" in private_text(refused)
     done = await alice.click(opened.response, label="Cancel")
+    assert opened.response is not None
     assert done.acknowledged and opened.response.content == "Kasino #1 was cancelled."
     assert opened.response.components == []
 
 
-async def test_member_with_manage_server_cancels_a_running_game(simcord_env, guild, channel, members):
+async def test_member_with_manage_server_cancels_a_running_game(
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
@@ -84,20 +112,23 @@ async def test_member_with_manage_server_cancels_a_running_game(simcord_env, gui
     refused = await bob.slash(thread, "game cancel")
     assert "Only the host or someone with Manage Server" in private_text(refused)
     done = await mod.slash(thread, "game cancel")
-    players = " and ".join(seat.name for seat in (await simcord_env.bot.store.get_game(game_id)).seats)
+    players = " and ".join(seat.name for seat in (await bot_of(simcord_env).store.get_game(game_id)).seats)
     assert private_text(done) == f"You cancelled Kasino #{game_id}, the game of {players}; no results are recorded."
     announced = [followup for followup in done.followups if not followup.ephemeral]
     assert [followup.content for followup in announced] == [
         f"Kasino #{game_id} was cancelled by {mod.mention}; no results recorded."
     ]
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.status == "cancelled"
     table = table_message(thread, game_id)
     assert table.content == f"Kasino #{game_id} was cancelled; no results were recorded."
     assert table.components == []
 
 
-async def test_two_games_from_one_channel_each_get_their_own_thread(channel, members):
+async def test_two_games_from_one_channel_each_get_their_own_thread(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol, dave = members[:4]
     _, first = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     _, second = await open_and_start(channel, carol, [dave], "garbage new", seats=2)
@@ -108,19 +139,19 @@ async def test_two_games_from_one_channel_each_get_their_own_thread(channel, mem
     assert table_message(game_thread(channel, second), second)
 
 
-def _no_threads_channel(guild):
+def _no_threads_channel(guild: simcord.GuildHandle):
     return guild.create_text_channel(
         "no-threads", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
     )
 
 
-def _jump_link(guild, channel_id, message_id):
+def _jump_link(guild: simcord.GuildHandle, channel_id, message_id):
     return f"https://discord.com/channels/{guild.id}/{channel_id}/{message_id}"
 
 
 async def test_without_thread_permission_the_game_plays_in_the_channel_and_a_second_lobby_is_refused_at_new(
-    simcord_env, guild, members
-):
+    simcord_env: simcord.Env, guild: simcord.GuildHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     no_threads = _no_threads_channel(guild)
     _, first = await open_and_start(no_threads, alice, [bob], "garbage new", seats=2, size=2)
@@ -132,35 +163,43 @@ async def test_without_thread_permission_the_game_plays_in_the_channel_and_a_sec
     link = _jump_link(guild, no_threads.id, table.id)
     assert private_text(refused).startswith(f"[Garbage #{first}]({link}) is already being played in this channel")
     assert "may not open threads here" in private_text(refused)
-    record = await simcord_env.bot.store.get_game(first + 1)
+    record = await bot_of(simcord_env).store.get_game(first + 1)
     assert record is None  # no second lobby was opened
 
 
-async def test_without_thread_permission_an_open_lobby_holds_the_channel_too(guild, members):
+async def test_without_thread_permission_an_open_lobby_holds_the_channel_too(
+    guild: simcord.GuildHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, carol = members[0], members[2]
     no_threads = _no_threads_channel(guild)
     opened = await alice.slash(no_threads, "kasino new", seats=2)
     refused = await carol.slash(no_threads, "kasino new", seats=2)
+    assert opened.response is not None
     link = _jump_link(guild, no_threads.id, opened.response.message.id)
     assert private_text(refused).startswith(f"[Kasino #1]({link}) is waiting for players in this channel")
     assert "Join that one" in private_text(refused)
 
 
-async def test_where_threads_may_be_opened_two_lobbies_share_a_channel(channel, members):
+async def test_where_threads_may_be_opened_two_lobbies_share_a_channel(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, carol = members[0], members[2]
     first = await alice.slash(channel, "kasino new", seats=2)
     second = await carol.slash(channel, "garbage new", seats=2)
     assert not first.ephemeral and not second.ephemeral
+    assert second.response is not None
     assert "Garbage #2" in second.response.content
 
 
-async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(simcord_env, guild, members):
+async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(
+    simcord_env: simcord.Env, guild: simcord.GuildHandle, members: list[simcord.MemberActor]
+) -> None:
     # Two lobbies can be open only if the bot lost the thread permission after the second was opened.
     alice, bob, carol, dave = members[:4]
     no_threads = _no_threads_channel(guild)
     opened = await carol.slash(no_threads, "garbage new", seats=2)
     await dave.click(opened.response, label="Join")
-    second = await simcord_env.bot.service.open_lobby(
+    second = await bot_of(simcord_env).service.open_lobby(
         "garbage",
         LobbyOptions(seats=2),
         guild_id=guild.id,
@@ -168,17 +207,18 @@ async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(si
         host_id=alice.id,
         host_name="alice",
     )
-    await simcord_env.bot.service.join(second.id, bob.id, "bob")
-    await simcord_env.bot.service.start(second.id, alice.id)
+    await bot_of(simcord_env).service.join(second.id, bob.id, "bob")
+    await bot_of(simcord_env).service.start(second.id, alice.id)
     refused = await carol.click(opened.response, label="Start")
     # Its table was never posted (it was started behind the bot's back), so the link is to the channel.
     assert f"Garbage #{second.id} (<#{no_threads.id}>) is already being played in this channel" in private_text(refused)
+    assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
 
 
 async def test_cancel_with_several_games_here_offers_them_in_a_menu_and_says_what_it_cancelled(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     await alice.slash(channel, "kasino new", seats=2)
     await alice.slash(channel, "garbage new", seats=3)
@@ -189,14 +229,16 @@ async def test_cancel_with_several_games_here_offers_them_in_a_menu_and_says_wha
     assert options == ["Kasino #1 — lobby of alice (1/2)", "Garbage #2 — lobby of alice (1/3)"]
     done = await alice.select(menu, ["2"], custom_id="game:cancel")
     assert "You cancelled Garbage #2, the lobby of alice; no results are recorded." in private_text(done)
-    assert (await simcord_env.bot.store.get_game(2)).status == "cancelled"
-    assert (await simcord_env.bot.store.get_game(1)).status == "lobby"
+    assert (await bot_of(simcord_env).store.get_game(2)).status == "cancelled"
+    assert (await bot_of(simcord_env).store.get_game(1)).status == "lobby"
     assert any(
         m.content == f"Garbage #2 was cancelled by {alice.mention}; no results recorded." for m in channel.history()
     )
 
 
-async def test_cancel_offers_the_games_as_autocomplete_choices_this_channels_first(guild, channel, members):
+async def test_cancel_offers_the_games_as_autocomplete_choices_this_channels_first(
+    guild: simcord.GuildHandle, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     elsewhere = guild.create_text_channel("elsewhere")
     await bob.slash(elsewhere, "garbage new", seats=2)
@@ -213,25 +255,33 @@ async def test_cancel_offers_the_games_as_autocomplete_choices_this_channels_fir
     assert private_text(done) == "You cancelled Kasino #2, the lobby of alice; no results are recorded."
 
 
-async def test_rules_are_ephemeral_and_state_the_value_and_points_tables(channel, members):
+async def test_rules_are_ephemeral_and_state_the_value_and_points_tables(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     shown = await members[0].slash(channel, "rules", game="kasino")
     assert shown.ephemeral
+    assert shown.response is not None
     text = shown.response.embeds[0].description
     assert "10♦ (big)    10 / 16" in text and "most spades     2" in text
 
 
-async def test_games_lists_lobbies_and_running_games(channel, members):
+async def test_games_lists_lobbies_and_running_games(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, running = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     await carol.slash(channel, "garbage new")
     listed = await carol.slash(channel, "games")
     assert listed.ephemeral
+    assert listed.response is not None
     assert f"Kasino #{running}** — playing" in listed.response.content
     assert "Garbage #2** — waiting for players" in listed.response.content
 
 
 @pytest.mark.parametrize("command", ["kasino play", "kasino hand"])
-async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(channel, members, command):
+async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor], command: str
+) -> None:
     options = {"move": "5h place"} if command == "kasino play" else {}
     refused = await members[0].slash(channel, command, **options)
     assert private_text(refused) == "You are not playing in a Kasino game in this server."
@@ -239,13 +289,15 @@ async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(channel,
 
 
 @pytest.mark.simcord(approved_intents=discord.Intents.default())
-async def test_the_bot_needs_no_privileged_intents(channel, members):
+async def test_the_bot_needs_no_privileged_intents(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     # With only the default intents approved, a bot asking for more would fail to start here.
     _, game_id = await open_and_start(channel, members[0], [members[1]], "garbage new", seats=2, size=2)
     assert table_message(game_thread(channel, game_id), game_id)
 
 
-def test_every_strength_has_menu_words_and_a_rated_id_and_nothing_else_does():
+def test_every_strength_has_menu_words_and_a_rated_id_and_nothing_else_does() -> None:
     from ai.base import Strength
     from cogs.lobby import STRENGTH_WORDS
     from db.records import COMPUTER_USER_IDS

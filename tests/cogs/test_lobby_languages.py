@@ -8,6 +8,7 @@ text left in English cannot pass for a translation.
 
 import discord
 import pytest
+import simcord
 
 from cogs.leaderboard import COMPUTER_MARK, _kind_field, leaderboard_embed, leaderboard_view, shown_rating
 from cogs.runtime.lookup import game_title
@@ -17,7 +18,7 @@ from cogs.runtime.timing import in_words
 from db.records import LeaderboardPage, LeaderboardRow
 from engine.registry import GAME_KINDS, game_kind
 from i18n import LOCALES, SOURCE_LOCALE, counted, render_message, say
-from tests.cogs.helpers import components, lobby_button, open_and_start, private_text
+from tests.cogs.helpers import bot_of, components, lobby_button, open_and_start, private_text
 from tests.cogs.test_language import manager, speaking
 from tests.cogs.test_leaderboard import finish_garbage
 
@@ -26,7 +27,7 @@ ACTIONS = ("join", "leave", "start", "cancel")
 BUTTONS = {action: f"lobby.button.{action}" for action in ACTIONS} | {"houserules": "lobby.button.house-rules"}
 
 
-def translated(locale, message_id, **params):
+def translated(locale: str, message_id, **params):
     """The message in `locale`, checked to be words of its own: not the English rendering of the same message."""
     words = say(locale, message_id, **params)
     assert words != say(SOURCE_LOCALE, message_id, **params), (locale, message_id, words)
@@ -41,14 +42,14 @@ def lines_of(content):
     return content.split("\n")
 
 
-async def norwegian_server(env):
+async def norwegian_server(env: simcord.Env):
     guild = env.create_guild("Kortklubben", preferred_locale="no")
     channel = guild.create_text_channel("spill")
     members = [guild.add_member(env.create_user(name)) for name in ("kari", "ola", "nora")]
     return guild, channel, members
 
 
-async def hungarian_server(env):
+async def hungarian_server(env: simcord.Env):
     """A server whose managers chose Hungarian with /language (its own Discord language is English)."""
     guild = env.create_guild("Kártyaklub")
     channel = guild.create_text_channel("jatek")
@@ -57,7 +58,7 @@ async def hungarian_server(env):
     return guild, channel, members
 
 
-def check_lobby(content, view, locale, record, host):
+def check_lobby(content, view, locale: str, record, host) -> None:
     """The open lobby: heading, settings, timer, seats, the join line and the buttons, all in `locale`."""
     heading, seated, join = lines_of(content)
     title = game_title(record)
@@ -81,18 +82,18 @@ def check_lobby(content, view, locale, record, host):
 
 
 @pytest.mark.parametrize("server", [norwegian_server, hungarian_server], ids=["no", "hu"])
-async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord_env, server):
+async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord_env: simcord.Env, server) -> None:
     guild, channel, (host, friend, _) = await server(simcord_env)
-    locale = await simcord_env.bot.languages.public(guild.id)
+    locale = await bot_of(simcord_env).languages.public(guild.id)
     assert locale in TRANSLATED
     opened = await host.slash(channel, "kasino new", seats=3, timer="2m")
-    record = await simcord_env.bot.store.get_game(1)
+    record = await bot_of(simcord_env).store.get_game(1)
     check_lobby(opened.response.content, opened.response, locale, record, host)
     assert "Players" not in opened.response.content and "Join" not in opened.response.content
 
     await friend.click(opened.response, custom_id=lobby_button(opened.response, "join"))
     await host.select(opened.response, ["hard"], custom_id=menu(opened.response, "cpuadd")["custom_id"])
-    record = await simcord_env.bot.store.get_game(1)
+    record = await bot_of(simcord_env).store.get_game(1)
     content = opened.response.content
     # The computer is named in the server's language; the menu to remove it too, its value the stored name.
     robot = computer_words("hard", locale)
@@ -105,7 +106,8 @@ async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord
     assert [(o["label"], o["value"]) for o in dropping["options"]] == [(robot, "Computer (hard)")]
 
     await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
-    record = await simcord_env.bot.store.get_game(1)  # the seats are shuffled at the start
+    record = await bot_of(simcord_env).store.get_game(1)  # the seats are shuffled at the start
+    assert record is not None
     names = ", ".join(robot if seat.is_computer else seat.name for seat in record.seats)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
     started = translated(locale, "lobby.started-in", title=game_title(record), players=names, thread=f"<#{thread.id}>")
@@ -113,27 +115,30 @@ async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord
 
 
 async def test_a_cancelled_lobby_and_its_announcement_are_public_and_the_cancellers_answer_is_theirs(
-    simcord_env, monkeypatch
-):
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, channel, (host, friend, _) = await norwegian_server(simcord_env)
     speaking(monkeypatch, host, "id")
     _, game_id = await open_and_start(channel, host, [friend], "garbage new", seats=2, size=2)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
     done = await host.slash(thread, "game cancel")
+    assert record is not None
     players = " dan ".join(seat.name for seat in record.seats)
     assert private_text(done) == translated("id", "manage.cancelled-game", title=game_title(record), players=players)
     announced = [followup.content for followup in done.followups if not followup.ephemeral]
     assert announced == [translated("no", "manage.cancelled-by", title=game_title(record), user=host.mention)]
 
 
-def _no_threads_channel(guild):
+def _no_threads_channel(guild: simcord.GuildHandle):
     return guild.create_text_channel(
         "uten-tråder", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
     )
 
 
-async def test_the_one_game_refusal_with_its_jump_link_is_in_the_refused_users_own_language(simcord_env, monkeypatch):
+async def test_the_one_game_refusal_with_its_jump_link_is_in_the_refused_users_own_language(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
     guild, channel, (host, friend, other) = await norwegian_server(simcord_env)
     no_threads = _no_threads_channel(guild)
     opened = await host.slash(no_threads, "kasino new", seats=2)
@@ -153,14 +158,17 @@ async def test_the_one_game_refusal_with_its_jump_link_is_in_the_refused_users_o
 
 
 async def test_the_cancel_menu_and_the_games_list_are_in_the_readers_language(
-    simcord_env, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alice = members[0]
     speaking(monkeypatch, alice, "hu")
     await alice.slash(channel, "kasino new", seats=2)
     await alice.slash(channel, "garbage new", seats=3)
     listed = await alice.slash(channel, "games")
-    records = [await simcord_env.bot.store.get_game(game_id) for game_id in (1, 2)]
+    records = [await bot_of(simcord_env).store.get_game(game_id) for game_id in (1, 2)]
     assert set(lines_of(private_text(listed))) == {
         translated("hu", "games.line-lobby", title=game_title(r), where=f"<#{channel.id}>", players="alice")
         for r in records
@@ -179,21 +187,23 @@ async def test_the_cancel_menu_and_the_games_list_are_in_the_readers_language(
     assert translated("hu", "manage.cancelled-lobby", title=game_title(lobby), host="alice") in private_text(done)
 
 
-async def test_leaderboard_and_stats_in_indonesian(simcord_env, monkeypatch):
+async def test_leaderboard_and_stats_in_indonesian(simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
     guild = simcord_env.create_guild("Kartu", preferred_locale="id")
     channel = guild.create_text_channel("main")
     alice, bob, carol = (guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol"))
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     await finish_garbage(simcord_env, channel, [alice, bob], game_id)
-    boards = simcord_env.bot.service.boards
+    boards = bot_of(simcord_env).service.boards
 
     # The board is posted in the channel: the server's language, whoever asks (carol's client speaks English).
     shown = await carol.slash(channel, "leaderboard", game="garbage", sort="winrate")
     assert not shown.ephemeral
+    assert shown.response is not None
     embed = shown.response.embeds[0]
     assert embed.title == translated("id", "board.title", game="Garbage", server="Kartu")
     assert embed.description == translated("id", "board.empty-min-games", games=counted(3, "game", "id"))
     shown = await carol.slash(channel, "leaderboard", game="garbage")
+    assert shown.response is not None
     embed = shown.response.embeds[0]
     board = await boards.leaderboard(guild.id, "garbage", "rating", page=0, per_page=10, min_games=3, computers=True)
     assert {row.name for row in board.rows} == {"alice", "bob"}
@@ -208,6 +218,7 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env, monkeypatch):
     speaking(monkeypatch, bob, "id")
     mine = await bob.slash(channel, "stats")
     assert mine.ephemeral
+    assert mine.response is not None
     assert mine.response.embeds[0].title == translated("id", "stats.title", name="bob")
     stats = await boards.player_stats(bob.id, guild.id)
     for kind_stats in stats.kinds:
@@ -226,24 +237,29 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env, monkeypatch):
     )
     assert _kind_field(kasino, "id").startswith(unplayed)
     theirs = await carol.slash(channel, "stats")
+    assert theirs.response is not None
     assert theirs.response.embeds[0].title == say(SOURCE_LOCALE, "stats.title", name="carol")
 
 
-def test_the_board_s_pages_computers_and_buttons_in_indonesian():
+def test_the_board_s_pages_computers_and_buttons_in_indonesian() -> None:
     rows = (
         LeaderboardRow(1, 5, "alice", 0.0, 2, 1, 0.5, 10),
         LeaderboardRow(None, -3, "Computer (hard)", 1.0, 4, 3, 0.75, 20),
     )
     page = LeaderboardPage(rows, 0, 3, 25, "rating", 3)
     embed = leaderboard_embed("Kartu", "kasino", page, "id")
+    assert embed.description is not None
     robot = embed.description.split("\n")[1]
     assert robot.startswith(f"{COMPUTER_MARK} {computer_words('hard', 'id')} — ")
     assert computer_words("hard", "id") != computer_words("hard", "en")
+    assert embed.footer.text is not None
     footer = embed.footer.text.split(" · ")
     assert footer[-1] == translated("id", "board.computer-unranked", mark=COMPUTER_MARK)
     hidden = leaderboard_embed("Kartu", "kasino", LeaderboardPage(rows[:1], 0, 3, 25, "rating", 3, False), "id")
+    assert hidden.footer.text is not None
     assert hidden.footer.text.split(" · ")[-1] == translated("id", "board.computers-hidden")
     view = leaderboard_view("kasino", "rating", page, "id")
+    assert view is not None
     assert [item.item.label for item in view.children] == [
         translated("id", "board.previous"),
         translated("id", "board.next"),
@@ -251,7 +267,7 @@ def test_the_board_s_pages_computers_and_buttons_in_indonesian():
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_lobby_s_resign_rule_is_the_one_sentence_the_rules_use_in_every_language(locale):
+def test_the_lobby_s_resign_rule_is_the_one_sentence_the_rules_use_in_every_language(locale: str) -> None:
     said = say(locale, "lobby.resigned-turns")
     if locale == SOURCE_LOCALE:
         assert said == RESIGNED_TURNS

@@ -25,7 +25,7 @@ TOY = GameKind(
 )
 
 
-def test_each_option_type_is_offered_as_discord_shows_it():
+def test_each_option_type_is_offered_as_discord_shows_it() -> None:
     command = new_lobby_command(TOY)
     params = {param.name: param for param in command.parameters}
     assert params["target"].type is AppCommandOptionType.integer
@@ -39,7 +39,7 @@ def test_each_option_type_is_offered_as_discord_shows_it():
     assert params["speed"].description == "How fast"
 
 
-def test_each_option_checks_its_value_with_a_sentence():
+def test_each_option_checks_its_value_with_a_sentence() -> None:
     assert TARGET.check(21) == 21
     assert JOKERS.check(True) is True
     assert SPEED.check("fast") == "fast"

@@ -2,11 +2,15 @@
 
 import random
 
-from tests.cogs.helpers import open_and_start
+import simcord
+
+from tests.cogs.helpers import bot_of, open_and_start
 from tests.cogs.test_kasino_flow import play_turn
 
 
-async def test_tables_and_panels_leave_no_views_stored(simcord_env, channel, members):
+async def test_tables_and_panels_leave_no_views_stored(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     # Every button and menu is a DynamicItem, dispatched by its custom id: discord.py need not keep the views of
     # the messages it sent (it would, one per table and panel, for as long as the bot runs).
     host, *others = members[:4]
@@ -15,6 +19,6 @@ async def test_tables_and_panels_leave_no_views_stored(simcord_env, channel, mem
     rng = random.Random(22)
     for how in ("panel", "dm", "panel", "slash"):  # clicks on panels still reach the game
         await play_turn(simcord_env, channel, members, games[0], rng, how)
-    store = simcord_env.bot._connection._view_store
+    store = bot_of(simcord_env)._connection._view_store
     assert store._views == {} and store._synced_message_views == {}
     assert store._modals == {}

@@ -4,9 +4,10 @@ import random
 import re
 
 import pytest
+import simcord
 
 from cogs.runtime.text import legible
-from tests.cogs.helpers import components, game_thread, member_for, open_and_start, table_message
+from tests.cogs.helpers import bot_of, components, game_thread, member_for, open_and_start, table_message
 
 CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
 STAMP = re.compile(r"Drawn <t:(\d+):R>")
@@ -25,36 +26,39 @@ def drawn_at(message):
 class Table:
     """The members of a game, and which panel each was last shown."""
 
-    def __init__(self, env, channel, members, closed, game_id):
+    def __init__(
+        self, env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], closed, game_id: int
+    ) -> None:
         self.env, self.channel, self.members, self.game_id = env, channel, members, game_id
         self.closed = closed
         self.ephemeral = {}  # member id → id of their latest ephemeral panel
         self.thread = game_thread(channel, game_id)
 
     async def record(self):
-        return await self.env.bot.store.get_game(self.game_id)
+        return await bot_of(self.env).store.get_game(self.game_id)
 
-    def dm_panel(self, member):
+    def dm_panel(self, member: simcord.MemberActor):
         found = [m for m in member.user.dm_channel.history() if components(m) and f"#{self.game_id}" in m.content]
         return found[-1] if found else None
 
-    def ephemeral_panel(self, member):
+    def ephemeral_panel(self, member: simcord.MemberActor):
         wanted = self.ephemeral.get(member.id)
         return next((m for m in self.thread.history(viewer=member) if m.id == wanted), None)
 
-    def latest_panel(self, member):
+    def latest_panel(self, member: simcord.MemberActor):
         return self.ephemeral_panel(member) if member.id in self.closed else self.dm_panel(member)
 
-    async def show_hand(self, member):
+    async def show_hand(self, member: simcord.MemberActor):
         pings = [m for m in self.thread.history() if member.mention in (m.content or "") and components(m)]
         shown = await member.click(
             pings[-1] if pings else table_message(self.thread, self.game_id), label="Show my hand"
         )
         assert shown.ephemeral
+        assert shown.response is not None
         self.ephemeral[member.id] = shown.response.message.id
         return self.ephemeral_panel(member)
 
-    def assert_current_or_plainly_old(self, record):
+    def assert_current_or_plainly_old(self, record) -> None:
         """Every seat's latest panel shows its real hand and whose turn it is, or says plainly how old it is."""
         game_state = record.state
         now = int(self.env.now().timestamp())
@@ -85,7 +89,7 @@ class Table:
                 assert bool(live) == mine
 
 
-async def play(table, member, rng):
+async def play(table, member: simcord.MemberActor, rng) -> None:
     """`member` plays a move from the panel they have, asking for their hand only when it does not show the turn."""
     record = await table.record()
     if member.id in table.closed:
@@ -115,8 +119,12 @@ async def play(table, member, rng):
 
 @pytest.mark.parametrize(("players", "target"), [(2, 11), (4, 5)])
 async def test_every_panel_is_current_or_plainly_old_through_whole_games(
-    simcord_env, channel, members, players, target
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    players: int,
+    target: int,
+) -> None:
     seated = members[:players]
     closed = {seated[-1].id}
     simcord_env.inject_error("POST", f"/channels/{seated[-1].user.dm_channel.id}/messages", **CLOSED, times=None)
@@ -141,8 +149,8 @@ async def test_every_panel_is_current_or_plainly_old_through_whole_games(
 
 
 async def test_an_expired_panel_shows_its_age_and_a_click_on_it_answers_with_the_current_panel(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     simcord_env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **CLOSED, times=None)
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
@@ -179,17 +187,22 @@ async def test_an_expired_panel_shows_its_age_and_a_click_on_it_answers_with_the
     assert "Your turn" in now.content and drawn_at(now) == int(simcord_env.now().timestamp())
 
 
-async def test_show_my_hand_replaces_the_panel_before_it(simcord_env, channel, members):
+async def test_show_my_hand_replaces_the_panel_before_it(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
     first = (await alice.click(table_message(thread, game_id), label="Show my hand")).response.message.id
     second = await alice.click(table_message(thread, game_id), label="Show my hand")
     ids = [m.id for m in thread.history(viewer=alice) if m.flags.ephemeral]
+    assert second.response is not None
     assert ids == [second.response.message.id] and first not in ids
 
 
-async def test_one_notice_for_every_closed_dm_and_no_confirmation_of_a_click(simcord_env, channel, members):
+async def test_one_notice_for_every_closed_dm_and_no_confirmation_of_a_click(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     seated = members[:4]
     for member in seated[2:]:
         simcord_env.inject_error("POST", f"/channels/{member.user.dm_channel.id}/messages", **CLOSED, times=None)

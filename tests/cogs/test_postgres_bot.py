@@ -5,10 +5,12 @@ database (with the coordinator across processes) instead of an SQLite file.
 """
 
 import itertools
+from pathlib import Path
 
 import pytest
+import simcord
 
-from bot import create_bot
+from bot import CardBot, create_bot
 from tests.cogs.test_computers import (  # noqa: F401 - collected here, on PostgreSQL
     test_b1_one_member_and_a_computer_play_kasino_to_the_end_each_move_from_its_seed,
     test_computers_are_rated_and_the_leaderboard_shows_or_hides_them,
@@ -31,7 +33,7 @@ from tests.cogs.test_timers import (  # noqa: F401
 
 
 @pytest.fixture
-async def make_bot(postgres_url, db_path, computers_without_pause):
+async def make_bot(postgres_url: str, db_path: Path, computers_without_pause: None):
     bots = []
     seeds = itertools.count(1)
 
@@ -42,10 +44,12 @@ async def make_bot(postgres_url, db_path, computers_without_pause):
     yield factory
     for bot in bots:
         await bot.close()
-    assert not db_path.exists()  # no SQLite file was made on the side
+    assert not db_path.exists()  # noqa: ASYNC240 - no SQLite file was made on the side
 
 
-async def test_the_bot_keeps_its_games_in_postgresql(simcord_bot, channel, members):
+async def test_the_bot_keeps_its_games_in_postgresql(
+    simcord_bot: CardBot, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     from db.postgres.locks import AdvisoryLocks
     from db.postgres.store import PostgresStore
 

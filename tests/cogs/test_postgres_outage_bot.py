@@ -6,12 +6,15 @@ the failed reads of the outage and fires at its next tick.
 """
 
 import itertools
+from pathlib import Path
 
 import pytest
+import simcord
 
 from bot import create_bot
 from tests import pg_outages
-from tests.cogs.helpers import game_thread, member_for, open_and_start, private_text
+from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text
+from tests.pg_outages import OwnServer
 
 own_server = pg_outages.own_server  # fixtures: a PostgreSQL of this module's own, a new database on it
 outage_url = pg_outages.outage_url
@@ -23,7 +26,7 @@ UNREACHABLE = (
 
 
 @pytest.fixture
-async def make_bot(outage_url, db_path, computers_without_pause):
+async def make_bot(outage_url: str, db_path: Path, computers_without_pause: None):
     bots = []
     seeds = itertools.count(1)
 
@@ -36,19 +39,23 @@ async def make_bot(outage_url, db_path, computers_without_pause):
         await bot.close()
 
 
-async def stored(env, game_id):
+async def stored(env: simcord.Env, game_id: int):
     """The game as stored, and its engine."""
-    record = await env.bot.store.get_game(game_id)
-    return record, env.bot.service.game_of(record)
+    record = await bot_of(env).store.get_game(game_id)
+    return record, bot_of(env).service.game_of(record)
 
 
-async def logged(env, game_id):
+async def logged(env: simcord.Env, game_id: int):
     """The game's move log: (move, automatic) each."""
-    return [(move.move, move.auto) for move in await env.bot.store.game_moves(game_id)]
+    return [(move.move, move.auto) for move in await bot_of(env).store.game_moves(game_id)]
 
 
 async def test_moves_while_postgres_is_down_are_refused_as_unreachable_and_play_and_timers_resume_after_it(
-    simcord_env, channel, members, own_server, outage_url
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    own_server: OwnServer,
+    outage_url: str,
 ):
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
@@ -59,7 +66,7 @@ async def test_moves_while_postgres_is_down_are_refused_as_unreachable_and_play_
         record, game = await stored(simcord_env, game_id)
         return member_for(members, record, game.to_move), str(game.legal_moves(game.to_move)[0])
 
-    async def play(mover, move):
+    async def play(mover, move) -> None:
         played = await mover.slash(thread, "kasino play", move=move)
         assert played.acknowledged and UNREACHABLE not in private_text(played)
         acknowledged.append((move, False))
@@ -83,14 +90,15 @@ async def test_moves_while_postgres_is_down_are_refused_as_unreachable_and_play_
 
 
 async def test_the_timer_loop_survives_a_failed_due_timers_read_and_fires_at_the_next_tick(
-    simcord_env, channel, members, own_server
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], own_server: OwnServer
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
-    timers = simcord_env.bot.get_cog("TimerCog")
+    timers = bot_of(simcord_env).get_cog("TimerCog")
     await simcord_env.advance_time(100)
     own_server.stop_immediately()
     await simcord_env.advance_time(25)  # the deadline (120 s) passes; every tick's read of the due timers fails
+    assert timers is not None
     assert timers.tick.is_running()
     own_server.start()
     await simcord_env.advance_time(5)  # the next tick

@@ -1,6 +1,7 @@
 """Issue 45 on PostgreSQL: `/privacy forget`, `/privacy show` and the retention purge, the SQLite tests' own."""
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -16,11 +17,11 @@ from tests.cogs.test_privacy import (  # noqa: F401 - collected here, on Postgre
 
 
 @pytest.fixture
-async def simcord_bot(postgres_url, db_path, computers_without_pause):
+async def simcord_bot(postgres_url: str, db_path: Path, computers_without_pause: None):
     seeds = itertools.count(1)
     bot = create_bot(
         db_path, database_url=postgres_url, new_seed=lambda: next(seeds), shard_count=1, retention_days=RETENTION_DAYS
     )
     yield bot
     await bot.close()
-    assert not db_path.exists()  # no SQLite file was made on the side
+    assert not db_path.exists()  # noqa: ASYNC240 - no SQLite file was made on the side

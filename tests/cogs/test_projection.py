@@ -8,9 +8,13 @@ the move was saved exactly once.
 import itertools
 import logging
 import random
+from collections.abc import Callable
 
 import discord
+import pytest
+import simcord
 
+from bot import CardBot
 from cogs.runtime.backoff import retry_delay
 from cogs.runtime.delivery import CATCH_UP as CATCH_UP_ID
 from cogs.runtime.errors import APOLOGY
@@ -19,6 +23,7 @@ from cogs.runtime.words import said as said_words
 from engine.garbage import GarbageGame
 from i18n import say
 from tests.cogs.helpers import (
+    bot_of,
     components,
     custom_ids,
     game_thread,
@@ -36,9 +41,9 @@ CATCH_UP = say("en", CATCH_UP_ID)  # what a player is told when the table could 
 UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
 
 
-async def stored(env, game_id):
-    record = await env.bot.store.get_game(game_id)
-    return record, env.bot.service.game_of(record)
+async def stored(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    return record, bot_of(env).service.game_of(record)
 
 
 def message_by_id(place, message_id):
@@ -50,10 +55,10 @@ def embed_text(message):
     return data.get("title"), data.get("description"), [(f["name"], f["value"]) for f in data.get("fields", [])]
 
 
-async def assert_table_shows_the_stored_game(env, place, game_id):
+async def assert_table_shows_the_stored_game(env: simcord.Env, place, game_id: int) -> None:
     """The living table is exactly the projection of the stored game: text, embed and buttons."""
     record, game = await stored(env, game_id)
-    expected = env.bot.presenter.render(record, game)
+    expected = bot_of(env).presenter.render(record, game)
     table = message_by_id(place, record.table_message_id)
     assert table is not None, "no table message"
     assert table.content == expected.content
@@ -67,7 +72,7 @@ async def assert_table_shows_the_stored_game(env, place, game_id):
     assert record.shown
 
 
-def assert_panel_matches_the_seat_view(env, member, record, game, seat):
+def assert_panel_matches_the_seat_view(env: simcord.Env, member: simcord.MemberActor, record, game, seat) -> None:
     """A seat's DM panel is the panel drawn from that seat's view of the stored game."""
     expected = env.bot.presenter.uis[record.kind].hand_panel(record, game, seat, "en")
     shown = dm_hand_message(member, record, seat)
@@ -80,23 +85,25 @@ def turn_pings(place):
     return [message for message in place.history() if "your turn in" in (message.content or "")]
 
 
-async def moves_logged(env, game_id):
-    return len(await env.bot.store.game_moves(game_id))
+async def moves_logged(env: simcord.Env, game_id: int):
+    return len(await bot_of(env).store.game_moves(game_id))
 
 
-async def kasino_for_two(env, channel, members):
+async def kasino_for_two(env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]):
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await stored(env, game_id)
     return game_id, record, game, member_for(members, record, game.to_move)
 
 
-async def play_from_dm(env, member, game_id, rng):
+async def play_from_dm(env: simcord.Env, member: simcord.MemberActor, game_id: int, rng):
     record, game = await stored(env, game_id)
     return await choose_on_panel(member.user, dm_hand_message(member, record, game.to_move), rng)
 
 
-async def test_a_failed_table_edit_says_the_move_counted_and_the_table_catches_up(simcord_env, channel, members):
+async def test_a_failed_table_edit_says_the_move_counted_and_the_table_catches_up(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, record, _, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     simcord_env.inject_error("PATCH", f"/channels/*/messages/{record.table_message_id}", **UNAVAILABLE)
@@ -105,13 +112,18 @@ async def test_a_failed_table_edit_says_the_move_counted_and_the_table_catches_u
     told = private_text(played)
     assert CATCH_UP in told and APOLOGY not in told
     assert await moves_logged(simcord_env, game_id) == 1
-    assert not (await simcord_env.bot.store.get_game(game_id)).shown
+    assert not (await bot_of(simcord_env).store.get_game(game_id)).shown
     await simcord_env.advance_time(7)  # the retry
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
     assert await moves_logged(simcord_env, game_id) == 1
 
 
-async def test_garbage_is_not_stuck_after_a_failed_table_update(simcord_env, channel, members, monkeypatch):
+async def test_garbage_is_not_stuck_after_a_failed_table_update(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alice, bob = members[:2]
     # The retry waits a minute, so "before the retry" holds however slowly this machine runs the test (a retry
     # sleep shorter than the test's own wall time would fire on the real clock in the middle of it).
@@ -142,7 +154,9 @@ async def test_garbage_is_not_stuck_after_a_failed_table_update(simcord_env, cha
     assert await moves_logged(simcord_env, game_id) == 2
 
 
-async def test_a_failed_ping_is_posted_later_exactly_once(simcord_env, channel, members):
+async def test_a_failed_ping_is_posted_later_exactly_once(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
@@ -164,7 +178,9 @@ async def test_a_failed_ping_is_posted_later_exactly_once(simcord_env, channel, 
     assert record.shown and await moves_logged(simcord_env, game_id) == 1
 
 
-async def test_a_failed_dm_edit_is_redone_and_the_player_told(simcord_env, channel, members):
+async def test_a_failed_dm_edit_is_redone_and_the_player_told(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, record, game, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     seat = game.to_move
@@ -181,7 +197,12 @@ async def test_a_failed_dm_edit_is_redone_and_the_player_told(simcord_env, chann
     assert record.shown
 
 
-async def test_an_interaction_that_expired_changes_nothing(simcord_env, channel, members, caplog):
+async def test_an_interaction_that_expired_changes_nothing(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     game_id, _, _, mover = await kasino_for_two(simcord_env, channel, members)
     simcord_env.inject_error("POST", "/interactions/*/callback", status=404, code=10062, message="Unknown interaction")
     with caplog.at_level(logging.INFO):
@@ -195,7 +216,12 @@ async def test_an_interaction_that_expired_changes_nothing(simcord_env, channel,
     assert await moves_logged(simcord_env, game_id) == 1
 
 
-async def test_a_deleted_thread_moves_the_game_to_its_channel(simcord_env, channel, members, caplog):
+async def test_a_deleted_thread_moves_the_game_to_its_channel(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     game_id, _, _, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     gone = {"status": 404, "code": 10003, "message": "Unknown Channel", "times": None}
@@ -213,7 +239,12 @@ async def test_a_deleted_thread_moves_the_game_to_its_channel(simcord_env, chann
     assert not [entry for entry in caplog.records if entry.levelno >= logging.ERROR]
 
 
-async def test_a_deleted_table_message_is_posted_again(simcord_env, guild, channel, members):
+async def test_a_deleted_table_message_is_posted_again(
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     game_id, record, _, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
@@ -227,7 +258,12 @@ async def test_a_deleted_table_message_is_posted_again(simcord_env, guild, chann
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
 
 
-async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(simcord_env, make_bot, channel, members):
+async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     bob.user.dm_channel  # noqa: B018 - opens bob's DM channel, so that sends into it can be refused
     closed = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
@@ -237,10 +273,10 @@ async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(simco
     record, game = await stored(simcord_env, game_id)
     mover = record.seats[game.to_move]
     # The move is saved, and the process stops before anything is shown.
-    await simcord_env.bot.service.play(game_id, mover.user_id, str(game.legal_moves(game.to_move)[0]))
+    await bot_of(simcord_env).service.play(game_id, mover.user_id, str(game.legal_moves(game.to_move)[0]))
     saved, _ = await stored(simcord_env, game_id)
     assert not saved.shown
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
     record, game = await stored(simcord_env, game_id)
@@ -259,7 +295,9 @@ async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(simco
     assert await moves_logged(simcord_env, game_id) == 1
 
 
-async def test_every_seat_sees_its_own_current_panel_after_every_move(simcord_env, channel, members):
+async def test_every_seat_sees_its_own_current_panel_after_every_move(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     for players in (2, 3, 4):
         host, *others = members[:players]
         _, game_id = await open_and_start(channel, host, others, "kasino new", seats=players, target=3)
@@ -280,7 +318,9 @@ async def test_every_seat_sees_its_own_current_panel_after_every_move(simcord_en
             assert all(component["type"] != 3 for component in components(message))
 
 
-async def test_a_finished_game_leaves_no_ping_and_posts_round_scores_before_the_result(simcord_env, channel, members):
+async def test_a_finished_game_leaves_no_ping_and_posts_round_scores_before_the_result(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     bob.user.dm_channel  # noqa: B018 - bob plays with DMs closed, so his turns are pinged in the thread
     closed = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
@@ -307,7 +347,9 @@ async def test_a_finished_game_leaves_no_ping_and_posts_round_scores_before_the_
     assert [c.get("label") for c in components(result)] == ["Rematch"]
 
 
-async def test_cancelling_retires_the_table_the_ping_and_every_dm_menu(simcord_env, channel, members):
+async def test_cancelling_retires_the_table_the_ping_and_every_dm_menu(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, *_ = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
     await members[0].slash(thread, "game cancel")
@@ -323,7 +365,9 @@ async def test_cancelling_retires_the_table_the_ping_and_every_dm_menu(simcord_e
         assert message.attachments == []  # no picture still saying "waiting"
 
 
-async def test_garbage_pings_each_turn_once_and_never_reposts_for_the_same_player(simcord_env, channel, members):
+async def test_garbage_pings_each_turn_once_and_never_reposts_for_the_same_player(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3)
     thread = game_thread(channel, game_id)
@@ -349,7 +393,9 @@ async def test_garbage_pings_each_turn_once_and_never_reposts_for_the_same_playe
     assert all(a != b for a, b in itertools.pairwise(targets)), "a ping was re-posted to the same player"
 
 
-async def test_a_turn_warning_goes_once_the_turn_is_played(simcord_env, channel, members):
+async def test_a_turn_warning_goes_once_the_turn_is_played(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3, timer="2m")
     thread = game_thread(channel, game_id)
@@ -364,17 +410,24 @@ async def test_a_turn_warning_goes_once_the_turn_is_played(simcord_env, channel,
     assert message_by_id(thread, record.warning_message_id) is None
 
 
-async def test_settling_twice_changes_nothing(simcord_env, channel, members):
+async def test_settling_twice_changes_nothing(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     game_id, _, _, mover = await kasino_for_two(simcord_env, channel, members)
     await play_from_dm(simcord_env, mover, game_id, random.Random(7))
     before = len(simcord_env.http_requests)
-    assert await simcord_env.bot.delivery.settle(game_id)
-    assert await simcord_env.bot.delivery.settle(game_id)
+    assert await bot_of(simcord_env).delivery.settle(game_id)
+    assert await bot_of(simcord_env).delivery.settle(game_id)
     # Only the bot's own bookkeeping: no Discord request at all.
     assert simcord_env.http_requests[before:] == []
 
 
-async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(simcord_env, make_bot, channel, members):
+async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     thread = game_thread(channel, game_id)
@@ -397,7 +450,7 @@ async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(simco
     assert record.status == "finished" and not record.shown
     # The bot stops before its retry; Discord is well again, and the new bot repairs the table at start-up.
     simcord_env.backend.faults.clear()
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
     assert components(table_message(thread, game_id)) == []  # Rematch is on the result line
@@ -408,7 +461,7 @@ async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(simco
     assert turn_pings(thread) == []
 
 
-def test_retries_double_up_to_five_minutes_and_honour_retry_after():
+def test_retries_double_up_to_five_minutes_and_honour_retry_after() -> None:
     assert [retry_delay(n, None) for n in (1, 2, 3, 4)] == [5.0, 10.0, 20.0, 40.0]
     assert retry_delay(20, None) == 300.0
     assert retry_delay(1, 30.0) == 30.0

@@ -3,7 +3,7 @@
 from cogs.runtime.recent import Recent
 
 
-def test_the_least_recently_used_value_goes_first():
+def test_the_least_recently_used_value_goes_first() -> None:
     cache: Recent[str, int] = Recent(2)
     cache.put("a", 1)
     cache.put("b", 2)

@@ -5,6 +5,9 @@ Expectations are the catalogs' words for the same message (`cogs.runtime.errors.
 and each differs from the English one.
 """
 
+import pytest
+import simcord
+
 from cogs.runtime.errors import sentence
 from cogs.runtime.text import TEXT_STYLE, legible
 from db.errors import AlreadySeatedError
@@ -23,7 +26,9 @@ def told(message_or_error, locale: str) -> str:
     return legible(sentence(message_or_error, locale)).replace(TEXT_STYLE, "")
 
 
-async def test_a_store_refusal_comes_in_the_clickers_language(monkeypatch, channel, members):
+async def test_a_store_refusal_comes_in_the_clickers_language(
+    monkeypatch: pytest.MonkeyPatch, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice = members[0]
     speaking(monkeypatch, alice, "hu")
     opened = await alice.slash(channel, "kasino new", seats=2)
@@ -31,7 +36,12 @@ async def test_a_store_refusal_comes_in_the_clickers_language(monkeypatch, chann
     assert shown(again) == told(AlreadySeatedError(), "hu") != told(AlreadySeatedError(), "en")
 
 
-async def test_engine_and_service_refusals_come_in_each_actors_language(monkeypatch, simcord_env, channel, members):
+async def test_engine_and_service_refusals_come_in_each_actors_language(
+    monkeypatch: pytest.MonkeyPatch,
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)

@@ -1,6 +1,7 @@
 """Issue 45, item 3: how Discord's requests are counted for /metrics: by route template, counted or free, once each."""
 
 import aiohttp
+import pytest
 from aiohttp import web
 from discord.http import Route
 from prometheus_client.parser import text_string_to_metric_families
@@ -17,7 +18,7 @@ def requests_by_route(metrics):
     }
 
 
-def test_interaction_webhook_paths_become_discord_py_templates_and_other_paths_are_not_free():
+def test_interaction_webhook_paths_become_discord_py_templates_and_other_paths_are_not_free() -> None:
     assert free_template("POST", "/api/v10/interactions/123/tok-en/callback") == (
         "POST /interactions/{webhook_id}/{webhook_token}/callback"
     )
@@ -32,7 +33,7 @@ def test_interaction_webhook_paths_become_discord_py_templates_and_other_paths_a
 
 
 async def test_the_sessions_trace_counts_interaction_answers_as_free_and_their_errors_by_status():
-    async def answer(request):
+    async def answer(request: pytest.FixtureRequest):
         return web.Response(status=404 if "gone" in request.path else 204)
 
     app = web.Application()
@@ -68,7 +69,7 @@ async def test_the_sessions_trace_counts_interaction_answers_as_free_and_their_e
     assert [(sample.labels, sample.value) for sample in errors] == [({"code": "0", "status": "404"}, 1)]
 
 
-def test_requests_through_a_token_are_left_to_the_trace_and_the_bots_own_are_not():
+def test_requests_through_a_token_are_left_to_the_trace_and_the_bots_own_are_not() -> None:
     assert carries_token(Route("POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=1, webhook_token="t"))
     assert not carries_token(Route("GET", "/webhooks/{webhook_id}", webhook_id=1))
     assert not carries_token(Route("POST", "/channels/{channel_id}/messages", channel_id=1))

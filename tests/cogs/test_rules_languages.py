@@ -4,6 +4,7 @@ moves are typed, within Discord's embed limits in every language, and with no En
 import re
 
 import pytest
+import simcord
 
 from cogs.garbage.rules import GARBAGE_RULES
 from cogs.kasino.rules import KASINO_RULES
@@ -25,14 +26,21 @@ def shown_text(embed):
     return "\n".join([embed.title, embed.description, *(f"{field.name}\n{field.value}" for field in embed.fields)])
 
 
-async def rules_for(member, channel, game):
+async def rules_for(member: simcord.MemberActor, channel: simcord.ChannelHandle, game):
     shown = await member.slash(channel, "rules", game=game)
     assert shown.ephemeral
+    assert shown.response is not None
     return shown.response.embeds[0]
 
 
 @pytest.mark.parametrize(("locale", "title"), [("no", "Slik spiller du Kasino"), ("hu", "Kasino – a játék szabályai")])
-async def test_rules_are_told_in_the_readers_language(channel, members, monkeypatch, locale, title):
+async def test_rules_are_told_in_the_readers_language(
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+    title: str,
+) -> None:
     reader, english_reader = members[:2]
     speaking(monkeypatch, reader, locale)
     embed = await rules_for(reader, channel, "kasino")
@@ -43,7 +51,9 @@ async def test_rules_are_told_in_the_readers_language(channel, members, monkeypa
     assert sentences(shown_text(embed)) and sentences(shown_text(embed)).isdisjoint(sentences(shown_text(english)))
 
 
-async def test_norwegian_rules_use_the_norwegian_kasino_words_and_commands(channel, members, monkeypatch):
+async def test_norwegian_rules_use_the_norwegian_kasino_words_and_commands(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor], monkeypatch: pytest.MonkeyPatch
+) -> None:
     speaking(monkeypatch, members[0], "no")
     text = (await rules_for(members[0], channel, "kasino")).description
     for words in ("bygg", "Høyne", "Tabbe", "lille kasino", "store kasino", "`/kasino spill trekk:`", "`/kasino hånd`"):
@@ -52,7 +62,13 @@ async def test_norwegian_rules_use_the_norwegian_kasino_words_and_commands(chann
 
 @pytest.mark.parametrize("game", ["kasino", "garbage"])
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_rules_fit_discords_limits_and_leave_no_english_sentence(channel, members, monkeypatch, game, locale):
+async def test_rules_fit_discords_limits_and_leave_no_english_sentence(
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    locale: str,
+) -> None:
     reader, english_reader = members[:2]
     speaking(monkeypatch, reader, locale)
     embed = await rules_for(reader, channel, game)
@@ -63,7 +79,7 @@ async def test_rules_fit_discords_limits_and_leave_no_english_sentence(channel, 
         assert shared == set(), shared
 
 
-def test_the_sentence_check_can_fail():
+def test_the_sentence_check_can_fail() -> None:
     english = "**Deal.** Each player gets 4 cards. The dealer moves one seat each round; the player after leads."
     assert sentences("**Utdeling.** Hver spiller får 4 kort. The dealer moves one seat each round;") & sentences(
         english

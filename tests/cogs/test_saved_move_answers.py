@@ -7,6 +7,9 @@ of his latest click on it; its footnote (an embed of its own) says whose turn it
 import logging
 import random
 
+import pytest
+import simcord
+
 from cogs.runtime.delivery import CATCH_UP
 from cogs.runtime.errors import APOLOGY
 from i18n import say
@@ -19,7 +22,9 @@ COUNTED = say("en", CATCH_UP)
 TOKEN_EDITS = "/webhooks/*/messages/@original"  # an edit of an interaction's message through its token
 
 
-async def bobs_turn_on_an_ephemeral_panel(env, channel, members):
+async def bobs_turn_on_an_ephemeral_panel(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+):
     """Alice and bob play Kasino; it is bob's turn, and he has his hand as an ephemeral panel."""
     alice, bob = members[:2]
     env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **CLOSED, times=None)
@@ -32,7 +37,7 @@ async def bobs_turn_on_an_ephemeral_panel(env, channel, members):
     return table, alice, bob
 
 
-async def pick_a_move(table, member, fault):
+async def pick_a_move(table, member: simcord.MemberActor, fault):
     """`member` plays a move on their ephemeral panel; `fault()` is called just before the tap that plays it."""
     panel = table.ephemeral_panel(member)
     for _ in range(3):
@@ -51,7 +56,7 @@ async def pick_a_move(table, member, fault):
     raise AssertionError("no move offered")
 
 
-def private_answers(table, member):
+def private_answers(table, member: simcord.MemberActor):
     """What the bot answered `member` privately in the game's thread (ephemeral messages other than panels)."""
     return [m.content or "" for m in table.thread.history(viewer=member) if m.flags.ephemeral and not components(m)]
 
@@ -62,8 +67,11 @@ def footnote(panel):
 
 
 async def test_a_saved_move_whose_panel_redraw_fails_five_times_with_503_is_answered_as_saved(
-    simcord_env, channel, members, caplog
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     table, alice, bob = await bobs_turn_on_an_ephemeral_panel(simcord_env, channel, members)
     before = await table.record()
     with caplog.at_level(logging.INFO):
@@ -85,7 +93,9 @@ async def test_a_saved_move_whose_panel_redraw_fails_five_times_with_503_is_answ
     assert "**alice** to play." in footnote(table.ephemeral_panel(bob))
 
 
-async def test_a_failed_token_edit_is_retried_and_the_panel_stays_current(simcord_env, channel, members):
+async def test_a_failed_token_edit_is_retried_and_the_panel_stays_current(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     table, alice, bob = await bobs_turn_on_an_ephemeral_panel(simcord_env, channel, members)
     await pick_a_move(table, bob, lambda: simcord_env.inject_error("PATCH", TOKEN_EDITS, **UNAVAILABLE, times=1))
     await simcord_env.advance_time(7)  # the retry

@@ -4,20 +4,23 @@ refusals."""
 
 from dataclasses import replace
 
+import simcord
+
 from cogs.runtime.words import said
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
 from service.export import export_text
 from service.history import load_history
-from tests.cogs.helpers import custom_ids, game_thread, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, private_text, table_message
 
 
-async def state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
-async def three_player_kasino(env, channel, members):
+async def three_player_kasino(env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]):
     """alice hosts alice, bob and carol, played to 1 point (one round); bob then resigns. Returns (id, thread, seat)."""
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], seats=3, target=1)
@@ -35,14 +38,12 @@ def a_move(game):
     return str(takes[0] if takes else game.auto_move(game.to_move))
 
 
-def dm_texts(member):
+def dm_texts(member: simcord.MemberActor):
     channel = member.user.dm_channel
-    if channel is None:
-        return []
     return [(message.id, message.content, str([e.to_dict() for e in message.embeds])) for message in channel.history()]
 
 
-async def play_out(env, thread, members, game_id):
+async def play_out(env: simcord.Env, thread, members: list[simcord.MemberActor], game_id: int):
     """Play every member's turn with `/kasino play` (the engine's simple move) until the game ends."""
     for _ in range(200):
         record, game = await state(env, game_id)
@@ -56,8 +57,8 @@ async def play_out(env, thread, members, game_id):
 
 
 async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_plays_to_the_end(
-    simcord_env, channel, members
-):
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol, dave = members[:4]
     game_id, thread, seat = await three_player_kasino(simcord_env, channel, members)
     table = table_message(thread, game_id)
@@ -87,7 +88,7 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     assert record.seats[seat].user_id == dave.id and not game.public_view().seats[seat].resigned
     told = table_message(thread, game_id)
     assert "alice gives bob's seat to dave, who plays it from here." in str(told.embeds[0].to_dict()) + told.content
-    changes = await simcord_env.bot.store.seat_changes(game_id)
+    changes = await bot_of(simcord_env).store.seat_changes(game_id)
     assert [(c.seat, c.before.user_id, c.after.user_id) for c in changes] == [(seat, bob.id, dave.id)]
 
     # dave's panel comes to dave: Show my hand answers him, and bob is a player no more.
@@ -101,13 +102,13 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     assert record.status == "finished"
     # bob's DMs got nothing of the seat after he left it: whatever he had then is all he has.
     assert dm_texts(bob) == bobs_dms_before
-    async with simcord_env.bot.store.transaction() as conn:
+    async with bot_of(simcord_env).store.transaction() as conn:
         rows = await conn.execute_fetchall("SELECT user_id, place, score FROM results WHERE game_id = ?", (game_id,))
     places = {user_id: place for user_id, place, _ in rows}
     assert places[bob.id] == 4  # the leaver places below every seat
     assert dave.id in places  # dave played every move of the seat after bob left it, which is most of them
     # The history names each move's player as they were then: bob's moves are bob's, dave's are dave's.
-    history = await load_history(simcord_env.bot.store, game_id, guild_id=record.guild_id)
+    history = await load_history(bot_of(simcord_env).store, game_id, guild_id=record.guild_id)
     change = changes[0]
     before = [step for step in history.steps if step.seat == seat and 0 < step.number < change.after_move]
     after = [step for step in history.steps if step.seat == seat and step.number > change.after_move]
@@ -118,7 +119,9 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     assert f'[SeatChanges "after {change.after_move - 1}: seat {seat + 1} bob > dave"]' in export_text(history)
 
 
-async def test_the_host_gives_a_vacated_seat_to_a_hard_computer_which_then_plays_it(simcord_env, channel, members):
+async def test_the_host_gives_a_vacated_seat_to_a_hard_computer_which_then_plays_it(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, _, carol = members[:3]
     game_id, thread, seat = await three_player_kasino(simcord_env, channel, members)
     refused = await carol.slash(thread, "seat give", seat=seat + 1, strength="hard")
@@ -129,19 +132,19 @@ async def test_the_host_gives_a_vacated_seat_to_a_hard_computer_which_then_plays
     assert record.seats[seat].strength == "hard" and record.seats[seat].user_id is None
     moves_before = record.move_count
     record = await play_out_with_computer(simcord_env, thread, [alice, carol], game_id)
-    logged = await simcord_env.bot.store.game_moves(game_id)
+    logged = await bot_of(simcord_env).store.game_moves(game_id)
     assert [move.move for move in logged if move.seat == seat and move.seq > moves_before]  # the computer played
     assert record.status == "finished"
 
 
-async def play_out_with_computer(env, thread, members, game_id):
+async def play_out_with_computer(env: simcord.Env, thread, members: list[simcord.MemberActor], game_id: int):
     for _ in range(200):
         record, game = await state(env, game_id)
         if game.to_move is None or record.status != "running":
             return record
         player = record.seats[game.to_move]
         if player.is_computer:
-            env.bot.get_cog("ComputerCog").poke(game_id)
+            bot_of(env).get_cog("ComputerCog").poke(game_id)
             await env.settle()
             continue
         member = next(member for member in members if member.id == player.user_id)
@@ -149,7 +152,9 @@ async def play_out_with_computer(env, thread, members, game_id):
     raise AssertionError("the game did not end")
 
 
-async def test_refusals_seat_not_vacant_and_not_a_seat(simcord_env, channel, members):
+async def test_refusals_seat_not_vacant_and_not_a_seat(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol, dave = members[:4]
     _, game_id = await open_and_start(channel, alice, [bob, carol], seats=3, target=1)
     thread = game_thread(channel, game_id)
@@ -162,4 +167,4 @@ async def test_refusals_seat_not_vacant_and_not_a_seat(simcord_env, channel, mem
     nowhere = await dave.slash(thread, "seat take", seat=9)
     assert "There is no seat 9" in private_text(nowhere)
     assert f"seat:take:{game_id}" not in custom_ids(table_message(thread, game_id))  # nothing to take: no button
-    assert await simcord_env.bot.store.seat_changes(game_id) == []
+    assert await bot_of(simcord_env).store.seat_changes(game_id) == []

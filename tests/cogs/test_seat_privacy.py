@@ -8,14 +8,18 @@
 
 import asyncio
 
+import pytest
+import simcord
+
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
 from i18n import card_words
-from tests.cogs.helpers import custom_ids, game_thread, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, private_text, table_message
 
 
-async def state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -25,7 +29,7 @@ def a_move(game):
     return str(takes[0] if takes else game.auto_move(game.to_move))
 
 
-async def play_until(env, thread, members, game_id, done):
+async def play_until(env: simcord.Env, thread, members: list[simcord.MemberActor], game_id: int, done):
     """Play the members' turns with `/kasino play` until `done(record, game)` holds; returns the record and game."""
     for _ in range(200):
         record, game = await state(env, game_id)
@@ -39,10 +43,8 @@ async def play_until(env, thread, members, game_id, done):
     raise AssertionError("never reached")
 
 
-def dm_texts(member):
+def dm_texts(member: simcord.MemberActor):
     channel = member.user.dm_channel
-    if channel is None:
-        return []
     return [(message.id, message.content, str([e.to_dict() for e in message.embeds])) for message in channel.history()]
 
 
@@ -50,7 +52,7 @@ def shows_any(text, cards):
     return [card for card in cards if card_words(card, "en") in text]
 
 
-def slow_dm_edits_until_the_seat_changes_hands(env, monkeypatch, dm_channel_id):
+def slow_dm_edits_until_the_seat_changes_hands(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, dm_channel_id):
     """Hold the bot's next edit of a message in this DM channel until a seat of any game changes hands.
 
     The edit waits as a slow request does (SimCord counts it as an outside wait, so the member's action returns);
@@ -58,7 +60,7 @@ def slow_dm_edits_until_the_seat_changes_hands(env, monkeypatch, dm_channel_id):
     """
     seen = {"slowed": 0}
     gate = asyncio.Event()
-    http = env.bot.http
+    http = bot_of(env).http
     request = http.request
 
     async def slow_request(route, **kwargs):
@@ -67,7 +69,7 @@ def slow_dm_edits_until_the_seat_changes_hands(env, monkeypatch, dm_channel_id):
             await env.external_wait(gate.wait(), reason="a slow edit of the old holder's DM panel")
         return await request(route, **kwargs)
 
-    store = env.bot.service.store
+    store = bot_of(env).service.store
     change_seat = store.change_seat
 
     async def changing_hands(*args, **kwargs):
@@ -81,8 +83,11 @@ def slow_dm_edits_until_the_seat_changes_hands(env, monkeypatch, dm_channel_id):
 
 
 async def test_a_seat_changing_hands_during_a_slowed_panel_edit_sends_later_panels_to_the_new_holder_only(
-    simcord_env, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alice, bob, carol, dave = members[:4]
     _, game_id = await open_and_start(channel, alice, [bob, carol], seats=3, target=1)
     thread = game_thread(channel, game_id)
@@ -127,7 +132,9 @@ async def test_a_seat_changing_hands_during_a_slowed_panel_edit_sends_later_pane
     assert not shows_any(" ".join(text for _, text, _ in dm_texts(bob)), new_cards)
 
 
-async def test_a_resigned_player_sees_nothing_of_the_seat_afterwards(simcord_env, channel, members):
+async def test_a_resigned_player_sees_nothing_of_the_seat_afterwards(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], seats=3)
     thread = game_thread(channel, game_id)
@@ -141,6 +148,7 @@ async def test_a_resigned_player_sees_nothing_of_the_seat_afterwards(simcord_env
     assert resigned.acknowledged
     record, game = await state(simcord_env, game_id)
     held_at_resign = set(game.view(seat).hand)
+    assert panel.response is not None
     panel_at_resign = panel.response.content
     dms_at_resign = dm_texts(bob)
 

@@ -10,6 +10,9 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+import simcord
+
 from cogs.kasino.render import hand_text, score_table
 from cogs.runtime.hands import whose_turn
 from cogs.runtime.house_rules import house_rules_line
@@ -20,21 +23,22 @@ from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from i18n import LOCALES, counted, say
 from i18n.catalog import LOCALES_DIR, load, read_catalog
-from tests.cogs.helpers import components, game_thread, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import bot_of, components, game_thread, labels, member_for, open_and_start, table_message
 from tests.cogs.test_kasino_flow import dm_hand_message, play_to_end
 from tests.cogs.test_language import manager, speaking
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def norwegian(env, guild, channel):
+async def norwegian(env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle) -> None:
     """The server's managers choose Norsk for its public text."""
     await manager(env, guild).slash(channel, "language", language="no")
-    assert await env.bot.languages.public(guild.id) == "no"
+    assert await bot_of(env).languages.public(guild.id) == "no"
 
 
-async def kasino_state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def kasino_state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, KasinoGame.from_dict(record.state)
 
 
@@ -49,7 +53,7 @@ def warning_language(text, record, message_id, **params):
     return None
 
 
-def in_norwegian_not_english(shown, message_id, **params):
+def in_norwegian_not_english(shown, message_id, **params) -> None:
     """`shown` holds the Norwegian words of `message_id`, and not the English ones."""
     norwegian, english = say("no", message_id, **params), say("en", message_id, **params)
     assert norwegian != english, message_id
@@ -57,8 +61,11 @@ def in_norwegian_not_english(shown, message_id, **params):
 
 
 async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_table_to_result(
-    simcord_env, guild, channel, members
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     await norwegian(simcord_env, guild, channel)
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=1)
@@ -98,10 +105,12 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
     scores = legible(score_table(names, game.public_view().last_round, 1, "no"))
     assert scores in posts and legible(score_table(names, game.public_view().last_round, 1, "en")) not in posts
     assert scores.startswith(say("no", "kasino.table.scored", round=1))
-    result = simcord_env.bot.presenter.result_line(record, game, "no")
+    result = bot_of(simcord_env).presenter.result_line(record, game, "no")
+    assert result is not None
     assert result.startswith(say("no", "result.over", title=f"Kasino #{game_id}", standings=""))
     assert legible(result) in posts
-    assert simcord_env.bot.presenter.result_line(record, game, "en") not in posts
+    assert bot_of(simcord_env).presenter.result_line(record, game, "en") not in posts
+    assert channel.last_message is not None
     assert channel.last_message.content == legible(
         say("no", "result.in-parent", result=result, thread=f"<#{thread.id}>")
     )
@@ -110,19 +119,23 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
     )
 
 
-async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian(simcord_env, members):
+async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian(
+    simcord_env: simcord.Env, members: list[simcord.MemberActor]
+) -> None:
     guild = simcord_env.create_guild("Kortklubben", preferred_locale="no")  # Norwegian on Discord: no /language
     channel = guild.create_text_channel("spill")
     alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("kari", "ola"))
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3, timer="2m")
     thread = game_thread(channel, game_id)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     game = GarbageGame.from_dict(record.state)
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
     layout = "\n" + house_rules_line("garbage", record.settings, "no")  # a layout of 3 is house rule GV3
     headline = turn_headline(record, stage, game.to_move, "no")
     assert table.content == legible(headline + layout + deadline_line(record, "no"))
+    assert game.to_move is not None
     in_norwegian_not_english(
         table.content,
         "table.headline",
@@ -156,8 +169,12 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
 
 
 async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hungarian(
-    simcord_env, guild, channel, members, monkeypatch
-):
+    simcord_env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     await norwegian(simcord_env, guild, channel)
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
@@ -169,6 +186,7 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
     shown = await magyar.click(table_message(thread, game_id), label=say("no", "panel.show-hand"))
     assert shown.ephemeral
     panel = shown.response
+    assert panel is not None
     assert panel.content.startswith(legible(hand_text(record, game, seat, "hu")))
     assert say("en", "kasino.table.panel-turn", title=f"Kasino #{game_id}", round=1, move=1) not in panel.content
     assert say("hu", "kasino.table.panel-turn", title=f"Kasino #{game_id}", round=1, move=1) in panel.content
@@ -180,6 +198,7 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
 
     # Their DM follows the language their client last spoke in: the timer warns them in Hungarian.
     await simcord_env.advance_time(95)
+    assert magyar.user.dm_channel.last_message is not None
     warning = magyar.user.dm_channel.last_message.content
     assert warning_language(warning, record, "timer.warning-dm") == "hu", warning
 

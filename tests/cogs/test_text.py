@@ -5,16 +5,16 @@ import discord
 from cogs.runtime.text import TEXT_STYLE, legible, legible_embed
 
 
-def test_black_suits_get_the_text_style_and_red_suits_stay_emoji():
+def test_black_suits_get_the_text_style_and_red_suits_stay_emoji() -> None:
     assert legible("7♠ take 7♣ | 5♦+2♥") == f"7♠{TEXT_STYLE} take 7♣{TEXT_STYLE} | 5♦+2♥"
 
 
-def test_legible_is_idempotent():
+def test_legible_is_idempotent() -> None:
     once = legible("A♠ · K♣")
     assert legible(once) == once
 
 
-def test_every_text_of_an_embed_is_legible():
+def test_every_text_of_an_embed_is_legible() -> None:
     embed = discord.Embed(title="T♠", description="D♣")
     embed.add_field(name="N♠", value="V♣")
     embed.set_footer(text="F♠")

@@ -1,10 +1,15 @@
 """Issue 8: turn timers with SimCord's virtual clock, AFK resigning, host skip/remove, and rematch."""
 
+from collections.abc import Callable
 from datetime import timedelta
 
+import simcord
+
 from ai.players import player_for
+from bot import CardBot
 from engine.registry import game_class
 from tests.cogs.helpers import (
+    bot_of,
     game_thread,
     labels,
     member_for,
@@ -15,14 +20,18 @@ from tests.cogs.helpers import (
 )
 
 
-async def state(env, game_id):
-    record = await env.bot.store.get_game(game_id)
+async def state(env: simcord.Env, game_id: int):
+    record = await bot_of(env).store.get_game(game_id)
+    assert record is not None
     return record, game_class(record.kind).from_dict(record.state)
 
 
-async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(simcord_env, channel, members):
+async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "garbage new", seats=2, size=3, timer="2m")
+    assert opened.response is not None
     assert "2 minutes per turn; after 3 automatic turns in a row a player is resigned." in opened.response.content
     await bob.click(opened.response, label="Join")
     await alice.click(opened.response, label="Start")
@@ -33,7 +42,9 @@ async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(simcord_env,
     assert f"This turn ends <t:{stamp}:R>" in table.content and "2 minutes per turn" in table.content
 
 
-async def test_warning_then_an_automatic_move_at_the_deadline(simcord_env, channel, members):
+async def test_warning_then_an_automatic_move_at_the_deadline(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
     record, game = await state(simcord_env, game_id)
@@ -44,11 +55,13 @@ async def test_warning_then_an_automatic_move_at_the_deadline(simcord_env, chann
     await simcord_env.advance_time(10)  # 95 s: inside the last quarter of the turn
     # Their turn reached them by DM, so the warning does too (issue 22: one request, a quiet thread).
     assert not [m for m in thread.history() if m.content.startswith("⏳")]
+    assert slow.user.dm_channel.last_message is not None
     assert slow.user.dm_channel.last_message.content.startswith("⏳ Your turn in Kasino")
-    assert (await simcord_env.bot.store.get_game(game_id)).version == record.version
+    assert record is not None
+    assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
     await simcord_env.advance_time(30)  # past the deadline
     after, game_after = await state(simcord_env, game_id)
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     assert [(m.seat, m.auto) for m in moves] == [(game.to_move, True)]
     # Played by the medium computer player, from the absent player's view alone (issue 15's absent players).
     medium = player_for("kasino", "medium", seed=record.seed + game.to_move)
@@ -59,7 +72,9 @@ async def test_warning_then_an_automatic_move_at_the_deadline(simcord_env, chann
     assert after.seats[game.to_move].auto_streak == 1
 
 
-async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(simcord_env, channel, members):
+async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3, timer="2m", afk=1)
     record, game = await state(simcord_env, game_id)
@@ -68,7 +83,7 @@ async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(simcord_e
     after, game_after = await state(simcord_env, game_id)
     assert game_after.public_view().seats[absent].resigned
     assert after.status == "running"  # three players: the other two play on
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     assert moves[-1].move == "resign" and moves[-1].auto
     table = table_message(game_thread(channel, game_id), game_id)
     assert f"{record.seats[absent].name} was resigned after 1 automatic turn in a row." in str(
@@ -76,7 +91,9 @@ async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(simcord_e
     )
 
 
-async def test_a_two_player_game_ends_when_the_absent_player_is_resigned(simcord_env, channel, members):
+async def test_a_two_player_game_ends_when_the_absent_player_is_resigned(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m", afk=2)
     _, game = await state(simcord_env, game_id)
@@ -89,7 +106,9 @@ async def test_a_two_player_game_ends_when_the_absent_player_is_resigned(simcord
     assert outcome.places[first] == 2 and outcome.places[1 - first] == 1
 
 
-async def test_a_player_who_moves_again_starts_a_new_afk_count(simcord_env, channel, members):
+async def test_a_player_who_moves_again_starts_a_new_afk_count(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3, timer="2m", afk=2)
     record, game = await state(simcord_env, game_id)
@@ -102,24 +121,32 @@ async def test_a_player_who_moves_again_starts_a_new_afk_count(simcord_env, chan
     assert final.seats[game.to_move].auto_streak == 0
 
 
-async def test_a_deadline_that_passed_while_the_bot_was_down_is_acted_on_once(simcord_env, make_bot, channel, members):
+async def test_a_deadline_that_passed_while_the_bot_was_down_is_acted_on_once(
+    simcord_env: simcord.Env,
+    make_bot: Callable[[], CardBot],
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m", afk=5)
     # The bot goes down: its timer stops. Ten minutes pass, five deadlines' worth.
-    await simcord_env.bot.remove_cog("TimerCog")
+    await bot_of(simcord_env).remove_cog("TimerCog")
     await simcord_env.advance_time(600)
-    assert await simcord_env.bot.store.game_moves(game_id) == []
+    assert await bot_of(simcord_env).store.game_moves(game_id) == []
     # A restart: the old process is gone, and its database lock with it (a second open would be refused).
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(1)
-    moves = await simcord_env.bot.store.game_moves(game_id)
+    moves = await bot_of(simcord_env).store.game_moves(game_id)
     assert len(moves) == 1 and moves[0].auto
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     assert record.deadline == simcord_env.now() - timedelta(seconds=1) + timedelta(seconds=120)
 
 
-async def test_host_skips_and_removes_others_may_not(simcord_env, channel, members):
+async def test_host_skips_and_removes_others_may_not(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3)
     thread = game_thread(channel, game_id)
@@ -127,7 +154,7 @@ async def test_host_skips_and_removes_others_may_not(simcord_env, channel, membe
     assert private_text(refused) == "Only the host or someone with Manage Server can skip a turn."
     refused = await bob.slash(thread, "game remove", player=carol)
     assert "can remove a player" in private_text(refused)
-    assert await simcord_env.bot.store.game_moves(game_id) == []
+    assert await bot_of(simcord_env).store.game_moves(game_id) == []
 
     _, game = await state(simcord_env, game_id)
     skipped = await alice.slash(thread, "game skip")
@@ -142,7 +169,9 @@ async def test_host_skips_and_removes_others_may_not(simcord_env, channel, membe
     assert game_final.public_view().seats[after.seat_of(carol.id)].resigned
 
 
-async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_players(simcord_env, channel, members):
+async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_players(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=3, target=7, timer="15m", afk=4)
     thread = game_thread(channel, game_id)
@@ -152,10 +181,13 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     clicked = await bob.click(result, label="Rematch")
     assert clicked.acknowledged
     lobby = channel.last_message
+    assert lobby is not None
     assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention} — press **Join** to play again.")
     assert "Players (1/3): bob" in lobby.content
-    new = await simcord_env.bot.store.get_game(game_id + 1)
-    old = await simcord_env.bot.store.get_game(game_id)
+    new = await bot_of(simcord_env).store.get_game(game_id + 1)
+    old = await bot_of(simcord_env).store.get_game(game_id)
+    assert new is not None
+    assert old is not None
     assert (new.kind, new.settings, new.max_seats, new.turn_seconds, new.afk_limit, new.host_id) == (
         old.kind,
         old.settings,
@@ -166,10 +198,13 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     )
     assert labels(table_message(thread, game_id)) == []
     joined = await alice.click(lobby, label="Join")
+    assert channel.last_message is not None
     assert joined.acknowledged and "Players (2/3): bob, alice" in channel.last_message.content
 
 
-async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone(simcord_env, channel, members):
+async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     # The race: the tick reads the game, a move lands, then the warning is written for the turn that is over.
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
@@ -182,8 +217,9 @@ async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone
     moved, _ = await state(simcord_env, game_id)
     assert moved.deadline == stale.deadline + timedelta(seconds=30) and not moved.warned
 
-    timers = simcord_env.bot.get_cog("TimerCog")
+    timers = bot_of(simcord_env).get_cog("TimerCog")
     try:
+        assert timers is not None
         await timers.warn(stale)
     except Exception as error:  # the tick treats a refusal as "nothing due"
         assert error.message.id == "refused.out-of-date"

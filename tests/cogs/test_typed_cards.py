@@ -1,8 +1,11 @@
 """Issue 25: a move typed with the player's own rank letters ("D♠" for a Norwegian queen) is the same move."""
 
+import pytest
+import simcord
+
 from engine.kasino import KasinoGame
 from i18n import render_message
-from tests.cogs.helpers import game_thread, member_for, open_and_start
+from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start
 from tests.cogs.test_kasino_twotap import deal_in
 from tests.cogs.test_language import speaking
 
@@ -12,11 +15,16 @@ OTHER_HAND = "K♣ 7♦ 8♠ 2♥"
 TABLE = ["Q♥", "5♣", "4♦"]
 
 
-async def test_a_norwegian_player_types_moves_with_norwegian_ranks(simcord_env, channel, members, monkeypatch):
+async def test_a_norwegian_player_types_moves_with_norwegian_ranks(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     deal_in(monkeypatch, [MOVER_HAND, OTHER_HAND], TABLE, "8♣ 8♥ 8♦ 3♠ 3♣ 3♥ 3♦ 6♠")
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
     mover = member_for(members, record, 0)
     speaking(monkeypatch, mover, "no")
     thread = game_thread(channel, game_id)
@@ -30,7 +38,8 @@ async def test_a_norwegian_player_types_moves_with_norwegian_ranks(simcord_env, 
     # Typed by hand with the Norwegian letters, the move is made.
     played = await mover.slash(thread, "kasino play", move="D♠ take dh")
     assert played.ephemeral
-    record = await simcord_env.bot.store.get_game(game_id)
+    record = await bot_of(simcord_env).store.get_game(game_id)
+    assert record is not None
     game = KasinoGame.from_dict(record.state)
     assert record.move_count == 1 and "Q♠" not in record.state["hands"][0] and game.to_move == 1
     assert "D♠" in render_message(record.narration[0], "no", [seat.name for seat in record.seats])

@@ -7,6 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
+import simcord
+
 from cogs.garbage.cog import no_use
 from cogs.garbage.cog import public_table as garbage_table
 from cogs.kasino.render import public_table as kasino_table
@@ -25,6 +27,7 @@ from engine.kasino.scoring import SeatScore
 from render.garbage import render_garbage_table
 from render.kasino import render_kasino_table
 from tests.cogs.helpers import (
+    bot_of,
     custom_ids,
     game_thread,
     is_enabled,
@@ -36,13 +39,14 @@ from tests.cogs.helpers import (
     table_message,
 )
 from tests.cogs.test_leaderboard import finish_garbage
+from tests.outcome import outcome_of
 from tests.said import said
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 WRONG = re.compile(r"\b1 (cards|points|spots|hands|games|wins|turns|seconds|minutes|hours)\b|\bpts\b")
 
 
-def record_stub(kind, names, *, game_id=7):
+def record_stub(kind, names, *, game_id: int = 7):
     """What the table functions read of a game's record: kind, id, status and the seats' names."""
     seats = tuple(SimpleNamespace(name=name, is_computer=False, user_id=None) for name in names)
     return SimpleNamespace(kind=kind, id=game_id, status="running", seats=seats)
@@ -59,7 +63,7 @@ def picture_words(picture):
 # ----- plurals with 1 --------------------------------------------------------------------------------------------
 
 
-def test_kv1_kasino_table_and_picture_say_1_point_and_1_card():
+def test_kv1_kasino_table_and_picture_say_1_point_and_1_card() -> None:
     game = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥"], ["7♣"], stock="6♥", scores=[1, 0], settings={"target": 1})
     view = game.public_view()
     _, embed = kasino_table(record_stub("kasino", ["Kari", "Ola"]), view, [])
@@ -76,7 +80,9 @@ def test_kv1_kasino_table_and_picture_say_1_point_and_1_card():
     assert "Game over · won by Kari with 1 point " in over_words
 
 
-async def test_kv1_a_one_point_game_through_the_bot_says_point(channel, members):
+async def test_kv1_a_one_point_game_through_the_bot_says_point(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=1)
     table = table_message(game_thread(channel, 1), 1)
@@ -85,7 +91,7 @@ async def test_kv1_a_one_point_game_through_the_bot_says_point(channel, members)
     assert not WRONG.search(text), text
 
 
-def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won():
+def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won() -> None:
     # Seat 0 has won one hand (9 spots left); seat 1 has one spot left; the stock holds one card.
     game = GarbageGame.from_position(["A♠ 2♥ 3♦ 4♣ 5♠ 6♥ 7♦ 8♣ 9♠", "A♥"], stock="K♦", discard="Q♣", rest="discard")
     view = game.public_view()
@@ -101,7 +107,7 @@ def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won():
     assert not any(WRONG.search(line) for line in words), words
 
 
-def test_g6d_g7_g8_garbage_narration_counts_one_right():
+def test_g6d_g7_g8_garbage_narration_counts_one_right() -> None:
     names = ["Kari", "Ola"]
     assert said(Discarded(0, Card.parse("2♣"), DiscardReason.ABOVE_LAYOUT, 1), names) == (
         "Kari discarded 2♣: Kari's layout has only 1 spot."
@@ -113,7 +119,7 @@ def test_g6d_g7_g8_garbage_narration_counts_one_right():
     assert won.endswith("Layouts now: Kari 1 spot, Ola 2 spots.")
 
 
-def test_boards_stats_and_timers_count_one_right():
+def test_boards_stats_and_timers_count_one_right() -> None:
     row = LeaderboardRow(1, 5, "alice", 0.0, 1, 1, 1.0, 1)
     page = LeaderboardPage((row,), 0, 1, 1, "win_rate", 1)
     embed = leaderboard_embed("Cards", "kasino", page)
@@ -127,15 +133,18 @@ def test_boards_stats_and_timers_count_one_right():
     assert [in_words(1), in_words(60), in_words(3661)] == ["1 second", "1 minute", "1 hour 1 minute 1 second"]
 
 
-async def test_a_lobby_with_a_limit_of_one_automatic_turn_says_turn(channel, members):
+async def test_a_lobby_with_a_limit_of_one_automatic_turn_says_turn(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     opened = await members[0].slash(channel, "garbage new", timer="2m", afk=1)
+    assert opened.response is not None
     assert "2 minutes per turn; after 1 automatic turn in a row a player is resigned." in opened.response.content
 
 
 # ----- ratings ---------------------------------------------------------------------------------------------------
 
 
-def test_shown_rating_starts_new_players_at_1000_and_is_never_negative():
+def test_shown_rating_starts_new_players_at_1000_and_is_never_negative() -> None:
     assert DEFAULT_SKILL.rating == 0 and shown_rating(DEFAULT_SKILL.rating) == 1000
     assert shown_rating(-1.833) == 908 and shown_rating(3.4) == 1170
     assert shown_rating(-30.0) == 0
@@ -143,7 +152,9 @@ def test_shown_rating_starts_new_players_at_1000_and_is_never_negative():
     assert [shown_rating(o) for o in ordinals] == sorted(shown_rating(o) for o in ordinals)  # the order is kept
 
 
-async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(simcord_env, channel, members):
+async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     final = await finish_garbage(simcord_env, channel, members, game_id)
@@ -152,24 +163,31 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(sim
     line = result_message(game_thread(channel, game_id), game_id).content
     counts = re.findall(r"\((\d+) (hands? won)\)", line)
     assert len(counts) == 2 and all((n == "1") == (noun == "hand won") for n, noun in counts), line
-    stored = await simcord_env.bot.store.player_stats(loser.id, channel.guild.id)
+    assert loser is not None
+    assert channel.guild is not None
+    stored = await bot_of(simcord_env).store.player_stats(loser.id, channel.guild.id)
     # openskill's ordinal (mu - 3 sigma), as stored: below zero after a first loss.
     assert next(kind for kind in stored.kinds if kind.kind == "garbage").rating < 0
     stats = await loser.slash(channel, "stats")
+    assert stats.response is not None
     field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
     shown = int(re.search(r"rating (-?\d+)", field.value)[1])
     assert 800 < shown < 1000, field.value
     board = await carol.slash(channel, "leaderboard", game="garbage")
+    assert board.response is not None
     ratings = [int(n) for n in re.findall(r"rating (-?\d+)", board.response.embeds[0].description)]
     assert len(ratings) == 2 and all(rating > 0 for rating in ratings)
     newcomer = await carol.slash(channel, "stats")
+    assert newcomer.response is not None
     assert "unrated" in next(f for f in newcomer.response.embeds[0].fields if f.name == "Garbage").value
 
 
 # ----- one rule, one wording -------------------------------------------------------------------------------------
 
 
-async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rules_and_timer_text(channel, members):
+async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rules_and_timer_text(
+    channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+):
     """What the engines do (engine/core.py `apply`): the seat places last, its later turns are played with the game's
     simple move, and a game with one player left ends. README, `/rules` of both games and the lobby's timer line
     say it in the same sentence."""
@@ -181,17 +199,19 @@ async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rul
     assert RESIGNED_TURNS in flat(README)
     for game in ("kasino", "garbage"):
         shown = await alice.slash(channel, "rules", game=game)
+        assert shown.response is not None
         assert RESIGNED_TURNS in flat(shown.response.embeds[0].description), game
         assert "remaining turns" not in shown.response.embeds[0].description
     opened = await alice.slash(channel, "kasino new", timer="15m")
+    assert opened.response is not None
     assert RESIGNED_TURNS in flat(opened.response.content)
 
 
-def test_the_resign_sentence_says_what_the_engines_do():
+def test_the_resign_sentence_says_what_the_engines_do() -> None:
     # "a game left with one player ends at once", and the resigned player places last:
     two = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥"], ["7♣"], to_move=1)
     two.play(0, "resign")
-    assert two.is_over() and two.outcome().places == (2, 1)
+    assert two.is_over() and outcome_of(two).places == (2, 1)
     # "the bot plays each of their later turns with the simplest move": Kasino's places the lowest card (K11).
     three = KasinoGame.from_position(["A♠ 5♦", "3♣ 9♥", "2♥ 4♥"], ["7♣"], to_move=0)
     three.play(1, "resign")
@@ -203,7 +223,7 @@ def test_the_resign_sentence_says_what_the_engines_do():
 # ----- the round's scores ----------------------------------------------------------------------------------------
 
 
-def test_k14_the_round_scores_show_every_name_whole_within_discords_limit():
+def test_k14_the_round_scores_show_every_name_whole_within_discords_limit() -> None:
     names = ["Computer (hard)", "little casino fan", "A" * 32, "Ola"]
     scores = [
         SeatScore(seat, 13, 4, int(seat == 0), 2 * int(seat == 1), 1, int(seat == 2), 0, 0, int(seat == 3), 2, 9)
@@ -224,7 +244,7 @@ def test_k14_the_round_scores_show_every_name_whole_within_discords_limit():
 # ----- Garbage: a discard of no use ------------------------------------------------------------------------------
 
 
-def test_g6_a_discard_is_of_no_use_exactly_when_g6d_would_discard_it():
+def test_g6_a_discard_is_of_no_use_exactly_when_g6d_would_discard_it() -> None:
     game = GarbageGame.from_position(["A♠ 2♥ 3♦ J♣ 5♠", "A♥ 2♣"], face_up=[[1, 4], []], stock="9♦")
     seat = game.public_view().seats[0]
     useful = ["2♠", "4♥", "J♦", "3♣"]  # G6a face-down spots 2 and 3; G6b the Jack on spot 4; G6c a Jack
@@ -233,17 +253,21 @@ def test_g6_a_discard_is_of_no_use_exactly_when_g6d_would_discard_it():
     assert [no_use(Card.parse(c), seat) for c in useless] == [True] * 5
 
 
-async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(simcord_env, channel, members):
+async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2)
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
     seen = set()
     for _ in range(200):
-        record = await simcord_env.bot.store.get_game(game_id)
+        record = await bot_of(simcord_env).store.get_game(game_id)
+        assert record is not None
         game = GarbageGame.from_dict(record.state)
         public = game.public_view()
         table = table_message(thread, game_id)
+        assert game.to_move is not None
         player = member_for(members, record, game.to_move)
         top = public.discard_top
         if top is not None and public.seats[game.to_move].pending is None:
@@ -256,7 +280,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(s
                 # Still a legal choice (G5): it only ends the turn, the card going back to the pile (G6d).
                 taken = await player.click(table, label=label)
                 assert taken.acknowledged and not private_text(taken)
-                after = GarbageGame.from_dict((await simcord_env.bot.store.get_game(game_id)).state).public_view()
+                after = GarbageGame.from_dict((await bot_of(simcord_env).store.get_game(game_id)).state).public_view()
                 assert after.discard_top == top and after.to_move != game.to_move
                 seen.add("clicked")
                 continue

@@ -5,7 +5,9 @@ Tests that open an SQLite file themselves, or look inside it, are marked `sqlite
 
 import pytest
 
+from db.sql_store import SqlStore
+
 
 @pytest.fixture
-async def store(any_store):
+async def store(any_store: SqlStore) -> SqlStore:
     return any_store

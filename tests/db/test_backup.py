@@ -5,17 +5,23 @@ import json
 import os
 import random
 import sqlite3
+import subprocess
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from db import backup as backup_module
 from db.backup import BackupError, ScheduledBackups, check_copy, take_backup
 from db.migrate import load_migrations
+from db.records import GameRecord
 from db.recovery import check_snapshot, replay
 from db.restore import main as restore_main
 from db.restore import restore
+from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
 from tests.db.helpers import NOW, filled_database, play_random, real_game
 
@@ -24,7 +30,9 @@ pytestmark = pytest.mark.sqlite_only
 KINDS = ("kasino", "garbage")
 
 
-async def play_until(store, record, game, rng, stop: asyncio.Event, saved: list[float]):
+async def play_until(
+    store: SqlStore, record: GameRecord, game: AnyGame, rng: random.Random, stop: asyncio.Event, saved: list[float]
+) -> GameRecord:
     """Random legal moves through the store, as fast as it takes them, until `stop` or the game's end.
 
     `saved` gets the (monotonic) time each move was acknowledged.
@@ -36,7 +44,9 @@ async def play_until(store, record, game, rng, stop: asyncio.Event, saved: list[
     return record
 
 
-async def finished_and_running(store, running=6, finished=2):
+async def finished_and_running(
+    store: SqlStore, running: int = 6, finished: int = 2
+) -> tuple[list[GameRecord], list[tuple[GameRecord, AnyGame]]]:
     """`finished` games played to their end and `running` started ones, each with (record, engine game)."""
     rng = random.Random(3)
     done = []
@@ -50,7 +60,7 @@ async def finished_and_running(store, running=6, finished=2):
     return done, playing
 
 
-def rows(path, sql, args=()):
+def rows(path: Path, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
     conn = sqlite3.connect(path)
     try:
         return conn.execute(sql, args).fetchall()
@@ -58,7 +68,7 @@ def rows(path, sql, args=()):
         conn.close()
 
 
-async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_game_replays(tmp_path):
+async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_game_replays(tmp_path: Path) -> None:
     source, copy, restored = tmp_path / "bot.db", tmp_path / "copy.db", tmp_path / "restored" / "bot.db"
     store = await Store.open(source)
     try:
@@ -92,6 +102,7 @@ async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_ga
         for game_id, status in games:
             record = await reopened.get_game(game_id)
             log = await reopened.game_moves(game_id)
+            assert record is not None
             assert [move.seq for move in log] == list(range(1, record.move_count + 1))
             replayed = replay(record.kind, len(record.seats), record.seed, record.settings, log)
             assert check_snapshot(replayed, record.state).problem is None, f"game #{game_id}"
@@ -106,7 +117,7 @@ async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_ga
         await reopened.close()
 
 
-async def test_the_copy_is_one_self_contained_file_at_the_codes_schema(tmp_path):
+async def test_the_copy_is_one_self_contained_file_at_the_codes_schema(tmp_path: Path) -> None:
     source = tmp_path / "bot.db"
     store = await Store.open(source)
     try:
@@ -116,10 +127,12 @@ async def test_the_copy_is_one_self_contained_file_at_the_codes_schema(tmp_path)
         await store.close()
     assert report.check.schema == len(load_migrations())
     assert rows(tmp_path / "b.db", "PRAGMA journal_mode") == [("delete",)]
-    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("b.db")) == ["b.db"]
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("b.db")) == ["b.db"]  # noqa: ASYNC240 - a quick look at the test's own folder
 
 
-async def test_restore_is_refused_while_an_open_store_holds_the_database(tmp_path, capsys):
+async def test_restore_is_refused_while_an_open_store_holds_the_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     database = tmp_path / "bot.db"
     store = await Store.open(database)
     try:
@@ -135,10 +148,12 @@ async def test_restore_is_refused_while_an_open_store_holds_the_database(tmp_pat
         assert (await store.get_game(1)) is not None  # untouched, still usable
     finally:
         await store.close()
-    assert not list(tmp_path.glob("bot.db.before-restore-*"))
+    assert not list(tmp_path.glob("bot.db.before-restore-*"))  # noqa: ASYNC240 - a quick look at the test's own folder
 
 
-def test_restore_is_refused_while_a_bot_process_holds_the_database(holder, tmp_path):
+def test_restore_is_refused_while_a_bot_process_holds_the_database(
+    holder: tuple[Path, subprocess.Popen[str]], tmp_path: Path
+) -> None:
     database, child = holder
     backup = tmp_path / "b.db"
     take_backup(database, backup)
@@ -147,7 +162,7 @@ def test_restore_is_refused_while_a_bot_process_holds_the_database(holder, tmp_p
     assert refused.value.status == 4
 
 
-async def test_restore_keeps_the_file_it_replaces_and_its_wal(tmp_path):
+async def test_restore_keeps_the_file_it_replaces_and_its_wal(tmp_path: Path) -> None:
     database = tmp_path / "bot.db"
     store = await Store.open(database)
     await finished_and_running(store, running=1, finished=0)
@@ -163,7 +178,9 @@ async def test_restore_keeps_the_file_it_replaces_and_its_wal(tmp_path):
     assert f"; the file it replaced is kept as {report.kept}" in report.line()
 
 
-async def test_a_damaged_backup_is_refused_by_the_check_and_the_database_is_left_alone(tmp_path, capsys):
+async def test_a_damaged_backup_is_refused_by_the_check_and_the_database_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     database = tmp_path / "bot.db"
     store = await Store.open(database)
     await finished_and_running(store, running=3, finished=1)
@@ -180,10 +197,10 @@ async def test_a_damaged_backup_is_refused_by_the_check_and_the_database_is_left
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"{backup} failed its check, {database} was not changed: ")
     assert database.read_bytes() == before
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["b.db", "bot.db", "bot.db.lock"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["b.db", "bot.db", "bot.db.lock"]  # noqa: ASYNC240 - a quick look at the test's own folder
 
 
-async def test_a_snapshot_that_differs_from_its_log_fails_the_check(tmp_path):
+async def test_a_snapshot_that_differs_from_its_log_fails_the_check(tmp_path: Path) -> None:
     database = tmp_path / "bot.db"
     store = await Store.open(database)
     _, playing = await finished_and_running(store, running=2, finished=0)
@@ -200,7 +217,9 @@ async def test_a_snapshot_that_differs_from_its_log_fails_the_check(tmp_path):
     assert check.problems == (f"game #{playing[0][0].id}: the snapshot differs from the replay of the move log",)
 
 
-def test_backup_refuses_an_existing_target_unless_forced_and_a_missing_source(tmp_path, capsys):
+def test_backup_refuses_an_existing_target_unless_forced_and_a_missing_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     database = tmp_path / "bot.db"
     asyncio.run(filled_database(database))
     (tmp_path / "b.db").write_text("an older backup")
@@ -223,7 +242,7 @@ def test_backup_refuses_an_existing_target_unless_forced_and_a_missing_source(tm
     assert backup_module.main([]) == 2
 
 
-def test_scheduled_backups_keep_the_newest_and_delete_only_their_own(tmp_path):
+def test_scheduled_backups_keep_the_newest_and_delete_only_their_own(tmp_path: Path) -> None:
     database = tmp_path / "bot.db"
     asyncio.run(filled_database(database, games=2))
     folder = tmp_path / "backups"
@@ -238,4 +257,4 @@ def test_scheduled_backups_keep_the_newest_and_delete_only_their_own(tmp_path):
         "bot-20250306T120000Z.db",
     ]
     assert (folder / "notes.txt").exists()
-    assert lines[-2].endswith("; 3 kept at most, 1 older removed")
+    assert lines[-2] is not None and lines[-2].endswith("; 3 kept at most, 1 older removed")

@@ -4,6 +4,9 @@ import asyncio
 import json
 import random
 import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -16,12 +19,16 @@ from db.records import NewLobby, Occupant
 from db.store import Store
 from engine.message import Message
 from engine.registry import game_class
-from tests.db.helpers import GUILD, NOW, finish_game, later, new_lobby, play_random, real_game
+from tests.db.helpers import GUILD, NOW, finish_game, later, new_lobby, play_random, real_game, record_in
 
 # Tests here open the SQLite file themselves, so they need no `backend`; PostgreSQL comes from `postgres_url`.
 
 
-async def build_source(path):
+# The copy's source: a closed SQLite file, and the ids of its games by what they are.
+Source = tuple[Path, dict[str, list[int]]]
+
+
+async def build_source(path: Path) -> dict[str, list[int]]:
     """A closed SQLite database with every table in use; the ids of its games by what they are."""
     store = await Store.open(path)
     try:
@@ -32,7 +39,8 @@ async def build_source(path):
             record = await play_random(store, record, game, 8 + number, rng)
             running.append(record.id)
         # A seat changes hands in the first running game (no move logged: the replay is by seat).
-        record = await store.get_game(running[0])
+        record = await record_in(store, running[0])
+        assert record.state is not None
         await store.change_seat(
             record.id,
             record.version,
@@ -60,14 +68,14 @@ async def build_source(path):
 
 
 @pytest.fixture
-async def source(tmp_path):
+async def source(tmp_path: Path) -> Source:
     path = tmp_path / "data" / "bot.db"
     path.parent.mkdir()
     games = await build_source(path)
     return path, games
 
 
-async def counts_of(url):
+async def counts_of(url: str) -> dict[str, Any]:
     conn = await asyncpg.connect(url)
     try:
         return {table: await conn.fetchval(f"SELECT count(*) FROM {table}") for table in TABLES}
@@ -75,7 +83,7 @@ async def counts_of(url):
         await conn.close()
 
 
-async def tables_of(url):
+async def tables_of(url: str) -> list[Any]:
     conn = await asyncpg.connect(url)
     try:
         return [row[0] for row in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
@@ -83,7 +91,7 @@ async def tables_of(url):
         await conn.close()
 
 
-async def test_every_table_is_copied_and_verified(source, postgres_url):
+async def test_every_table_is_copied_and_verified(source: Source, postgres_url: str) -> None:
     path, _ = source
     report = await copy_database(path, postgres_url)
     assert report.ok, report.lines()
@@ -108,7 +116,7 @@ async def test_every_table_is_copied_and_verified(source, postgres_url):
     )
 
 
-async def test_an_empty_database_copies_to_an_empty_one(tmp_path, postgres_url):
+async def test_an_empty_database_copies_to_an_empty_one(tmp_path: Path, postgres_url: str) -> None:
     path = tmp_path / "bot.db"
     await (await Store.open(path)).close()
     report = await copy_database(path, postgres_url)
@@ -120,7 +128,7 @@ async def test_an_empty_database_copies_to_an_empty_one(tmp_path, postgres_url):
         await target.close()
 
 
-async def test_the_target_store_reads_what_the_source_store_read(source, postgres_url):
+async def test_the_target_store_reads_what_the_source_store_read(source: Source, postgres_url: str) -> None:
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
     before, after = await Store.open(path), await PostgresStore.open(postgres_url)
@@ -141,17 +149,21 @@ async def test_the_target_store_reads_what_the_source_store_read(source, postgre
         await after.close()
 
 
-async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source, postgres_url):
+async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source: Source, postgres_url: str) -> None:
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
     target = await PostgresStore.open(postgres_url)
     try:
         record = await target.get_game(games["running"][1])
+        assert record is not None and record.state is not None
         game = game_class(record.kind).from_dict(record.state)
         seat = game.to_move
+        assert seat is not None
         move = game.legal_moves(seat)[0]
         game.apply(seat, move)
+        assert record is not None
         saved = await target.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(900))
+        assert saved is not None
         assert saved.move_count == record.move_count + 1
         logged = await target.game_moves(record.id)  # the trigger logged it, after the copied ones
         assert [entry.seq for entry in logged] == list(range(1, saved.move_count + 1))
@@ -162,7 +174,7 @@ async def test_a_copied_game_plays_on_and_a_new_lobby_gets_the_next_id(source, p
         await target.close()
 
 
-async def test_a_target_holding_any_row_is_refused_and_left_as_it_was(source, postgres_url):
+async def test_a_target_holding_any_row_is_refused_and_left_as_it_was(source: Source, postgres_url: str) -> None:
     path, _ = source
     target = await PostgresStore.open(postgres_url)
     try:
@@ -174,7 +186,7 @@ async def test_a_target_holding_any_row_is_refused_and_left_as_it_was(source, po
     assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0) | {"guild_settings": 1}
 
 
-async def test_a_second_copy_into_the_same_target_is_refused(source, postgres_url):
+async def test_a_second_copy_into_the_same_target_is_refused(source: Source, postgres_url: str) -> None:
     path, _ = source
     first = await copy_database(path, postgres_url)
     with pytest.raises(CopyError, match="table games is not empty"):
@@ -182,7 +194,9 @@ async def test_a_second_copy_into_the_same_target_is_refused(source, postgres_ur
     assert await counts_of(postgres_url) == dict(first.copied)
 
 
-async def test_tables_whose_columns_differ_are_refused_before_anything_is_written(source, postgres_url):
+async def test_tables_whose_columns_differ_are_refused_before_anything_is_written(
+    source: Source, postgres_url: str
+) -> None:
     path, _ = source
     await (await PostgresStore.open(postgres_url)).close()  # the schema, migrated
     conn = await asyncpg.connect(postgres_url)
@@ -195,7 +209,7 @@ async def test_tables_whose_columns_differ_are_refused_before_anything_is_writte
     assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0)
 
 
-async def test_a_source_table_the_copy_does_not_know_is_refused(source, postgres_url):
+async def test_a_source_table_the_copy_does_not_know_is_refused(source: Source, postgres_url: str) -> None:
     path, _ = source
     with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE notes (text TEXT)")
@@ -205,13 +219,13 @@ async def test_a_source_table_the_copy_does_not_know_is_refused(source, postgres
     assert await counts_of(postgres_url) == dict.fromkeys(TABLES, 0)
 
 
-async def test_a_missing_source_is_refused_and_not_created(tmp_path, postgres_url):
+async def test_a_missing_source_is_refused_and_not_created(tmp_path: Path, postgres_url: str) -> None:
     with pytest.raises(CopyError, match="does not exist"):
         await copy_database(tmp_path / "nothing.db", postgres_url)
     assert not (tmp_path / "nothing.db").exists()
 
 
-async def test_verify_reports_a_tampered_snapshot_and_a_lost_move(source, postgres_url):
+async def test_verify_reports_a_tampered_snapshot_and_a_lost_move(source: Source, postgres_url: str) -> None:
     path, games = source
     assert (await copy_database(path, postgres_url)).ok
     tampered, shortened = games["running"][0], games["running"][2]
@@ -244,7 +258,7 @@ async def test_verify_reports_a_tampered_snapshot_and_a_lost_move(source, postgr
 # -- the command ------------------------------------------------------------------------------------------------------
 
 
-def with_password(url):
+def with_password(url: str) -> tuple[str, str]:
     """`url` with a password (the test server trusts local connections, so any will do), and that password."""
     parts = urlsplit(url)
     if parts.password:
@@ -253,7 +267,9 @@ def with_password(url):
     return urlunsplit(parts._replace(netloc=f"{user or 'postgres'}:s3cret-word@{host}")), "s3cret-word"
 
 
-def test_main_copies_verifies_and_never_prints_the_password(tmp_path, postgres_url, capsys):
+def test_main_copies_verifies_and_never_prints_the_password(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bot.db"
     asyncio.run(build_source(path))
     url, password = with_password(postgres_url)
@@ -272,7 +288,9 @@ def test_main_copies_verifies_and_never_prints_the_password(tmp_path, postgres_u
     assert "copying is into an empty database only" in err and password not in out + err
 
 
-def test_a_snapshot_damaged_in_the_source_is_repaired_from_its_log_before_the_copy(tmp_path, postgres_url, capsys):
+def test_a_snapshot_damaged_in_the_source_is_repaired_from_its_log_before_the_copy(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bot.db"
     games = asyncio.run(build_source(path))
     damaged = games["running"][0]
@@ -284,12 +302,15 @@ def test_a_snapshot_damaged_in_the_source_is_repaired_from_its_log_before_the_co
     assert "3 running games replay to their snapshots" in capsys.readouterr().out
 
 
-def test_main_exits_1_when_the_copy_does_not_verify(tmp_path, postgres_url, capsys, monkeypatch):
+def test_main_exits_1_when_the_copy_does_not_verify(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "bot.db"
     asyncio.run(build_source(path))
     copy_table = copy_module._copy_table
 
-    async def losing_a_move(reader, raw, table, columns):  # as if a row went missing on the way
+    # as if a row went missing on the way
+    async def losing_a_move(reader: Any, raw: Any, table: str, columns: Any) -> Any:
         sent = await copy_table(reader, raw, table, columns)
         if table == "moves":
             await raw.execute(
@@ -310,13 +331,17 @@ def test_main_exits_1_when_the_copy_does_not_verify(tmp_path, postgres_url, caps
     "argv",
     [[], ["only.db"], ["a.db", "postgresql://x/y", "extra"], ["mysql://h/db", "postgresql://x/y"], ["a.db", "b.db"]],
 )
-def test_main_refuses_bad_arguments_with_one_line_and_status_2(argv, capsys):
+def test_main_refuses_bad_arguments_with_one_line_and_status_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1
 
 
-def test_main_refuses_a_database_a_running_bot_holds(holder, postgres_url, capsys):
+def test_main_refuses_a_database_a_running_bot_holds(
+    holder: tuple[Path, subprocess.Popen[str]], postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path, _ = holder
     assert main([str(path), postgres_url]) == 2
     _, err = capsys.readouterr()
@@ -324,7 +349,7 @@ def test_main_refuses_a_database_a_running_bot_holds(holder, postgres_url, capsy
     assert asyncio.run(tables_of(postgres_url)) == []  # refused before the target was even opened
 
 
-def test_mask_url_hides_the_password_wherever_it_is():
+def test_mask_url_hides_the_password_wherever_it_is() -> None:
     assert mask_url("postgresql://bot:pw@db.example:5432/cards") == "postgresql://bot:***@db.example:5432/cards"
     assert mask_url("postgresql://bot@/cards?host=/run/pg&password=pw") == (
         "postgresql://bot@/cards?host=/run/pg&password=***"
@@ -333,7 +358,7 @@ def test_mask_url_hides_the_password_wherever_it_is():
     assert mask_url("postgresql:///cards?password=pw") == "postgresql:///cards?password=***"
 
 
-async def test_a_copy_that_fails_midway_is_rolled_back_as_a_whole(source, postgres_url):
+async def test_a_copy_that_fails_midway_is_rolled_back_as_a_whole(source: Source, postgres_url: str) -> None:
     path, games = source
     # SQLite's INTEGER holds 64 bits, PostgreSQL's 32: the seats fail after the games went over.
     with sqlite3.connect(path) as conn:

@@ -2,23 +2,28 @@
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db._group_commit import GroupCommit
 from db.errors import StaleVersionError
+from db.records import GameRecord
+from db.sql_store import SqlStore
 from db.store import Store
 from tests.db.helpers import later, running_game
 
 
-def statements(conn):
+def statements(conn: aiosqlite.Connection) -> list[str]:
     """Every statement run on `conn` from now on, in order."""
-    seen = []
+    seen: list[str] = []
     for name in ("execute", "execute_fetchall"):
         method = getattr(conn, name)
 
-        def wrapped(sql, *args, method=method, **kwargs):
+        def wrapped(sql: str, *args: Any, method: Any = method, **kwargs: Any) -> Any:
             seen.append(" ".join(sql.split())[:20])
             return method(sql, *args, **kwargs)
 
@@ -26,7 +31,7 @@ def statements(conn):
     return seen
 
 
-async def test_moves_that_arrive_together_share_one_commit_and_each_gets_its_own_record(tmp_path):
+async def test_moves_that_arrive_together_share_one_commit_and_each_gets_its_own_record(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     store = await Store.open(path)
     try:
@@ -49,7 +54,7 @@ async def test_moves_that_arrive_together_share_one_commit_and_each_gets_its_own
         await store.close()
 
 
-async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_saved(store):
+async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_saved(store: SqlStore) -> None:
     games = [await running_game(store, (2 * n + 1, 2 * n + 2)) for n in range(3)]
     versions = [games[0].version, games[1].version - 1, games[2].version]  # the middle one read an old version
     results = await asyncio.gather(
@@ -60,29 +65,30 @@ async def test_a_stale_move_is_refused_alone_and_the_others_of_its_round_are_sav
         return_exceptions=True,
     )
     assert isinstance(results[1], StaleVersionError)
+    assert isinstance(results[0], GameRecord) and isinstance(results[2], GameRecord)
     assert [results[0].version, results[2].version] == [games[0].version + 1, games[2].version + 1]
     assert [len(await store.game_moves(game.id)) for game in games] == [1, 0, 1]
 
 
-async def lone_table(tmp_path):
+async def lone_table(tmp_path: Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(tmp_path / "plain.db", isolation_level=None)
     await conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY, y INTEGER NOT NULL CHECK (y > 0))")
     return conn
 
 
-def insert(x, y):
-    async def write(conn):
+def insert(x: int, y: int) -> Callable[[aiosqlite.Connection], Awaitable[int]]:
+    async def write(conn: aiosqlite.Connection) -> int:
         await conn.execute("INSERT INTO t (x, y) VALUES (?, ?)", (x, y))
         return x
 
     return write
 
 
-async def rows(conn):
+async def rows(conn: aiosqlite.Connection) -> list[Any]:
     return [row[0] for row in await conn.execute_fetchall("SELECT x FROM t ORDER BY x")]
 
 
-async def test_a_statement_sqlite_refuses_takes_nothing_else_with_it(tmp_path):
+async def test_a_statement_sqlite_refuses_takes_nothing_else_with_it(tmp_path: Path) -> None:
     conn = await lone_table(tmp_path)
     try:
         group = GroupCommit(conn, asyncio.Lock())
@@ -95,34 +101,34 @@ async def test_a_statement_sqlite_refuses_takes_nothing_else_with_it(tmp_path):
         await conn.close()
 
 
-async def test_a_failed_commit_fails_every_write_of_its_round_and_saves_none(tmp_path):
+async def test_a_failed_commit_fails_every_write_of_its_round_and_saves_none(tmp_path: Path) -> None:
     conn = await lone_table(tmp_path)
     try:
         execute = conn.execute
 
-        def failing_commit(sql, *args, **kwargs):
+        def failing_commit(sql: str, *args: Any, **kwargs: Any) -> Any:
             if sql == "COMMIT":
                 raise sqlite3.OperationalError("disk I/O error")
             return execute(sql, *args, **kwargs)
 
-        conn.execute = failing_commit
+        vars(conn)["execute"] = failing_commit  # this connection's own, as statements() does
         group = GroupCommit(conn, asyncio.Lock())
         results = await asyncio.gather(*(group.run(insert(x, x)) for x in (1, 2, 3)), return_exceptions=True)
         assert all(isinstance(result, sqlite3.OperationalError) for result in results)
-        conn.execute = execute
+        vars(conn)["execute"] = execute
         assert await rows(conn) == [] and not conn.in_transaction
     finally:
         await conn.close()
 
 
-async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(tmp_path):
+async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(tmp_path: Path) -> None:
     conn = await lone_table(tmp_path)
     try:
         seen = statements(conn)
         group = GroupCommit(conn, asyncio.Lock())
-        answered = []
+        answered: list[tuple[int, list[str]]] = []
 
-        async def save(x):
+        async def save(x: int) -> None:
             await group.run(insert(x, x))
             answered.append((x, list(seen)))
 
@@ -137,7 +143,7 @@ async def test_no_write_is_answered_before_the_commit_of_its_round_has_returned(
         await conn.close()
 
 
-async def test_closing_the_store_answers_every_queued_move_first(tmp_path):
+async def test_closing_the_store_answers_every_queued_move_first(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.db")
     games = [await running_game(store, (2 * n + 1, 2 * n + 2)) for n in range(4)]
     moves = [asyncio.create_task(store.save_move(game.id, game.version, 0, "m", {"n": 1}, later(1))) for game in games]
@@ -147,7 +153,7 @@ async def test_closing_the_store_answers_every_queued_move_first(tmp_path):
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(tmp_path / "bot.db")
     try:
         yield opened

@@ -2,6 +2,8 @@
 house rules, and partnerships rated as teams."""
 
 import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 
 import aiosqlite
 import pytest
@@ -9,14 +11,16 @@ import pytest
 from db.errors import NotInLobbyError, StaleVersionError
 from db.migrate import migrate
 from db.ratings import DEFAULT_SKILL, Skill, rate
+from db.sql_store import SqlStore
 from db.store import Store
 from engine import registry
+from engine.kinds import GameKind
 from tests import toy_game
-from tests.db.helpers import GUILD, NOW, finish_game, later, new_lobby, running_game
+from tests.db.helpers import GUILD, NOW, finish_game, later, new_lobby, record_in, running_game
 
 
 @pytest.fixture
-def toy():
+def toy() -> Iterator[GameKind]:
     with registry.registered(toy_game.KIND) as kind:
         yield kind
 
@@ -24,7 +28,7 @@ def toy():
 # -- migration 0012 ---------------------------------------------------------------------------------------------------
 
 
-async def test_migration_0012_adds_presets_and_leaves_earlier_results_outside_house_rules(tmp_path):
+async def test_migration_0012_adds_presets_and_leaves_earlier_results_outside_house_rules(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         assert await migrate(conn, target=11) == 11
@@ -58,13 +62,13 @@ async def test_migration_0012_adds_presets_and_leaves_earlier_results_outside_ho
 # -- a lobby's settings -----------------------------------------------------------------------------------------------
 
 
-async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(store):
+async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(store: SqlStore) -> None:
     lobby = await new_lobby(store, settings={"target": 16})
     changed = await store.set_lobby_settings(lobby.id, {"target": 21}, later(1), expected_version=lobby.version)
     assert changed.settings == {"target": 21} and changed.version == lobby.version + 1
     with pytest.raises(StaleVersionError):
         await store.set_lobby_settings(lobby.id, {"target": 11}, later(2), expected_version=lobby.version)
-    assert (await store.get_game(lobby.id)).settings == {"target": 21}
+    assert (await record_in(store, lobby.id)).settings == {"target": 21}
     game = await running_game(store)
     with pytest.raises(NotInLobbyError):
         await store.set_lobby_settings(game.id, {"target": 11}, later(3), expected_version=game.version)
@@ -73,7 +77,7 @@ async def test_a_lobbys_settings_change_with_its_version_and_only_in_the_lobby(s
 # -- a server's usual house rules -------------------------------------------------------------------------------------
 
 
-async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forgotten_on_reset(store):
+async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forgotten_on_reset(store: SqlStore) -> None:
     await store.save_house_rules_preset(GUILD, "kasino", {"sweeps": "cancel"}, NOW)
     await store.save_house_rules_preset(GUILD, "garbage", {"jokers": True}, NOW)
     await store.save_house_rules_preset(GUILD + 1, "kasino", {"building": False}, NOW)
@@ -92,7 +96,7 @@ async def test_a_servers_usual_house_rules_are_kept_per_server_and_kind_and_forg
 # -- played under house rules -----------------------------------------------------------------------------------------
 
 
-async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(store, toy):
+async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(store: SqlStore, toy: GameKind) -> None:
     await finish_game(store, (1, 2), (1, 2), kind="toy", settings={"rounds": 1})
     await finish_game(store, (1, 2), (2, 1), kind="toy", settings={"rounds": 3, "aces_low": False})  # the defaults
     await finish_game(store, (1, 3), (1, 2), kind="toy", settings={"aces_low": True}, guild=GUILD + 1)
@@ -108,7 +112,7 @@ async def test_a_game_off_its_default_rules_counts_as_played_under_house_rules(s
 # -- partnerships rated as teams --------------------------------------------------------------------------------------
 
 
-def test_rating_in_teams_moves_partners_together_and_sharing_the_teams_place():
+def test_rating_in_teams_moves_partners_together_and_sharing_the_teams_place() -> None:
     skills = [DEFAULT_SKILL, Skill(30.0, 4.0), DEFAULT_SKILL, Skill(30.0, 4.0)]
     after = rate(skills, [1, 2, 1, 2], teams=["a", "b", "a", "b"])
     assert after[0].mu > skills[0].mu and after[2].mu > skills[2].mu  # both winners gain
@@ -118,17 +122,18 @@ def test_rating_in_teams_moves_partners_together_and_sharing_the_teams_place():
     assert alone != after
 
 
-def test_rating_a_single_team_changes_nothing_and_teams_need_one_per_player():
+def test_rating_a_single_team_changes_nothing_and_teams_need_one_per_player() -> None:
     skills = [DEFAULT_SKILL, Skill(20.0, 3.0)]
     assert rate(skills, [1, 1], teams=[0, 0]) == tuple(skills)
     with pytest.raises(ValueError, match="teams"):
         rate(skills, [1, 2], teams=[0])
 
 
-async def test_a_game_in_partnerships_is_rated_as_teams(store):
+async def test_a_game_in_partnerships_is_rated_as_teams(store: SqlStore) -> None:
     await finish_game(store, (1, 2, 3, 4), (1, 2, 1, 2), (16, 9, 16, 9), teams=((0, 2), (1, 3)))
     ratings = {user: (await store.player_stats(user, GUILD)).for_kind("kasino").rating for user in (1, 2, 3, 4)}
     assert ratings[1] == pytest.approx(ratings[3]) and ratings[2] == pytest.approx(ratings[4])
+    assert ratings[1] is not None and ratings[2] is not None
     assert ratings[1] > DEFAULT_SKILL.rating > ratings[2]
     # The same places without teams: four players, two pairs tied, rated differently.
     await finish_game(store, (5, 6, 7, 8), (1, 2, 1, 2), (16, 9, 16, 9))

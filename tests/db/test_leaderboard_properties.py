@@ -3,6 +3,7 @@
 import asyncio
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +14,9 @@ from tests.db.helpers import GUILD, finish_game
 
 PLAYERS = range(1, 7)
 
-games_strategy = st.lists(
+# Finished games: each game's users in seat order, and their scores.
+Games = list[tuple[list[int], list[int]]]
+games_strategy: st.SearchStrategy[Games] = st.lists(
     st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=4, unique=True).flatmap(
         lambda users: st.tuples(st.just(users), st.lists(st.integers(0, 5), min_size=len(users), max_size=len(users)))
     ),
@@ -22,9 +25,9 @@ games_strategy = st.lists(
 )
 
 
-def expected_wins_board(games):
+def expected_wins_board(games: Games) -> list[tuple[int, ...]]:
     """(user, games, wins, points) in the wins order, with competition ranks by wins."""
-    tally = {}
+    tally: dict[int, tuple[int, int, int]] = {}
     for users, scores in games:
         places = places_from_standing([(score,) for score in scores])
         for user, place, score in zip(users, places, scores, strict=True):
@@ -34,14 +37,15 @@ def expected_wins_board(games):
     return [(1 + sum(tally[other][1] > tally[user][1] for other in tally), user, *tally[user]) for user in order]
 
 
-async def wins_board_in_pages(games, per_page):
+async def wins_board_in_pages(games: Games, per_page: int) -> tuple[list[tuple[int, ...]], int]:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bot.db")
         try:
             for users, scores in games:
                 places = places_from_standing([(score,) for score in scores])
                 await finish_game(store, users, places, scores)
-            rows, page, pages = [], 0, None
+            rows: list[Any] = []
+            page, pages = 0, None
             while pages is None or page < pages:
                 result = await store.leaderboard(GUILD, "kasino", "wins", page=page, per_page=per_page)
                 rows += result.rows
@@ -53,7 +57,7 @@ async def wins_board_in_pages(games, per_page):
 
 @settings(max_examples=25, deadline=None)
 @given(games=games_strategy, per_page=st.integers(1, 4))
-def test_wins_leaderboard_pages_match_a_python_tally(games, per_page):
+def test_wins_leaderboard_pages_match_a_python_tally(games: Games, per_page: int) -> None:
     rows, total = asyncio.run(wins_board_in_pages(games, per_page))
     expected = expected_wins_board(games)
     assert rows == expected

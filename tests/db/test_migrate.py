@@ -2,12 +2,15 @@
 
 import shutil
 import sqlite3
+from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db.errors import SchemaTooNewError
 from db.migrate import MIGRATIONS_DIR, load_migrations, migrate, schema_version
+from db.sql_store import SqlStore
 from db.store import Store
 from tests.db.helpers import new_lobby
 
@@ -16,7 +19,7 @@ LATEST = MIGRATIONS[-1].version
 TABLES = {"games", "seats", "moves", "results", "ratings"}
 
 
-async def schema_of(path):
+async def schema_of(path: Path) -> list[tuple[Any, ...]]:
     """Every table, index and trigger of the file with its SQL, for comparing two files."""
     async with aiosqlite.connect(path) as conn:
         rows = await conn.execute_fetchall(
@@ -25,17 +28,18 @@ async def schema_of(path):
         return [tuple(row) for row in rows]
 
 
-def user_version(path):
+def user_version(path: Path) -> int:
     with sqlite3.connect(path) as conn:
-        return conn.execute("PRAGMA user_version").fetchone()[0]
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+        return version
 
 
-def test_migration_files_are_numbered_without_gaps_and_give_a_reason():
+def test_migration_files_are_numbered_without_gaps_and_give_a_reason() -> None:
     assert [migration.version for migration in MIGRATIONS] == list(range(1, LATEST + 1))
     assert all(migration.sql.startswith("-- Reason:") for migration in MIGRATIONS)
 
 
-async def test_open_migrates_an_empty_file_to_the_latest_version(tmp_path):
+async def test_open_migrates_an_empty_file_to_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "new" / "bot.db"
     store = await Store.open(path)
     await store.close()
@@ -44,7 +48,7 @@ async def test_open_migrates_an_empty_file_to_the_latest_version(tmp_path):
 
 
 @pytest.mark.parametrize("start", range(LATEST))
-async def test_migrates_from_every_earlier_version(tmp_path, start):
+async def test_migrates_from_every_earlier_version(tmp_path: Path, start: int) -> None:
     # Each new migration adds a case here on its own: the file is built up to `start`, then opened.
     fresh, old = tmp_path / "fresh.db", tmp_path / "old.db"
     await (await Store.open(fresh)).close()
@@ -57,7 +61,7 @@ async def test_migrates_from_every_earlier_version(tmp_path, start):
     assert await schema_of(old) == await schema_of(fresh)
 
 
-async def test_an_already_current_file_is_left_as_it_is(tmp_path):
+async def test_an_already_current_file_is_left_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     store = await Store.open(path)
     lobby = await new_lobby(store)
@@ -73,7 +77,7 @@ async def test_an_already_current_file_is_left_as_it_is(tmp_path):
     assert await schema_of(path) == schema
 
 
-async def test_a_file_newer_than_the_code_is_refused_and_left_untouched(tmp_path):
+async def test_a_file_newer_than_the_code_is_refused_and_left_untouched(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     await (await Store.open(path)).close()
     with sqlite3.connect(path) as conn:
@@ -85,7 +89,7 @@ async def test_a_file_newer_than_the_code_is_refused_and_left_untouched(tmp_path
     assert user_version(path) == LATEST + 1
 
 
-async def test_a_failing_migration_leaves_schema_and_version_unchanged(tmp_path):
+async def test_a_failing_migration_leaves_schema_and_version_unchanged(tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, folder)
     broken = folder / f"{LATEST + 1:04d}_broken.sql"
@@ -107,14 +111,16 @@ async def test_a_failing_migration_leaves_schema_and_version_unchanged(tmp_path)
         ("1_bad_name.sql", "-- Reason: misnamed.\n", "NNNN_reason"),
     ],
 )
-def test_load_migrations_rejects_gaps_missing_reasons_and_bad_names(tmp_path, name, text, error):
+def test_load_migrations_rejects_gaps_missing_reasons_and_bad_names(
+    tmp_path: Path, name: str, text: str, error: str
+) -> None:
     (tmp_path / name).write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=error):
         load_migrations(tmp_path)
 
 
 @pytest.mark.sqlite_only  # SQLite's own pragmas and connections
-async def test_open_sets_wal_full_sync_and_foreign_keys(store):
+async def test_open_sets_wal_full_sync_and_foreign_keys(store: SqlStore) -> None:
     async with store.transaction() as conn:
         pragmas = {
             name: next(iter(await conn.execute_fetchall(f"PRAGMA {name}")))[0]
@@ -123,7 +129,7 @@ async def test_open_sets_wal_full_sync_and_foreign_keys(store):
     assert pragmas == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
 
 
-async def test_0005_gives_running_games_their_next_timer(tmp_path):
+async def test_0005_gives_running_games_their_next_timer(tmp_path: Path) -> None:
     # Version 4: three running games with a 2-minute deadline (one already warned, one 24-hour turn), one untimed.
     path = tmp_path / "v4.db"
     async with aiosqlite.connect(path, isolation_level=None) as conn:

@@ -1,6 +1,7 @@
 """Migration 0010 (issue 25): narration becomes messages; English stored before it stays readable as it was."""
 
 import json
+from pathlib import Path
 
 import aiosqlite
 
@@ -11,7 +12,7 @@ from i18n import render_message
 from tests.db.helpers import running_game
 
 
-async def test_old_english_narration_is_kept_word_for_word_as_stored_text(tmp_path):
+async def test_old_english_narration_is_kept_word_for_word_as_stored_text(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     store = await Store.open(path)
     try:
@@ -37,5 +38,6 @@ async def test_old_english_narration_is_kept_word_for_word_as_stored_text(tmp_pa
         migrated = await store.get_game(record.id)
     finally:
         await store.close()
+    assert migrated is not None
     assert migrated.narration == tuple(Message(STORED_TEXT, {"text": line}) for line in old)
     assert [render_message(message, "en", ["Kari", "Ola"]) for message in migrated.narration] == old

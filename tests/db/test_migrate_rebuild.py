@@ -3,12 +3,15 @@
 import random
 import shutil
 import sqlite3
+from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db.errors import MigrationError
 from db.migrate import MIGRATIONS_DIR, load_migrations, migrate, schema_version
+from db.sql_store import SqlStore
 from db.store import Store
 from tests.db.helpers import NOW, finish_game, new_lobby, play_random, real_game, running_game
 
@@ -16,13 +19,13 @@ TABLES = ("games", "seats", "moves", "results", "ratings")
 REBUILD = next(migration for migration in load_migrations() if migration.version == 3)
 
 
-def columns_of(path):
+def columns_of(path: Path) -> dict[str, list[str]]:
     """Each table's columns in the file's schema."""
     with sqlite3.connect(path) as conn:
         return {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in TABLES}
 
 
-def rows_of(path, columns):
+def rows_of(path: Path, columns: dict[str, list[str]]) -> dict[str, list[Any]]:
     """Every row of every table (the given columns of each: a later schema may have added some), in a fixed order."""
     with sqlite3.connect(path) as conn:
         return {
@@ -31,7 +34,7 @@ def rows_of(path, columns):
         }
 
 
-async def full_file_at(path, version):
+async def full_file_at(path: Path, version: int) -> None:
     """A file at schema `version` full of games: lobbies, running games with moves, finished and cancelled ones.
 
     They are played through the store on the current schema, then copied into a file migrated only to `version`
@@ -64,7 +67,7 @@ async def full_file_at(path, version):
         await conn.execute("DETACH DATABASE source")
 
 
-async def test_rebuilding_games_keeps_every_row_of_every_table(tmp_path):
+async def test_rebuilding_games_keeps_every_row_of_every_table(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     await full_file_at(path, 2)
     columns = columns_of(path)
@@ -90,7 +93,7 @@ async def test_rebuilding_games_keeps_every_row_of_every_table(tmp_path):
         assert conn.execute("PRAGMA user_version").fetchone()[0] >= 3
 
 
-async def test_the_same_rebuild_with_foreign_keys_on_would_delete_seats_and_moves(tmp_path):
+async def test_the_same_rebuild_with_foreign_keys_on_would_delete_seats_and_moves(tmp_path: Path) -> None:
     # Why the runner switches foreign keys off: run migration 3 by hand with them on, and the rows are gone.
     path = tmp_path / "bot.db"
     await full_file_at(path, 2)
@@ -102,7 +105,7 @@ async def test_the_same_rebuild_with_foreign_keys_on_would_delete_seats_and_move
         assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0
 
 
-async def test_a_migration_that_leaves_a_dangling_foreign_key_is_rolled_back(tmp_path):
+async def test_a_migration_that_leaves_a_dangling_foreign_key_is_rolled_back(tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, folder)
     latest = load_migrations()[-1].version
@@ -123,7 +126,7 @@ async def test_a_migration_that_leaves_a_dangling_foreign_key_is_rolled_back(tmp
         assert next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0] == 1  # switched back on
 
 
-async def test_a_new_game_kind_needs_no_migration_the_store_checks_kinds(store):
+async def test_a_new_game_kind_needs_no_migration_the_store_checks_kinds(store: SqlStore) -> None:
     async with store.transaction() as conn:  # the schema itself accepts any kind now
         await conn.execute(
             """INSERT INTO games (kind, guild_id, channel_id, status, host_id, settings, seed, max_seats, created_at,

@@ -7,7 +7,10 @@ import random
 import shutil
 import signal
 import sqlite3
+import subprocess
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -25,14 +28,16 @@ from tests.db.helpers import filled_database
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def one_line_naming(error, path):
+def one_line_naming(error: BaseException, path: Path) -> str:
     text = str(error)
     assert "\n" not in text
     assert str(path) in text
     return text
 
 
-async def test_second_store_on_the_same_file_is_refused_naming_the_holder(holder):
+async def test_second_store_on_the_same_file_is_refused_naming_the_holder(
+    holder: tuple[Path, subprocess.Popen[str]],
+) -> None:
     path, child = holder
     with pytest.raises(DatabaseLockedError) as refused:
         await Store.open(path)
@@ -43,7 +48,7 @@ async def test_second_store_on_the_same_file_is_refused_naming_the_holder(holder
     assert refused.value.pid == child.pid
 
 
-async def test_the_lock_dies_with_its_process_even_under_sigkill(holder):
+async def test_the_lock_dies_with_its_process_even_under_sigkill(holder: tuple[Path, subprocess.Popen[str]]) -> None:
     path, child = holder
     child.send_signal(signal.SIGKILL)
     child.wait(timeout=30)
@@ -51,7 +56,7 @@ async def test_the_lock_dies_with_its_process_even_under_sigkill(holder):
     await store.close()
 
 
-async def test_a_closed_store_frees_the_file_for_the_next_one(tmp_path):
+async def test_a_closed_store_frees_the_file_for_the_next_one(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     first = await Store.open(path)
     with pytest.raises(DatabaseLockedError, match=f"pid {os.getpid()}"):
@@ -62,7 +67,7 @@ async def test_a_closed_store_frees_the_file_for_the_next_one(tmp_path):
     await second.close()  # closing twice is harmless
 
 
-async def test_a_file_of_random_bytes_is_refused_as_not_a_database(tmp_path):
+async def test_a_file_of_random_bytes_is_refused_as_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     path.write_bytes(random.Random(1).randbytes(64 * 1024))
     with pytest.raises(DatabaseCorruptError) as refused:
@@ -71,7 +76,7 @@ async def test_a_file_of_random_bytes_is_refused_as_not_a_database(tmp_path):
     assert path.read_bytes() == random.Random(1).randbytes(64 * 1024)  # left as it was
 
 
-async def test_a_database_truncated_mid_page_is_refused_as_corrupt(tmp_path):
+async def test_a_database_truncated_mid_page_is_refused_as_corrupt(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     await filled_database(path)
     size = path.stat().st_size
@@ -83,7 +88,7 @@ async def test_a_database_truncated_mid_page_is_refused_as_corrupt(tmp_path):
     assert "damaged" in one_line_naming(refused.value, path)
 
 
-async def test_a_database_with_a_page_of_garbage_is_refused_by_quick_check(tmp_path):
+async def test_a_database_with_a_page_of_garbage_is_refused_by_quick_check(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     await filled_database(path)
     with sqlite3.connect(path) as conn:
@@ -99,7 +104,7 @@ async def test_a_database_with_a_page_of_garbage_is_refused_by_quick_check(tmp_p
     assert "damaged" in one_line_naming(refused.value, path)
 
 
-async def test_a_folder_given_as_the_database_path_is_refused(tmp_path):
+async def test_a_folder_given_as_the_database_path_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "data"
     path.mkdir()
     with pytest.raises(DatabaseUnusableError) as refused:
@@ -107,7 +112,7 @@ async def test_a_folder_given_as_the_database_path_is_refused(tmp_path):
     assert "is a folder" in one_line_naming(refused.value, path)
 
 
-async def test_a_database_path_below_a_file_is_refused(tmp_path):
+async def test_a_database_path_below_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "data").write_text("not a folder")
     path = tmp_path / "data" / "bot.db"
     with pytest.raises(DatabaseUnusableError) as refused:
@@ -115,7 +120,7 @@ async def test_a_database_path_below_a_file_is_refused(tmp_path):
     assert "is a file, not a folder" in one_line_naming(refused.value, path)
 
 
-async def test_a_read_only_file_system_is_refused_as_unwritable(small_tmpfs):
+async def test_a_read_only_file_system_is_refused_as_unwritable(small_tmpfs: Path) -> None:
     path = small_tmpfs / "bot.db"
     await (await Store.open(path)).close()
     remount = await asyncio.create_subprocess_exec("mount", "-o", "remount,ro", str(small_tmpfs))
@@ -125,7 +130,7 @@ async def test_a_read_only_file_system_is_refused_as_unwritable(small_tmpfs):
     assert "read-only file system" in one_line_naming(refused.value, path)
 
 
-async def test_a_full_disk_is_refused_as_unwritable(small_tmpfs):
+async def test_a_full_disk_is_refused_as_unwritable(small_tmpfs: Path) -> None:
     path = small_tmpfs / "bot.db"
     (small_tmpfs / "bot.db.lock").write_text("0\n")  # the lock fits; the schema will not
     filler = small_tmpfs / "filler"
@@ -138,8 +143,12 @@ async def test_a_full_disk_is_refused_as_unwritable(small_tmpfs):
     assert "the disk is full" in one_line_naming(refused.value, path)
 
 
+# A folder user nobody may enter, and a context to act as nobody (see the fixture).
+AsNobody = tuple[Path, Callable[[], AbstractContextManager[None]]]
+
+
 @pytest.fixture
-def as_nobody(tmp_path):
+def as_nobody(tmp_path: Path) -> Iterator[AsNobody]:
     """A folder user nobody may enter, and a context to act as nobody (root ignores file permissions)."""
     if os.geteuid() != 0:
         pytest.skip("acting as another user needs root")
@@ -147,7 +156,7 @@ def as_nobody(tmp_path):
     folder.chmod(0o755)
 
     @contextlib.contextmanager
-    def nobody():
+    def nobody() -> Iterator[None]:
         os.setegid(65534)
         os.seteuid(65534)
         try:
@@ -162,7 +171,7 @@ def as_nobody(tmp_path):
         shutil.rmtree(folder)
 
 
-async def test_a_folder_the_bot_may_not_write_is_refused_as_unwritable(as_nobody):
+async def test_a_folder_the_bot_may_not_write_is_refused_as_unwritable(as_nobody: AsNobody) -> None:
     folder, nobody = as_nobody
     path = folder / "bot.db"
     with nobody(), pytest.raises(DatabaseUnwritableError) as refused:
@@ -172,7 +181,7 @@ async def test_a_folder_the_bot_may_not_write_is_refused_as_unwritable(as_nobody
     )
 
 
-async def test_a_read_only_database_file_is_refused_as_unwritable(as_nobody):
+async def test_a_read_only_database_file_is_refused_as_unwritable(as_nobody: AsNobody) -> None:
     folder, nobody = as_nobody
     path = folder / "bot.db"
     await (await Store.open(path)).close()
@@ -187,7 +196,7 @@ async def test_a_read_only_database_file_is_refused_as_unwritable(as_nobody):
     assert "is read-only" in text or "permission denied" in text
 
 
-def test_every_unusable_reason_is_a_store_error():
+def test_every_unusable_reason_is_a_store_error() -> None:
     assert issubclass(DatabaseCorruptError, DatabaseUnusableError)
     assert issubclass(DatabaseUnwritableError, DatabaseUnusableError)
     assert issubclass(DatabaseUnusableError, StoreError)

@@ -1,5 +1,8 @@
 """Issue 27: PostgreSQL's migrations, numbered as SQLite's, each in its own transaction."""
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 import asyncpg
 import pytest
 
@@ -8,19 +11,21 @@ from db.postgres.migrate import migrate, schema_version
 
 
 @pytest.fixture
-async def conn(postgres_url):
+async def conn(postgres_url: str) -> AsyncIterator[asyncpg.Connection]:
     connection = await asyncpg.connect(postgres_url)
     yield connection
     await connection.close()
 
 
-def migrations(folder, *files):
+def migrations(folder: Path, *files: tuple[str, str]) -> Path:
     for name, sql in files:
         (folder / name).write_text(sql, encoding="utf-8")
     return folder
 
 
-async def test_a_failing_migration_leaves_the_schema_and_version_as_they_were(conn, tmp_path):
+async def test_a_failing_migration_leaves_the_schema_and_version_as_they_were(
+    conn: asyncpg.Connection, tmp_path: Path
+) -> None:
     folder = migrations(
         tmp_path,
         ("0001_first.sql", "-- Reason: a table\nCREATE TABLE kept (id INTEGER PRIMARY KEY);"),
@@ -33,7 +38,7 @@ async def test_a_failing_migration_leaves_the_schema_and_version_as_they_were(co
     assert not await conn.fetchval("SELECT to_regclass('lost') IS NOT NULL")  # rolled back with its file
 
 
-async def test_migrations_run_in_order_once_and_up_to_a_target(conn, tmp_path):
+async def test_migrations_run_in_order_once_and_up_to_a_target(conn: asyncpg.Connection, tmp_path: Path) -> None:
     folder = migrations(
         tmp_path,
         ("0001_a.sql", "-- Reason: a\nCREATE TABLE steps (n INTEGER);"),
@@ -46,7 +51,7 @@ async def test_migrations_run_in_order_once_and_up_to_a_target(conn, tmp_path):
     assert [row["n"] for row in await conn.fetch("SELECT n FROM steps ORDER BY n")] == [2, 3]
 
 
-async def test_a_schema_newer_than_the_code_is_refused_unchanged(conn, tmp_path):
+async def test_a_schema_newer_than_the_code_is_refused_unchanged(conn: asyncpg.Connection, tmp_path: Path) -> None:
     folder = migrations(tmp_path, ("0001_a.sql", "-- Reason: a\nCREATE TABLE one (n INTEGER);"))
     await migrate(conn, folder)
     await conn.execute("INSERT INTO schema_migrations (version, name) VALUES (2, '0002_future.sql')")

@@ -8,6 +8,8 @@ as busy within the bound while the other games play on; a busy server, and only 
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from typing import Self
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -17,10 +19,13 @@ import db.postgres.store as postgres_store
 from db.errors import StoreError
 from db.postgres.locks import AdvisoryLocks
 from db.postgres.store import PostgresStore
+from db.records import GameRecord
+from engine.base import AnyGame
 from service.errors import refusal_message
 from service.tables import TableService
 from tests import pg_outages
 from tests.db.helpers import NOW, real_game
+from tests.pg_outages import OwnServer
 
 own_server = pg_outages.own_server  # fixtures: a PostgreSQL of this module's own, a new database on it
 outage_url = pg_outages.outage_url
@@ -32,42 +37,45 @@ PLAYERS = 4  # games in play at once
 class Table:
     """Games played through the service, as players at their tables: each move sent with the version last seen."""
 
-    def __init__(self, store, games):
+    def __init__(self, store: PostgresStore, games: Sequence[tuple[GameRecord, AnyGame]]) -> None:
         self.store = store
         self.service = TableService(store, clock=lambda: NOW, coordinator=AdvisoryLocks(store))
         self.seen = {record.id: (record, game) for record, game in games}
-        self.acknowledged = {record.id: [] for record, _ in games}
+        self.acknowledged: dict[int, list[str]] = {record.id: [] for record, _ in games}
 
     @classmethod
-    async def opened(cls, url, games=PLAYERS):
+    async def opened(cls, url: str, games: int = PLAYERS) -> Self:
         store = await PostgresStore.open(url)
         played = [await real_game(store, "kasino", (2 * n + 1, 2 * n + 2), seed=n + 1) for n in range(games)]
         return cls(store, played)
 
     @property
-    def ids(self):
+    def ids(self) -> list[int]:
         return list(self.seen)
 
-    async def move(self, game_id):
+    async def move(self, game_id: int) -> None:
         """The player to move plays their first legal move; kept only once the service acknowledged it."""
         record, game = self.seen[game_id]
         seat = game.to_move
+        assert seat is not None
+        user = record.seats[seat].user_id
+        assert user is not None
         move = str(game.legal_moves(seat)[0])
-        result = await self.service.play(game_id, record.seats[seat].user_id, move, version=record.version)
+        result = await self.service.play(game_id, user, move, version=record.version)
         self.seen[game_id] = (result.record, result.game)
         self.acknowledged[game_id].append(move)
 
-    async def round(self):
+    async def round(self) -> None:
         """One move on every game at once."""
         await asyncio.gather(*(self.move(game_id) for game_id in self.ids))
 
-    async def refusal(self, game_id):
+    async def refusal(self, game_id: int) -> str:
         """The message a move on the game is refused with (it must be refused)."""
         with pytest.raises(StoreError) as refused:
             await self.move(game_id)
         return refusal_message(refused.value).id
 
-    async def refusal_or_none(self, game_id):
+    async def refusal_or_none(self, game_id: int) -> str | None:
         """The message a move on the game is refused with; None if it was acknowledged."""
         try:
             await self.move(game_id)
@@ -75,14 +83,14 @@ class Table:
             return refusal_message(refused).id
         return None
 
-    async def logged_as_acknowledged(self):
+    async def logged_as_acknowledged(self) -> bool:
         """Whether every game's move log is exactly its acknowledged moves: none lost, none applied twice."""
         for game_id, moves in self.acknowledged.items():
             assert [logged.move for logged in await self.store.game_moves(game_id)] == moves, game_id
         return True
 
 
-async def admin_says(url, *statements):
+async def admin_says(url: str, *statements: str) -> None:
     """Run `statements` on a connection of their own (as the server's administrator would)."""
     admin = await asyncpg.connect(url)
     try:
@@ -93,8 +101,8 @@ async def admin_says(url, *statements):
 
 
 async def test_a_server_stopped_and_started_mid_play_refuses_moves_as_unreachable_then_takes_the_first_after_it(
-    own_server, outage_url
-):
+    own_server: OwnServer, outage_url: str
+) -> None:
     table = await Table.opened(outage_url)
     try:
         for _ in range(3):  # connections kept between actions, as in steady play
@@ -114,7 +122,9 @@ async def test_a_server_stopped_and_started_mid_play_refuses_moves_as_unreachabl
         await table.store.close()
 
 
-async def test_an_outage_is_logged_once_when_it_starts_and_once_when_it_ends(own_server, outage_url, caplog):
+async def test_an_outage_is_logged_once_when_it_starts_and_once_when_it_ends(
+    own_server: OwnServer, outage_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     table = await Table.opened(outage_url, games=2)
     try:
         await table.round()
@@ -135,8 +145,8 @@ async def test_an_outage_is_logged_once_when_it_starts_and_once_when_it_ends(own
 
 
 async def test_a_game_whose_lock_another_session_holds_is_refused_as_busy_within_the_bound_while_others_play_on(
-    outage_url,
-):
+    outage_url: str,
+) -> None:
     table = await Table.opened(outage_url)
     stuck, *others = table.ids
     holder = await asyncpg.connect(outage_url)  # a process stopped in the middle of an action on the game
@@ -160,7 +170,9 @@ async def test_a_game_whose_lock_another_session_holds_is_refused_as_busy_within
         await table.store.close()
 
 
-async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apology(own_server, outage_url):
+async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apology(
+    own_server: OwnServer, outage_url: str
+) -> None:
     table = await Table.opened(outage_url, games=1)
     (game_id,) = table.ids
     await admin_says(outage_url, "ALTER ROLE postgres SET statement_timeout = '200ms'")
@@ -178,7 +190,9 @@ async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apo
         await table.store.close()
 
 
-async def test_too_many_connections_are_refused_as_a_busy_database_not_as_storage_full(own_server, outage_url):
+async def test_too_many_connections_are_refused_as_a_busy_database_not_as_storage_full(
+    own_server: OwnServer, outage_url: str
+) -> None:
     database = urlsplit(outage_url).path.lstrip("/")
     await admin_says(
         outage_url,
@@ -198,7 +212,9 @@ async def test_too_many_connections_are_refused_as_a_busy_database_not_as_storag
         await table.store.close()
 
 
-async def test_only_a_database_that_cannot_be_written_is_said_as_storage_full_or_not_writable(own_server, outage_url):
+async def test_only_a_database_that_cannot_be_written_is_said_as_storage_full_or_not_writable(
+    own_server: OwnServer, outage_url: str
+) -> None:
     table = await Table.opened(outage_url, games=1)
     (game_id,) = table.ids
     database = urlsplit(outage_url).path.lstrip("/")
@@ -220,7 +236,7 @@ async def test_only_a_database_that_cannot_be_written_is_said_as_storage_full_or
         await table.store.close()
 
 
-async def test_sessions_ended_by_idle_session_timeout_cost_no_move(outage_url):
+async def test_sessions_ended_by_idle_session_timeout_cost_no_move(outage_url: str) -> None:
     database = urlsplit(outage_url).path.lstrip("/")
     await admin_says(outage_url, f"ALTER DATABASE \"{database}\" SET idle_session_timeout = '300ms'")  # as poolers do
     table = await Table.opened(outage_url)

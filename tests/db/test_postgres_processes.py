@@ -3,6 +3,8 @@ on pools of their own, as a process would have them; bench/bench_cluster.py kill
 """
 
 import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -12,15 +14,16 @@ from db.postgres.locks import AdvisoryLocks
 from db.postgres.migrate import MIGRATIONS_DIR
 from db.postgres.store import PostgresStore
 from db.ratings import DEFAULT_SKILL
-from db.records import TurnClock
-from db.sql_store import shard_condition
+from db.records import GameRecord, TurnClock
+from db.sql_store import SqlStore, shard_condition
+from engine.base import AnyGame
 from engine.registry import game_class
-from tests.db.helpers import NOW, TeamOutcome, later, real_game, running_game
+from tests.db.helpers import NOW, TeamOutcome, later, real_game, record_in, running_game
 
 SHARD_BIT = 1 << 22  # Discord: a server's shard is (guild_id >> 22) % shard_count
 
 
-async def opened_twice(kind, url):
+async def opened_twice(kind: type[PostgresStore], url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
     """Two processes' own `kind` of store on one database, closed afterwards."""
     first, second = await kind.open(url), await kind.open(url)
     yield first, second
@@ -29,26 +32,26 @@ async def opened_twice(kind, url):
 
 
 @pytest.fixture
-async def two(postgres_url):
+async def two(postgres_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
     """Two processes' stores on one database."""
     async for pair in opened_twice(PostgresStore, postgres_url):
         yield pair
 
 
 @pytest.fixture
-async def locks(two):
+async def locks(two: tuple[PostgresStore, PostgresStore]) -> tuple[AdvisoryLocks, AdvisoryLocks]:
     """Two processes' coordinators on one database."""
     first, second = two
     return AdvisoryLocks(first), AdvisoryLocks(second)
 
 
-async def acquired_within(locks, game_id, seconds):
+async def acquired_within(locks: AdvisoryLocks, game_id: int, seconds: float) -> bool:
     """Whether an action through `locks` gets the game's lock within `seconds` (released again at once).
 
     The lock is taken with the action's first statement, here a read of the game as every action's is.
     """
 
-    async def take():
+    async def take() -> bool:
         async with locks.lock(game_id):
             await locks.store.get_game(game_id)
             return True
@@ -59,12 +62,14 @@ async def acquired_within(locks, game_id, seconds):
         return False
 
 
-async def _backend_pid(store):
+async def _backend_pid(store: SqlStore) -> int:
     async with store._reading() as conn:
-        return (await conn.execute_fetchall("SELECT pg_backend_pid()"))[0][0]
+        rows = list(await conn.execute_fetchall("SELECT pg_backend_pid()"))
+        pid: int = rows[0][0]
+        return pid
 
 
-async def _lock_holder(postgres_url, game_id):
+async def _lock_holder(postgres_url: str, game_id: int) -> Any:
     admin = await asyncpg.connect(postgres_url)
     try:
         return await admin.fetchval(
@@ -76,17 +81,18 @@ async def _lock_holder(postgres_url, game_id):
         await admin.close()
 
 
-async def game_with_first_move_made(store, *, seed):
+async def game_with_first_move_made(store: SqlStore, *, seed: int) -> tuple[GameRecord, AnyGame, int, Any]:
     """A stored two-player Kasino game, and its engine with the first move applied (not yet saved)."""
     game = game_class("kasino").new(2, seed)
     record = await running_game(store, (1, 2), state=game.to_dict(), seed=seed)
     seat = game.to_move
+    assert seat is not None
     move = game.legal_moves(seat)[0]
     game.apply(seat, move)
     return record, game, seat, move
 
 
-async def test_two_processes_never_act_on_one_game_at_once(locks):
+async def test_two_processes_never_act_on_one_game_at_once(locks: tuple[AdvisoryLocks, AdvisoryLocks]) -> None:
     first, second = locks
     async with first.lock(7):
         await first.store.get_game(7)  # the action's first statement takes the game's lock
@@ -95,7 +101,9 @@ async def test_two_processes_never_act_on_one_game_at_once(locks):
     assert await acquired_within(second, 7, 2)
 
 
-async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(locks, postgres_url):
+async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(
+    locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     first, second = locks
     async with first.lock(7):
         await first.store.get_game(7)
@@ -109,7 +117,9 @@ async def test_a_lock_held_by_a_process_that_lost_its_connection_ends_with_it(lo
     # The first process's action ends normally: releasing a lock the server already dropped is no error.
 
 
-async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(two, locks, postgres_url):
+async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     store, _ = two
     first, _ = locks
     async with first.lock(7):
@@ -124,7 +134,9 @@ async def test_an_action_runs_its_statements_on_the_connection_holding_its_game(
         assert await _backend_pid(store) == pid  # kept for the next action, not handed back to the pool
 
 
-async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
+async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(
+    locks: tuple[AdvisoryLocks, AdvisoryLocks]
+) -> None:
     first, second = locks
     with pytest.raises(RuntimeError):
         async with first.lock(7):
@@ -144,15 +156,20 @@ async def test_an_action_that_fails_or_is_cancelled_leaves_its_game_free(locks):
     assert await acquired_within(first, 7, 2)
 
 
-async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_write(two, locks, postgres_url):
+async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_write(
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     store, _ = two
     first, second = locks
     record, game, seat, move = await game_with_first_move_made(store, seed=5)
     await store.checked_game(record.id)  # checked against its log once, by the process's first action on it
     statements = []
     async with first.lock(record.id):
-        store._held().raw.add_query_logger(lambda logged: statements.append(logged.query))
+        held = store._held()
+        assert held is not None
+        held.raw.add_query_logger(lambda logged: statements.append(logged.query))
         read = await store.checked_game(record.id)
+        assert read is not None
         assert await _lock_holder(postgres_url, record.id) == await _backend_pid(store)
         assert not await acquired_within(second, record.id, 0.3)
         saved = await store.save_move(record.id, read.version, seat, str(move), game.to_dict(), later(1))
@@ -163,7 +180,7 @@ async def test_a_move_takes_its_game_with_its_read_and_gives_it_back_with_its_wr
     assert await acquired_within(second, record.id, 2)
 
 
-async def held_elsewhere(store, other, postgres_url):
+async def held_elsewhere(store: SqlStore, other: SqlStore, postgres_url: str) -> tuple[GameRecord, asyncpg.Connection]:
     """A game `other` has checked already, and a connection (another process's) whose session holds its lock."""
     record, _ = await real_game(store, "kasino", (1, 2))
     await other.checked_game(record.id)  # checked against its log once, by the process's first action on it
@@ -172,17 +189,19 @@ async def held_elsewhere(store, other, postgres_url):
     return record, holder
 
 
-def reading_in_an_action(locks, game_id):
+def reading_in_an_action(locks: AdvisoryLocks, game_id: int) -> asyncio.Task[GameRecord | None]:
     """An action's first read of the game, through `locks`, as a task."""
 
-    async def action():
+    async def action() -> GameRecord | None:
         async with locks.lock(game_id):
             return await locks.store.checked_game(game_id)
 
     return asyncio.create_task(action())
 
 
-async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(two, locks, postgres_url):
+async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     record, writer = await held_elsewhere(*two, postgres_url)
     try:
         commit = writer.transaction()
@@ -193,12 +212,16 @@ async def test_a_read_waits_for_the_commit_of_the_write_that_gave_its_game_back(
         await asyncio.sleep(0.3)
         assert not reading.done()  # past the lock, waiting at the gate for the commit
         await commit.commit()
-        assert (await asyncio.wait_for(reading, 5)).version == record.version + 1
+        done_reading = await asyncio.wait_for(reading, 5)
+        assert done_reading is not None
+        assert done_reading.version == record.version + 1
     finally:
         await writer.close()
 
 
-async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(two, locks, postgres_url):
+async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_meanwhile(
+    two: tuple[PostgresStore, PostgresStore], locks: tuple[AdvisoryLocks, AdvisoryLocks], postgres_url: str
+) -> None:
     record, holder = await held_elsewhere(*two, postgres_url)
     try:
         reading = reading_in_an_action(locks[1], record.id)  # its statement's snapshot predates the write below
@@ -208,23 +231,29 @@ async def test_a_read_that_waited_for_its_game_reads_what_the_holder_committed_m
             "UPDATE games SET version = version + 1 WHERE id = $1 RETURNING give_game(id)", record.id
         )
         assert given
-        assert (await asyncio.wait_for(reading, 5)).version == record.version + 1
+        done_reading = await asyncio.wait_for(reading, 5)
+        assert done_reading is not None
+        assert done_reading.version == record.version + 1
     finally:
         await holder.close()
 
 
-async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(two):
+async def test_a_move_saved_by_one_process_is_seen_and_version_checked_by_the_other(
+    two: tuple[PostgresStore, PostgresStore]
+) -> None:
     first, second = two
     record, game, seat, move = await game_with_first_move_made(first, seed=3)
     theirs = await second.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
-    assert (await first.get_game(record.id)).version == theirs.version
+    assert (await record_in(first, record.id)).version == theirs.version
     assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]
     with pytest.raises(StaleVersionError):  # the first process still holds the old version
         await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(2))
     assert len(await second.game_moves(record.id)) == 1
 
 
-async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(two, postgres_url):
+async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_skipped(
+    two: tuple[PostgresStore, PostgresStore], postgres_url: str
+) -> None:
     first, second = two
     record = await running_game(first, (1, 2))
     assert await first.claim_delivery(record.id, "a", later(120), NOW) is not None
@@ -241,7 +270,7 @@ async def test_delivery_is_claimed_by_one_process_and_a_claim_in_progress_is_ski
         await other.close()
 
 
-async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url):
+async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url: str) -> None:
     owners = [await PostgresStore.open(postgres_url, own_games=shard_condition([shard], 2)) for shard in (0, 1)]
     try:
         games = {}
@@ -258,17 +287,19 @@ async def test_each_process_looks_after_the_games_of_its_own_shards(postgres_url
             assert [game.id for game in await store.running_games_with_computers()] == mine
             assert await store.unshown_game_ids(0, 10) == mine
         # Any process can still act on any game (a DM's interaction arrives on shard 0's process).
-        assert (await owners[0].get_game(games[1])).status == "running"
+        assert (await record_in(owners[0], games[1])).status == "running"
     finally:
         for store in owners:
             await store.close()
 
 
-async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ratings(two):
+async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ratings(
+    two: tuple[PostgresStore, PostgresStore]
+) -> None:
     first, second = two
     records = [await running_game(store, (1, 2)) for store in two]
 
-    async def finish(store, record):
+    async def finish(store: SqlStore, record: GameRecord) -> GameRecord:
         outcome = TeamOutcome((1, 2), (9, 8))
         return await store.save_move(record.id, record.version, 0, "resign", {"over": True}, later(9), outcome=outcome)
 
@@ -285,7 +316,7 @@ async def test_two_games_finishing_at_once_in_two_processes_both_count_in_the_ra
     assert second_before == first_after
 
 
-async def test_processes_starting_together_migrate_once(postgres_url):
+async def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
     stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(3)))
     try:
         async with stores[0].transaction() as conn:
@@ -296,7 +327,7 @@ async def test_processes_starting_together_migrate_once(postgres_url):
             await store.close()
 
 
-async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url):
+async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url: str) -> None:
     store = await PostgresStore.open(postgres_url)
     async with store.transaction() as conn:
         await conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, '0999_future.sql')")
@@ -305,7 +336,7 @@ async def test_a_database_a_newer_bot_migrated_is_refused_unchanged(postgres_url
         await PostgresStore.open(postgres_url)
 
 
-async def test_an_unreachable_server_is_one_line_without_the_password():
+async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
     with pytest.raises(DatabaseUnusableError) as refused:
         await PostgresStore.open("postgresql://bot:s3cret@/games?host=/nonexistent-folder")
     message = str(refused.value)
@@ -313,7 +344,9 @@ async def test_an_unreachable_server_is_one_line_without_the_password():
     assert "s3cret" not in message
 
 
-async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(two, postgres_url):
+async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_again(
+    two: tuple[PostgresStore, PostgresStore], postgres_url: str
+) -> None:
     first, _ = two
     record, game, seat, move = await game_with_first_move_made(first, seed=4)
     admin = await asyncpg.connect(postgres_url)
@@ -328,7 +361,7 @@ async def test_a_lost_connection_never_misreports_a_write_and_the_pool_connects_
     try:
         saved = await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(1))
     except StorageUnavailableError:  # players are told nothing was saved, and indeed nothing was
-        assert (await first.get_game(record.id)).version == record.version
+        assert (await record_in(first, record.id)).version == record.version
         saved = await first.save_move(record.id, record.version, seat, str(move), game.to_dict(), later(2))
     assert saved.version == record.version + 1
     assert [logged.move for logged in await first.game_moves(record.id)] == [str(move)]

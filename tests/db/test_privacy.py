@@ -1,21 +1,23 @@
 """Issue 45 in the store, on SQLite and PostgreSQL: a member's data shown and forgotten, a departed server purged."""
 
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 
 from db.copy import TABLES
-from db.records import FORMER_PLAYER_NAME, Occupant, former_player_id, is_computer_id, is_former_player_id
-from engine.base import Outcome
+from db.records import FORMER_PLAYER_NAME, GameRecord, Occupant, former_player_id, is_computer_id, is_former_player_id
+from db.sql_store import SqlStore
+from engine.base import AnyGame, Outcome
 from engine.message import Message
 from engine.registry import game_class
-from tests.db.helpers import GUILD, NOW, finish_game, later, play_random, real_game, rename, running_game
+from tests.db.helpers import GUILD, NOW, finish_game, later, play_random, real_game, record_in, rename, running_game
 
 ALICE, BOB, CAROL, DAVE = 310000000000000001, 320000000000000002, 330000000000000003, 340000000000000004
 SECRET = "Alice Secretname"
 OTHER_GUILD = 9009
 
 
-async def every_row(store):
+async def every_row(store: SqlStore) -> str:
     """Every row of every table, as text: what a scan for a member's name or id reads."""
     lines = []
     async with store.transaction() as conn:
@@ -24,7 +26,7 @@ async def every_row(store):
     return "\n".join(lines)
 
 
-async def played_out(store, users, seed):
+async def played_out(store: SqlStore, users: Sequence[int | None], seed: int) -> tuple[GameRecord, AnyGame]:
     """A real Kasino game of `users`, played by random legal moves to its end; (record, engine game)."""
     record, game = await real_game(store, "kasino", users, seed=seed)
     while game.outcome() is None:
@@ -32,7 +34,7 @@ async def played_out(store, users, seed):
     return record, game
 
 
-async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store):
+async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store: SqlStore) -> None:
     finished = await finish_game(store, (ALICE, BOB), (1, 2), names={ALICE: SECRET})
     await finish_game(store, (BOB, ALICE, CAROL), (2, 1, 3), names={ALICE: SECRET})
     running = await running_game(store, (CAROL, ALICE, BOB), max_seats=3)
@@ -47,13 +49,14 @@ async def test_forgetting_leaves_no_row_with_the_members_name_or_id(store):
     assert set(forgotten.games) == {finished.id, finished.id + 1, running.id}
     assert (forgotten.results, forgotten.ratings) == (2, 1)  # her two results; one rating (one server, one kind)
     record = await store.get_game(finished.id)
+    assert record is not None
     assert [(seat.user_id, seat.name) for seat in record.seats] == [(former_player_id(0), FORMER_PLAYER_NAME),
                                                                     (BOB, "u" + str(BOB))]  # fmt: skip
     assert is_former_player_id(record.host_id) and not is_computer_id(record.host_id)
     assert not is_former_player_id(BOB) and not is_former_player_id(None)
 
 
-async def test_forgetting_changes_nobody_elses_figures_and_drops_the_members_row(store):
+async def test_forgetting_changes_nobody_elses_figures_and_drops_the_members_row(store: SqlStore) -> None:
     await finish_game(store, (ALICE, BOB), (1, 2), names={ALICE: SECRET})
     await finish_game(store, (BOB, CAROL), (1, 2))
     before = {user: await store.player_stats(user, GUILD) for user in (BOB, CAROL)}
@@ -73,19 +76,20 @@ async def test_forgetting_changes_nobody_elses_figures_and_drops_the_members_row
     assert gone.name is None and all(k.server.games == 0 and k.rating is None for k in gone.kinds)
 
 
-async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_state(store):
+async def test_a_forgotten_members_finished_game_still_replays_to_its_stored_state(store: SqlStore) -> None:
     record, _ = await played_out(store, (ALICE, BOB), seed=11)
     assert record.status == "finished"
     await store.forget_member(ALICE)
     kept = await store.get_game(record.id)
     moves = await store.game_moves(record.id)
+    assert kept is not None
     replayed = game_class("kasino").replay(
         len(kept.seats), kept.seed, kept.settings, [(move.seat, move.move) for move in moves]
     )
     assert replayed.to_dict() == kept.state and len(moves) == kept.move_count
 
 
-async def test_seat_changes_and_narration_name_a_former_player(store):
+async def test_seat_changes_and_narration_name_a_former_player(store: SqlStore) -> None:
     record = await running_game(store, (BOB, ALICE, CAROL), max_seats=3)
     await rename(store, record.id, 1, SECRET)
     record = await store.save_move(record.id, record.version, 1, "resign", {"schema": 1}, later(1))
@@ -99,10 +103,10 @@ async def test_seat_changes_and_narration_name_a_former_player(store):
     assert change.before == Occupant(former_player_id(1), FORMER_PLAYER_NAME)
     assert change.after == Occupant(DAVE, "dave")
     assert change.narration[0].params["before"] == Message("privacy.former-player")
-    assert (await store.get_game(record.id)).narration[0].params["before"] == Message("privacy.former-player")
+    assert (await record_in(store, record.id)).narration[0].params["before"] == Message("privacy.former-player")
 
 
-async def test_a_game_finished_after_forgetting_rates_the_others_only(store):
+async def test_a_game_finished_after_forgetting_rates_the_others_only(store: SqlStore) -> None:
     record = await running_game(store, (ALICE, BOB, CAROL), max_seats=3)
     await store.forget_member(ALICE)
     outcome = Outcome((3, 1, 2), (0, 5, 3))
@@ -115,7 +119,7 @@ async def test_a_game_finished_after_forgetting_rates_the_others_only(store):
     assert sorted(row.user_id for row in board.rows) == sorted([BOB, CAROL])
 
 
-async def test_member_data_holds_only_the_members_rows(store):
+async def test_member_data_holds_only_the_members_rows(store: SqlStore) -> None:
     finished = await finish_game(store, (ALICE, BOB), (1, 2), names={ALICE: SECRET})
     await finish_game(store, (BOB, CAROL), (1, 2))
     data = await store.member_data(ALICE)
@@ -130,7 +134,7 @@ async def test_member_data_holds_only_the_members_rows(store):
     assert str(BOB) not in text and str(CAROL) not in text and "u" + str(BOB) not in text
 
 
-async def test_a_departed_servers_data_is_purged_and_a_return_keeps_it(store):
+async def test_a_departed_servers_data_is_purged_and_a_return_keeps_it(store: SqlStore) -> None:
     gone = await finish_game(store, (ALICE, BOB), (1, 2))
     await running_game(store, (ALICE, CAROL))
     await store.set_language(GUILD, "no")

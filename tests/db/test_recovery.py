@@ -4,16 +4,23 @@ import json
 import logging
 import random
 import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
-from db.errors import GameNotRunningError, NotInLobbyError
+from db.errors import GameNotRunningError, GameStatusError, NotInLobbyError
+from db.records import GameRecord
+from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
 from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, play_random, real_game, running_game
 
 
-async def played_file(tmp_path, kind, users, moves=25):
+async def played_file(
+    tmp_path: Path, kind: str, users: Sequence[int | None], moves: int = 25
+) -> tuple[Path, GameRecord, AnyGame]:
     """A closed database file holding one running game of `kind`; returns (path, record, engine game)."""
     path = tmp_path / "bot.db"
     store = await Store.open(path)
@@ -25,12 +32,12 @@ async def played_file(tmp_path, kind, users, moves=25):
     return path, record, game
 
 
-def overwrite_snapshot(path, game_id, text):
+def overwrite_snapshot(path: Path, game_id: int, text: str) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (text, game_id))
 
 
-async def load(path):
+async def load(path: Path) -> tuple[list[GameRecord], GameRecord | None]:
     """Start-up on `path`: what load_unfinished returns, and the first game as then stored."""
     store = await Store.open(path)
     try:
@@ -42,7 +49,9 @@ async def load(path):
 
 @pytest.mark.parametrize(("kind", "users"), [("kasino", (1, 2)), ("garbage", (1, 2, None))])
 @pytest.mark.parametrize("corruption", ["{not json", '{"schema": 1, "kind": "nonsense"}', "initial"])
-async def test_b1_replay_wins_over_a_bad_snapshot_and_is_written_back(tmp_path, caplog, kind, users, corruption):
+async def test_b1_replay_wins_over_a_bad_snapshot_and_is_written_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str, users: tuple[int | None, ...], corruption: str
+) -> None:
     path, record, game = await played_file(tmp_path, kind, users)
     if corruption == "initial":  # a readable snapshot of another position: the one before every move
         corruption = json.dumps(game_class(kind).new(len(users), record.seed).to_dict())
@@ -57,7 +66,9 @@ async def test_b1_replay_wins_over_a_bad_snapshot_and_is_written_back(tmp_path, 
     assert f"game #{record.id}" in caplog.text and "replayed" in caplog.text
 
 
-async def test_b1_an_intact_snapshot_is_kept_without_a_warning(tmp_path, caplog):
+async def test_b1_an_intact_snapshot_is_kept_without_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "kasino", (1, 2, 3))
     with caplog.at_level(logging.WARNING, logger="db.store"):
         (loaded,), _ = await load(path)
@@ -65,12 +76,14 @@ async def test_b1_an_intact_snapshot_is_kept_without_a_warning(tmp_path, caplog)
     assert caplog.records == []
 
 
-def break_first_move(path, game_id):
+def break_first_move(path: Path, game_id: int) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE moves SET move = 'fly to the moon' WHERE game_id = ? AND seq = 1", (game_id,))
 
 
-async def test_a_game_whose_log_cannot_be_replayed_is_frozen_and_named_once(tmp_path, caplog):
+async def test_a_game_whose_log_cannot_be_replayed_is_frozen_and_named_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
     break_first_move(path, record.id)
     with caplog.at_level(logging.WARNING, logger="db.store"):
@@ -95,7 +108,7 @@ async def test_a_game_whose_log_cannot_be_replayed_is_frozen_and_named_once(tmp_
         await store.close()
 
 
-async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path):
+async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path: Path) -> None:
     path, record, _ = await played_file(tmp_path, "kasino", (1, 2))
     break_first_move(path, record.id)
     overwrite_snapshot(path, record.id, "{not json")  # neither the log nor the snapshot can be read
@@ -103,6 +116,7 @@ async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path):
     try:
         (frozen,) = await store.load_unfinished()
         assert (frozen.status, frozen.state) == ("frozen", None)
+        refused: pytest.ExceptionInfo[GameStatusError]
         with pytest.raises(GameNotRunningError) as refused:
             await store.save_move(frozen.id, frozen.version, 0, "Q♠ place", {"n": 1}, later(1))
         assert refused.value.status == "frozen"
@@ -116,7 +130,7 @@ async def test_a_frozen_game_accepts_no_moves_and_can_be_cancelled(tmp_path):
         await store.close()
 
 
-async def test_a_frozen_game_is_not_listed_as_running_due_or_on_a_board(tmp_path):
+async def test_a_frozen_game_is_not_listed_as_running_due_or_on_a_board(tmp_path: Path) -> None:
     path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE games SET deadline = ? WHERE id = ?", (NOW.isoformat(), record.id))
@@ -134,7 +148,7 @@ async def test_a_frozen_game_is_not_listed_as_running_due_or_on_a_board(tmp_path
         await store.close()
 
 
-async def test_load_unfinished_returns_lobbies_and_running_games_only(store):
+async def test_load_unfinished_returns_lobbies_and_running_games_only(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     cancelled = await running_game(store, (3, 4))
     await store.cancel_game(cancelled.id, lobby.created_at)

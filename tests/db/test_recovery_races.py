@@ -8,11 +8,15 @@ cancels a game, before each statement the start-up check runs, one interleaving 
 import logging
 import random
 import shutil
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db import recovery
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.registry import game_class
 from tests.db.helpers import later, play_random, real_game
@@ -22,13 +26,13 @@ GAMES = (("kasino", (1, 2), "bad"), ("garbage", (3, 4), "ok"), ("kasino", (5, 6,
 
 
 @pytest.fixture(scope="module")
-def base_file(tmp_path_factory):
+def base_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A closed file with the four games above, snapshots and logs damaged as listed."""
     import asyncio
 
     path = tmp_path_factory.mktemp("races") / "base.db"
 
-    async def build():
+    async def build() -> None:
         store = await Store.open(path)
         try:
             rng = random.Random(8)
@@ -48,7 +52,7 @@ def base_file(tmp_path_factory):
     return path
 
 
-async def second_writer(path):
+async def second_writer(path: Path) -> Store:
     """A store on its own connection, as another SQLite client would write (it does not take the file lock)."""
     conn = await aiosqlite.connect(path, isolation_level=None)
     await conn.execute("PRAGMA busy_timeout = 5000")
@@ -56,9 +60,10 @@ async def second_writer(path):
     return Store(conn, path)
 
 
-async def foreign_action(writer, game_id):
+async def foreign_action(writer: Store, game_id: int) -> tuple[Any, ...] | None:
     """Save the first legal move of a replayable game (played from its log), or cancel one whose log is broken."""
     record = await writer.get_game(game_id)
+    assert record is not None
     if record.status != "running":
         return None
     moves = await writer.game_moves(game_id)
@@ -68,26 +73,31 @@ async def foreign_action(writer, game_id):
         await writer.cancel_game(game_id, later(999))
         return ("cancelled", game_id)
     seat = game.to_move
+    assert seat is not None
     move = game.legal_moves(seat)[0]
     game.apply(seat, move)
     saved = await writer.save_move(game_id, record.version, seat, str(move), game.to_dict(), later(999))
     return ("moved", game_id, saved.move_count, str(move))
 
 
-def pause_before_statement(store, number, action):
+def pause_before_statement(
+    store: SqlStore, number: int, action: Callable[[], Awaitable[None]] | None
+) -> list[tuple[str, bool]]:
     """Run `action` before the store's statement `number` (counting from 0), unless that statement runs inside the
     store's own write transaction (where the second writer would wait for a lock the first one holds forever).
 
     Returns a list that collects (SQL, whether the second writer can act there) for every statement run.
     """
+    assert isinstance(store, Store)  # SQLite's connection
     conn = store._conn
-    seen = []
+    seen: list[tuple[str, bool]] = []
     writing = False
 
-    def wrap(method):
-        async def wrapped(sql, *args, **kwargs):
+    def wrap(method: Any) -> Any:
+        async def wrapped(sql: str, *args: Any, **kwargs: Any) -> Any:
             nonlocal writing
             if len(seen) == number and not writing:
+                assert action is not None
                 await action()
             seen.append((sql, not writing))
             verb = sql.strip().split()[0].upper()
@@ -96,12 +106,12 @@ def pause_before_statement(store, number, action):
 
         return wrapped
 
-    conn.execute = wrap(conn.execute)
-    conn.execute_fetchall = wrap(conn.execute_fetchall)
+    vars(conn)["execute"] = wrap(conn.execute)  # this connection's own
+    vars(conn)["execute_fetchall"] = wrap(conn.execute_fetchall)
     return seen
 
 
-async def check_consistent(path):
+async def check_consistent(path: Path) -> None:
     """Every game's snapshot equals the replay of its log (running ones), and move_count is the log's length."""
     conn = await aiosqlite.connect(path)
     store = Store(conn, path)
@@ -109,18 +119,20 @@ async def check_consistent(path):
         for game_id in range(1, len(GAMES) + 1):
             record = await store.get_game(game_id)
             moves = await store.game_moves(game_id)
+            assert record is not None
             assert record.move_count == len(moves)
             if record.status == "running":
                 cls = game_class(record.kind)
                 replayed = recovery.replay(record.kind, len(record.seats), record.seed, record.settings, moves)
+                assert record.state is not None
                 assert cls.from_dict(record.state) == replayed, f"game #{game_id}: the snapshot is not the replay"
     finally:
         await conn.close()
 
 
 async def test_interleaved_start_up_check_and_a_second_writer_keep_snapshot_equal_to_replay(
-    base_file, tmp_path, caplog
-):
+    base_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     # A dry run counts the statements of the start-up check.
     dry = tmp_path / "dry.db"
     shutil.copy(base_file, dry)
@@ -144,9 +156,11 @@ async def test_interleaved_start_up_check_and_a_second_writer_keep_snapshot_equa
         shutil.copy(base_file, path)
         store = await Store.open(path)
         writer = await second_writer(path)
-        done = []
+        done: list[tuple[Any, ...] | None] = []
 
-        async def act(writer=writer, game_id=game_id, moves=moves, done=done):
+        async def act(
+            writer: Store = writer, game_id: int = game_id, moves: int = moves, done: list[Any] = done
+        ) -> None:
             for _ in range(moves):
                 done.append(await foreign_action(writer, game_id))
 

@@ -9,24 +9,30 @@ asked for through `checked_game`, or when `unchecked_games` are checked in the b
 import json
 import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from db import recovery
+from db.records import MoveRecord
+from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
-from tests.db.helpers import later, new_lobby
+from tests.db.helpers import later, new_lobby, record_in
 from tests.db.test_recovery import break_first_move, overwrite_snapshot, played_file
 
 
 @pytest.fixture
-def replays(monkeypatch):
+def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The length of each log replayed from now on."""
-    seen = []
+    seen: list[int] = []
     replay = recovery.replay
 
-    def counting(kind, players, seed, settings, moves):
+    def counting(kind: str, players: int, seed: int, settings: Any, moves: Sequence[MoveRecord]) -> AnyGame:
         seen.append(len(moves))
         return replay(kind, players, seed, settings, moves)
 
@@ -34,11 +40,13 @@ def replays(monkeypatch):
     return seen
 
 
-async def opened(path):
+async def opened(path: Path) -> Store:
     return await Store.open(path)
 
 
-async def test_intact_games_are_not_replayed_at_start_up(tmp_path, replays, caplog):
+async def test_intact_games_are_not_replayed_at_start_up(
+    tmp_path: Path, replays: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "kasino", (1, 2, 3))
     store = await opened(path)
     try:
@@ -58,12 +66,15 @@ async def test_intact_games_are_not_replayed_at_start_up(tmp_path, replays, capl
 
 @pytest.mark.parametrize(("kind", "users"), [("kasino", (1, 2)), ("garbage", (1, 2, None))])
 @pytest.mark.parametrize("corruption", ["{not json", '{"schema": 1, "kind": "nonsense"}', "initial", "no count"])
-async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(tmp_path, caplog, kind, users, corruption):
+async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str, users: tuple[int | None, ...], corruption: str
+) -> None:
     path, record, game = await played_file(tmp_path, kind, users)
     cls = game_class(kind)
     if corruption == "initial":  # a readable snapshot of the position before every move: its count is 0
         overwrite_snapshot(path, record.id, json.dumps(cls.new(len(users), record.seed).to_dict()))
     elif corruption == "no count":
+        assert record.state is not None
         state = dict(record.state)
         del state[cls.MOVE_COUNT_KEY]
         overwrite_snapshot(path, record.id, json.dumps(state))
@@ -75,6 +86,8 @@ async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(tmp_pat
             found = await store.start_up_check()
         stored = await store.get_game(record.id)
         assert (found.running, found.frozen) == ((record.id,), ())
+        assert stored is not None
+        assert record is not None
         assert stored.game() == game and stored.version == record.version + 1
         assert [rec.levelname for rec in caplog.records] == ["WARNING"]
         assert await store.unchecked_games() == []  # checked in full already
@@ -82,7 +95,9 @@ async def test_a_snapshot_that_plainly_disagrees_is_repaired_at_start_up(tmp_pat
         await store.close()
 
 
-async def test_an_unreplayable_game_whose_snapshot_disagrees_is_frozen_at_start_up_and_named_once(tmp_path, caplog):
+async def test_an_unreplayable_game_whose_snapshot_disagrees_is_frozen_at_start_up_and_named_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "kasino", (1, 2))
     break_first_move(path, record.id)
     overwrite_snapshot(path, record.id, "{not json")
@@ -97,7 +112,9 @@ async def test_an_unreplayable_game_whose_snapshot_disagrees_is_frozen_at_start_
         await store.close()
 
 
-async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_first_asked_for(tmp_path, caplog):
+async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_first_asked_for(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, _ = await played_file(tmp_path, "garbage", (1, 2))
     break_first_move(path, record.id)
     store = await opened(path)
@@ -106,6 +123,8 @@ async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_fi
         assert (found.running, found.frozen) == ((record.id,), ())  # the cheap check cannot tell
         with caplog.at_level(logging.WARNING, logger="db.store"):
             frozen = await store.checked_game(record.id)
+        assert frozen is not None
+        assert record is not None
         assert (frozen.status, frozen.version, frozen.state) == ("frozen", record.version + 1, record.state)
         assert [rec.levelname for rec in caplog.records] == ["ERROR"]
         assert [game.id for game in store.take_frozen()] == [record.id]
@@ -121,31 +140,38 @@ async def test_a_broken_log_the_counts_cannot_see_freezes_the_game_when_it_is_fi
         await store.close()
 
 
-async def test_a_snapshot_of_the_same_length_but_another_position_is_repaired_when_first_asked_for(tmp_path, caplog):
+async def test_a_snapshot_of_the_same_length_but_another_position_is_repaired_when_first_asked_for(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path, record, game = await played_file(tmp_path, "kasino", (1, 2))
+    assert record.state is not None
     other = dict(record.state)
     other["hands"] = list(reversed(other["hands"]))  # the same cards and count, dealt to the other seats
     overwrite_snapshot(path, record.id, json.dumps(other))
     store = await opened(path)
     try:
         assert (await store.start_up_check()).running == (record.id,)
-        assert (await store.get_game(record.id)).state == other  # served as stored until checked
+        assert (await record_in(store, record.id)).state == other  # served as stored until checked
         with caplog.at_level(logging.WARNING, logger="db.store"):
             repaired = await store.checked_game(record.id)
+        assert repaired is not None
+        assert record is not None
         assert repaired.game() == game and repaired.version == record.version + 1
         assert "replayed" in caplog.text
     finally:
         await store.close()
 
 
-async def test_checked_game_of_a_missing_game_is_none_and_lobbies_need_no_check(store, replays):
+async def test_checked_game_of_a_missing_game_is_none_and_lobbies_need_no_check(
+    store: SqlStore, replays: list[int]
+) -> None:
     assert await store.checked_game(404) is None
     lobby = await new_lobby(store)
     assert await store.checked_game(lobby.id) == lobby
     assert replays == []
 
 
-async def test_a_game_started_or_moved_by_this_process_needs_no_check(store, replays):
+async def test_a_game_started_or_moved_by_this_process_needs_no_check(store: SqlStore, replays: list[int]) -> None:
     lobby = await new_lobby(store)
     game = game_class("kasino").new(2, 42)
     await store.join_lobby(lobby.id, 2, "u2", later(1))
@@ -155,21 +181,24 @@ async def test_a_game_started_or_moved_by_this_process_needs_no_check(store, rep
     assert replays == []
 
 
-async def test_a_caller_holding_the_current_version_gets_the_game_without_its_snapshot(store):
+async def test_a_caller_holding_the_current_version_gets_the_game_without_its_snapshot(store: SqlStore) -> None:
     game = game_class("kasino").new(2, 42)
     lobby = await new_lobby(store)
     await store.join_lobby(lobby.id, 2, "u2", later(1))
     started = await store.start_game(lobby.id, lobby.version + 1, [1, 2], game.to_dict(), later(2))
     light = await store.checked_game(started.id, held_version=started.version)
+    assert light is not None
     assert light.state is None and light == replace(started, state=None)
     assert await store.checked_game(started.id, held_version=started.version - 1) == started
 
 
-async def test_the_full_check_replays_logs_in_a_worker_thread_and_still_freezes(tmp_path, monkeypatch, caplog):
+async def test_the_full_check_replays_logs_in_a_worker_thread_and_still_freezes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     threads = []
     replay = recovery.replay
 
-    def recording(kind, players, seed, settings, moves):
+    def recording(kind: str, players: int, seed: int, settings: Any, moves: Sequence[MoveRecord]) -> AnyGame:
         threads.append(threading.current_thread())
         return replay(kind, players, seed, settings, moves)
 

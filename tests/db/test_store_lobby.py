@@ -16,10 +16,11 @@ from db.errors import (
     StaleVersionError,
 )
 from db.records import NO_TIMER, NewLobby, TurnClock
-from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, running_game
+from db.sql_store import SqlStore
+from tests.db.helpers import CHANNEL, GUILD, NOW, later, new_lobby, record_in, running_game
 
 
-async def test_create_lobby_seats_the_host_and_keeps_settings_seed_and_times(store):
+async def test_create_lobby_seats_the_host_and_keeps_settings_seed_and_times(store: SqlStore) -> None:
     big_seed = 2**80 + 3  # wider than SQLite's integers
     lobby = await new_lobby(store, host=7, seed=big_seed, settings={"target": 21}, max_seats=3)
     assert (lobby.status, lobby.version, lobby.host_id, lobby.max_seats) == ("lobby", 0, 7, 3)
@@ -29,17 +30,17 @@ async def test_create_lobby_seats_the_host_and_keeps_settings_seed_and_times(sto
     assert await store.get_game(lobby.id) == lobby
 
 
-async def test_create_lobby_refuses_a_naive_time(store):
+async def test_create_lobby_refuses_a_naive_time(store: SqlStore) -> None:
     with pytest.raises(ValueError, match="time zone"):
         await store.create_lobby(NewLobby("kasino", GUILD, CHANNEL, 1, "u1", {}, 1, 4), datetime(2025, 1, 1))  # noqa: DTZ001
 
 
-async def test_create_lobby_refuses_an_unknown_kind(store):
+async def test_create_lobby_refuses_an_unknown_kind(store: SqlStore) -> None:
     with pytest.raises(ValueError, match="unknown game kind"):
         await store.create_lobby(NewLobby("poker", GUILD, CHANNEL, 1, "u1", {}, 1, 4), NOW)
 
 
-async def test_join_seats_players_in_join_order_and_bumps_the_version(store):
+async def test_join_seats_players_in_join_order_and_bumps_the_version(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     lobby = await store.join_lobby(lobby.id, 2, "Kari", later(1))
     lobby = await store.join_lobby(lobby.id, 3, "Ola", later(2))
@@ -50,13 +51,13 @@ async def test_join_seats_players_in_join_order_and_bumps_the_version(store):
     assert lobby.seat_of(3) == 2 and lobby.seat_of(99) is None
 
 
-async def test_join_twice_is_refused(store):
+async def test_join_twice_is_refused(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     with pytest.raises(AlreadySeatedError):
         await store.join_lobby(lobby.id, 1, "u1", NOW)
 
 
-async def test_join_a_full_lobby_is_refused_with_the_count(store):
+async def test_join_a_full_lobby_is_refused_with_the_count(store: SqlStore) -> None:
     lobby = await new_lobby(store, max_seats=2)
     await store.join_lobby(lobby.id, 2, "u2", NOW)
     with pytest.raises(LobbyFullError) as refused:
@@ -64,13 +65,13 @@ async def test_join_a_full_lobby_is_refused_with_the_count(store):
     assert (refused.value.taken, refused.value.seats) == (2, 2)  # the facts; the service says them in words
 
 
-async def test_join_unknown_game_is_refused(store):
+async def test_join_unknown_game_is_refused(store: SqlStore) -> None:
     with pytest.raises(GameNotFoundError) as refused:
         await store.join_lobby(999, 2, "u2", NOW)
     assert refused.value.game_id == 999
 
 
-async def test_join_after_start_or_cancel_is_refused(store):
+async def test_join_after_start_or_cancel_is_refused(store: SqlStore) -> None:
     started = await running_game(store, (1, 2))
     with pytest.raises(NotInLobbyError) as refused:
         await store.join_lobby(started.id, 3, "u3", NOW)
@@ -82,7 +83,7 @@ async def test_join_after_start_or_cancel_is_refused(store):
     assert refused.value.status == "cancelled"
 
 
-async def test_concurrent_joins_never_overfill_nor_duplicate_a_seat(store):
+async def test_concurrent_joins_never_overfill_nor_duplicate_a_seat(store: SqlStore) -> None:
     lobby = await new_lobby(store, max_seats=4)
     users = [*range(10, 30), 10, 11, 12]  # 20 players, three of them clicking twice
     results = await asyncio.gather(
@@ -92,12 +93,13 @@ async def test_concurrent_joins_never_overfill_nor_duplicate_a_seat(store):
     refusals = [result for result in results if isinstance(result, Exception)]
     assert all(isinstance(refusal, (LobbyFullError, AlreadySeatedError)) for refusal in refusals)
     final = await store.get_game(lobby.id)
+    assert final is not None
     assert [seat.seat for seat in final.seats] == [0, 1, 2, 3]
     assert len({seat.user_id for seat in final.seats}) == 4
     assert final.version == 3
 
 
-async def test_leave_moves_later_joiners_up_one_seat(store):
+async def test_leave_moves_later_joiners_up_one_seat(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     for user in (2, 3, 4):
         lobby = await store.join_lobby(lobby.id, user, f"u{user}", NOW)
@@ -106,14 +108,14 @@ async def test_leave_moves_later_joiners_up_one_seat(store):
     assert lobby.version == 4
 
 
-async def test_leave_refuses_someone_not_seated(store):
+async def test_leave_refuses_someone_not_seated(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     with pytest.raises(NotSeatedError) as refused:
         await store.leave_lobby(lobby.id, 5, NOW)
     assert (refused.value.name, refused.value.seat) == (None, None)  # the player who asked is not seated
 
 
-async def test_host_cannot_leave_unless_the_caller_allows_it(store):
+async def test_host_cannot_leave_unless_the_caller_allows_it(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
     with pytest.raises(HostCannotLeaveError):
@@ -123,7 +125,7 @@ async def test_host_cannot_leave_unless_the_caller_allows_it(store):
     assert [seat.user_id for seat in lobby.seats] == [2]
 
 
-async def test_start_orders_seats_places_computers_and_stores_the_snapshot(store):
+async def test_start_orders_seats_places_computers_and_stores_the_snapshot(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     lobby = await store.add_computer(lobby.id, "hard", NOW)
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
@@ -141,7 +143,7 @@ async def test_start_orders_seats_places_computers_and_stores_the_snapshot(store
     assert (game.state, game.deadline, game.warned) == ({"schema": 1}, deadline, False)
 
 
-async def test_computers_of_one_strength_get_their_own_names_and_leave_by_name(store):
+async def test_computers_of_one_strength_get_their_own_names_and_leave_by_name(store: SqlStore) -> None:
     lobby = await new_lobby(store, max_seats=5)
     for strength in ("hard", "hard", "medium", "hard"):
         lobby = await store.add_computer(lobby.id, strength, later(1))
@@ -166,7 +168,7 @@ async def test_computers_of_one_strength_get_their_own_names_and_leave_by_name(s
         await store.add_computer(lobby.id, "brutal", later(5))
 
 
-async def test_computers_cannot_be_added_or_removed_once_started(store):
+async def test_computers_cannot_be_added_or_removed_once_started(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     lobby = await store.add_computer(lobby.id, "easy", NOW)
     await store.start_game(lobby.id, lobby.version, [None, 1], {"schema": 1}, NOW)
@@ -179,13 +181,13 @@ async def test_computers_cannot_be_added_or_removed_once_started(store):
         assert refused.value.status == "running"
 
 
-async def test_running_games_with_computers_lists_only_those(store):
+async def test_running_games_with_computers_lists_only_those(store: SqlStore) -> None:
     with_computer = await running_game(store, (1, None))
     await running_game(store, (3, 4))
     assert [game.id for game in await store.running_games_with_computers()] == [with_computer.id]
 
 
-async def test_start_with_an_old_version_is_refused(store):
+async def test_start_with_an_old_version_is_refused(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     joined = await store.join_lobby(lobby.id, 2, "u2", NOW)
     with pytest.raises(StaleVersionError):
@@ -194,15 +196,17 @@ async def test_start_with_an_old_version_is_refused(store):
 
 
 @pytest.mark.parametrize("seating", [[1], [1, 3], [1, 2, 2], [1, 2, None], [None, 1, 2, None, None]])
-async def test_start_needs_exactly_the_lobby_members_within_the_seat_limit(store, seating):
+async def test_start_needs_exactly_the_lobby_members_within_the_seat_limit(
+    store: SqlStore, seating: list[int | None]
+) -> None:
     lobby = await new_lobby(store)
     lobby = await store.join_lobby(lobby.id, 2, "u2", NOW)
     with pytest.raises(ValueError, match="seat"):
         await store.start_game(lobby.id, lobby.version, seating, {}, NOW)
-    assert (await store.get_game(lobby.id)).status == "lobby"
+    assert (await record_in(store, lobby.id)).status == "lobby"
 
 
-async def test_cancel_ends_a_running_game_once(store):
+async def test_cancel_ends_a_running_game_once(store: SqlStore) -> None:
     game = await running_game(store)
     cancelled = await store.cancel_game(game.id, later(9))
     assert (cancelled.status, cancelled.finished_at, cancelled.version) == ("cancelled", later(9), game.version + 1)
@@ -212,25 +216,27 @@ async def test_cancel_ends_a_running_game_once(store):
     assert (await store.leaderboard(GUILD, "kasino", "wins")).total == 0
 
 
-async def test_set_messages_changes_only_what_is_given(store):
+async def test_set_messages_changes_only_what_is_given(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     await store.set_messages(lobby.id, lobby_message_id=11, thread_id=12)
     await store.set_messages(lobby.id, table_message_id=13, lobby_message_id=None)
     game = await store.get_game(lobby.id)
+    assert game is not None
     assert (game.lobby_message_id, game.thread_id, game.table_message_id, game.ping_message_id) == (None, 12, 13, None)
+    assert lobby is not None
     assert game.version == lobby.version
 
 
-async def test_set_messages_on_unknown_game_is_refused(store):
+async def test_set_messages_on_unknown_game_is_refused(store: SqlStore) -> None:
     with pytest.raises(GameNotFoundError):
         await store.set_messages(404, thread_id=1)
 
 
-async def test_update_seat_changes_only_what_is_given(store):
+async def test_update_seat_changes_only_what_is_given(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     await store.update_seat(game.id, 1, dm_ok=False, hand_message_id=77)
     await store.update_seat(game.id, 1, auto_streak=2)
-    seat = (await store.get_game(game.id)).seats[1]
+    seat = (await record_in(store, game.id)).seats[1]
     assert (seat.dm_ok, seat.auto_streak, seat.hand_message_id) == (False, 2, 77)
     with pytest.raises(NotSeatedError) as refused:
         await store.update_seat(game.id, 5, dm_ok=True)
@@ -241,12 +247,14 @@ async def test_set_timer_keeps_the_version(store):
     game = await running_game(store)
     await store.set_timer(game.id, TurnClock(later(300), warned=True), expected_version=game.version)
     stored = await store.get_game(game.id)
+    assert stored is not None
+    assert game is not None
     assert (stored.deadline, stored.warned, stored.version) == (later(300), True, game.version)
     await store.set_timer(game.id, NO_TIMER, expected_version=game.version)
     assert (await store.get_game(game.id)).deadline is None
 
 
-async def test_games_in_guild_and_channel_queries(store):
+async def test_games_in_guild_and_channel_queries(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     game = await running_game(store, (3, 4))
     await store.set_messages(game.id, thread_id=555)

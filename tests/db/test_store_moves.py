@@ -2,19 +2,21 @@
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
 from db.errors import GameNotRunningError, StaleVersionError
 from db.records import TurnClock
+from db.sql_store import SqlStore
 from db.store import Store
 from engine.base import Outcome
 from engine.message import Message
 from engine.registry import game_class
-from tests.db.helpers import NOW, later, new_lobby, play_random, real_game, running_game
+from tests.db.helpers import NOW, later, new_lobby, play_random, real_game, record_in, running_game
 
 
-async def test_save_move_logs_the_move_and_stores_the_snapshot(store):
+async def test_save_move_logs_the_move_and_stores_the_snapshot(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     timer = TurnClock(later(65))
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(5), timer=timer)
@@ -29,7 +31,7 @@ async def test_save_move_logs_the_move_and_stores_the_snapshot(store):
     ]
 
 
-async def test_save_move_with_an_old_version_is_refused_and_changes_nothing(store):
+async def test_save_move_with_an_old_version_is_refused_and_changes_nothing(store: SqlStore) -> None:
     game = await running_game(store)
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, NOW)
     with pytest.raises(StaleVersionError):
@@ -38,7 +40,7 @@ async def test_save_move_with_an_old_version_is_refused_and_changes_nothing(stor
     assert len(await store.game_moves(game.id)) == 1
 
 
-async def test_two_concurrent_saves_of_one_version_apply_exactly_once(store):
+async def test_two_concurrent_saves_of_one_version_apply_exactly_once(store: SqlStore) -> None:
     game = await running_game(store)
     results = await asyncio.gather(
         *(store.save_move(game.id, game.version, 0, f"move {i}", {"turn": i}, NOW) for i in range(2)),
@@ -49,10 +51,10 @@ async def test_two_concurrent_saves_of_one_version_apply_exactly_once(store):
     assert [type(result) for result in results if isinstance(result, Exception)] == [StaleVersionError]
     moves = await store.game_moves(game.id)
     assert len(moves) == 1
-    assert (await store.get_game(game.id)).state == {"turn": int(moves[0].move.split()[1])}
+    assert (await record_in(store, game.id)).state == {"turn": int(moves[0].move.split()[1])}
 
 
-async def test_save_move_refuses_a_lobby_and_a_finished_game(store):
+async def test_save_move_refuses_a_lobby_and_a_finished_game(store: SqlStore) -> None:
     lobby = await new_lobby(store)
     with pytest.raises(GameNotRunningError) as refused:
         await store.save_move(lobby.id, lobby.version, 0, "x", {}, NOW)
@@ -64,7 +66,7 @@ async def test_save_move_refuses_a_lobby_and_a_finished_game(store):
     assert refused.value.status == "finished"
 
 
-async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store):
+async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store: SqlStore) -> None:
     game = await running_game(store)
     with pytest.raises(ValueError, match="no seat 2"):
         await store.save_move(game.id, game.version, 2, "x", {}, NOW)
@@ -72,7 +74,7 @@ async def test_save_move_for_a_seat_that_does_not_exist_writes_nothing(store):
     assert await store.game_moves(game.id) == []
 
 
-async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
+async def test_finishing_move_closes_the_game_in_the_same_transaction(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     await store.set_timer(game.id, TurnClock(later(30), warned=True), expected_version=game.version)
     done = await store.save_move(
@@ -90,7 +92,7 @@ async def test_finishing_move_closes_the_game_in_the_same_transaction(store):
     assert [(row.user_id, row.wins, row.points) for row in board.rows] == [(1, 1, 16), (2, 0, 9)]
 
 
-async def test_an_outcome_not_covering_every_seat_rolls_the_move_back(store):
+async def test_an_outcome_not_covering_every_seat_rolls_the_move_back(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     with pytest.raises(ValueError, match="covers 3 seats"):
         await store.save_move(game.id, game.version, 0, "x", {}, NOW, outcome=Outcome((1, 2, 3), (0, 0, 0)))
@@ -98,10 +100,10 @@ async def test_an_outcome_not_covering_every_seat_rolls_the_move_back(store):
     assert await store.game_moves(game.id) == []
 
 
-async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_with_it(store):
+async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_with_it(store: SqlStore) -> None:
     lobby = await new_lobby(store)
 
-    async def failing_writer():
+    async def failing_writer() -> None:
         async with store.transaction() as conn:
             await conn.execute("UPDATE games SET host_id = 999 WHERE id = ?", (lobby.id,))
             await asyncio.sleep(0.01)  # let the other coroutine try to write meanwhile
@@ -110,12 +112,15 @@ async def test_a_failed_transaction_rolls_back_and_does_not_take_other_writers_w
     results = await asyncio.gather(failing_writer(), store.join_lobby(lobby.id, 2, "u2", NOW), return_exceptions=True)
     assert isinstance(results[0], RuntimeError)
     stored = await store.get_game(lobby.id)
+    assert stored is not None
     assert stored.host_id == 1
     assert [seat.user_id for seat in stored.seats] == [1, 2]
 
 
 @pytest.mark.parametrize(("kind", "users"), [("kasino", (1, 2, 3)), ("garbage", (1, None, 2, 3))])
-async def test_real_snapshots_round_trip_and_match_the_replayed_log(tmp_path, kind, users):
+async def test_real_snapshots_round_trip_and_match_the_replayed_log(
+    tmp_path: Path, kind: str, users: tuple[int | None, ...]
+) -> None:
     path = tmp_path / "bot.db"
     store = await Store.open(path)
     try:
@@ -131,14 +136,18 @@ async def test_real_snapshots_round_trip_and_match_the_replayed_log(tmp_path, ki
     finally:
         await store.close()
     cls = game_class(kind)
+    assert stored is not None and stored.state is not None
     assert cls.from_dict(stored.state) == game
+    assert stored is not None
     assert len(moves) == stored.move_count == 40
     log = [(move.seat, move.move) for move in moves]
     assert cls.replay(len(users), stored.seed, cls.settings_from_dict(stored.settings), log) == game
 
 
 @pytest.mark.parametrize("steps_before_cancel", range(8))
-async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(store, steps_before_cancel):
+async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(
+    store: SqlStore, steps_before_cancel: int
+) -> None:
     game = await running_game(store)
     task = asyncio.create_task(store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, NOW))
     for _ in range(steps_before_cancel):
@@ -149,27 +158,32 @@ async def test_a_cancelled_save_is_all_or_nothing_and_the_store_keeps_working(st
 
     stored = await store.get_game(game.id)
     moves = await store.game_moves(game.id)
+    assert stored is not None
     assert (stored.move_count, len(moves), stored.state) in [(0, 0, {"schema": 1, "turn": 0}), (1, 1, {"turn": 1})]
     saved = await store.save_move(game.id, stored.version, 1, "A♥ place", {"turn": 9}, later(1))
+    assert saved is not None
     assert saved.move_count == stored.move_count + 1
 
 
-async def test_a_snapshot_keeps_any_integer_and_any_letter_exactly(store):
+async def test_a_snapshot_keeps_any_integer_and_any_letter_exactly(store: SqlStore) -> None:
     # orjson writes and reads the JSON columns, but reads an integer beyond 64 bits as a float: snapshots (whose seed
     # may be any integer) are read exactly all the same.
     game = await running_game(store)
     state = {"seed": 2**70 + 1, "small": -(2**63), "name": "Ærlig ø 🂡", "nested": [1, 2.5, None, True]}
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", state, later(1))
     assert saved.state == state
-    assert (await store.get_game(game.id)).state == state
+    assert (await record_in(store, game.id)).state == state
 
 
-async def test_a_read_for_the_held_version_leaves_out_the_snapshot_and_the_narration(store):
+async def test_a_read_for_the_held_version_leaves_out_the_snapshot_and_the_narration(store: SqlStore) -> None:
     game = await running_game(store)
     told = (Message("shared.game-on"),)
     saved = await store.save_move(game.id, game.version, 0, "Q♠ place", {"turn": 1}, later(1), narration=told)
     held = await store.checked_game(game.id, held_version=saved.version)
+    assert held is not None
+    assert saved is not None
     assert (held.state, held.narration, held.version) == (None, (), saved.version)
     # At another version, all of it: the caller's engine is out of date.
     stale = await store.checked_game(game.id, held_version=saved.version - 1)
+    assert stale is not None
     assert (stale.state, stale.narration) == ({"turn": 1}, told)

@@ -20,6 +20,7 @@ import contextlib
 import json
 import random
 import zlib
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from engine.errors import GameError, NotYourTurnError
 from engine.kinds import GameKind, value_key
 from render import has_table_picture, render_table
 from tests import toy_game
+from tests.outcome import outcome_of
 
 MAX_MOVES = 20_000
 GAMES = 6
@@ -130,7 +132,7 @@ VARIANTS = [
 
 
 @pytest.fixture(params=[*registry.KINDS, toy_game.KIND.name])
-def kind(request):
+def kind(request: pytest.FixtureRequest) -> Iterator[GameKind]:
     """Each registered kind by name, and the test suite's toy kind, registered for the test's length."""
     if request.param != toy_game.KIND.name:
         yield registry.game_kind(request.param)
@@ -140,9 +142,9 @@ def kind(request):
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
-def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_json(kind, seed):
+def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_json(kind: GameKind, seed: int) -> None:
     game, log, players = play_random(kind, seed)
-    assert game.outcome() is not None and len(game.outcome().places) == players
+    assert game.outcome() is not None and len(outcome_of(game).places) == players
     replayed = registry.game_class(kind.name).replay(players, seed, None, log)
     assert replayed.to_dict() == game.to_dict()
     again = kind.engine.from_dict(json.loads(json.dumps(game.to_dict())))
@@ -152,7 +154,9 @@ def test_b1_random_games_end_replay_to_the_same_state_and_round_trip_through_jso
 
 
 @pytest.mark.parametrize(("kind_name", "settings"), VARIANTS)
-def test_b1_b2_every_house_rule_plays_to_the_end_replays_and_round_trips(kind_name, settings):
+def test_b1_b2_every_house_rule_plays_to_the_end_replays_and_round_trips(
+    kind_name: str, settings: dict[str, Any]
+) -> None:
     listed = registry.game_kind(kind_name) if kind_name in registry.KINDS else None
     with contextlib.ExitStack() as stack:
         kind = listed or stack.enter_context(registry.registered(toy_game.KIND))
@@ -160,15 +164,18 @@ def test_b1_b2_every_house_rule_plays_to_the_end_replays_and_round_trips(kind_na
         game, log, players = play_random(kind, seed, settings=settings)
         assert game.settings == kind.engine.settings_from_dict(settings)
         game._check_state()
-        assert game.outcome() is not None and len(game.outcome().places) == players
+        assert game.outcome() is not None and len(outcome_of(game).places) == players
         replayed = kind.engine.replay(players, seed, settings, log)  # B1: the stored settings replay the game
         assert replayed.to_dict() == game.to_dict()
         again = kind.engine.from_dict(json.loads(json.dumps(game.to_dict())))
         assert again.to_dict() == game.to_dict() and again.settings == game.settings
 
 
-def test_the_house_rules_of_every_kind_are_checked_and_the_toys_are_among_them():
-    ids = [param.id for param in VARIANTS]
+def test_the_house_rules_of_every_kind_are_checked_and_the_toys_are_among_them() -> None:
+    ids: list[str] = []
+    for param in VARIANTS:
+        assert isinstance(param.id, str), param
+        ids.append(param.id)
     assert {"toy-TV1=1", "toy-TV1=2", "toy-TV2=on", "toy-TV3=on"} <= set(ids)
     assert sum(name.startswith("toy-mix") for name in ids) == COMBINATIONS
     for kind in registry.GAME_KINDS:  # each kind's own, as it lists them
@@ -176,7 +183,7 @@ def test_the_house_rules_of_every_kind_are_checked_and_the_toys_are_among_them()
         assert sum(name.startswith(f"{kind.name}-") and "-mix" not in name for name in ids) == expected
 
 
-def test_a_lost_card_is_caught_by_every_kinds_own_count(kind):
+def test_a_lost_card_is_caught_by_every_kinds_own_count(kind: GameKind) -> None:
     game = kind.engine.new(kind.min_seats, 5)
     snapshot = game.to_dict()
     assert drop_a_card(snapshot), f"{kind.name}: no cards found in its snapshot"
@@ -204,7 +211,7 @@ def is_card_code(text: str) -> bool:
     return True
 
 
-def test_every_public_view_draws_where_the_kind_has_a_picture(kind):
+def test_every_public_view_draws_where_the_kind_has_a_picture(kind: GameKind) -> None:
     rng = random.Random(3)
     players = kind.max_seats
     game = kind.engine.new(players, 3)
@@ -223,7 +230,7 @@ def test_every_public_view_draws_where_the_kind_has_a_picture(kind):
     assert render_table(game.public_view(), names).png.startswith(b"\x89PNG")
 
 
-def test_a_view_hiding_a_card_would_be_caught():
+def test_a_view_hiding_a_card_would_be_caught() -> None:
     kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, 1)
     hidden = game.hidden_cards(None)
@@ -231,14 +238,15 @@ def test_a_view_hiding_a_card_would_be_caught():
     assert hidden and cards_in(game.view(0), card_type) & hidden  # a seat's own view holds cards hidden from others
 
 
-def test_a_refusal_that_changed_the_state_would_be_caught():
+def test_a_refusal_that_changed_the_state_would_be_caught() -> None:
     kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, 1)
     with pytest.raises(NotYourTurnError):
+        assert game.to_move is not None
         game.apply((game.to_move + 1) % game.players, game.legal_moves(game.to_move)[0])
 
 
-def test_a_kind_registered_by_a_test_is_listed_only_while_it_runs():
+def test_a_kind_registered_by_a_test_is_listed_only_while_it_runs() -> None:
     with registry.registered(toy_game.KIND):
         assert registry.game_kind("toy") is toy_game.KIND and registry.kind_by_code("t") is toy_game.KIND
         assert "toy" in registry.KINDS and toy_game.KIND in registry.GAME_KINDS
@@ -249,7 +257,7 @@ def test_a_kind_registered_by_a_test_is_listed_only_while_it_runs():
         registry.game_kind("toy")
 
 
-def _titled(title):
+def _titled(title: str) -> dict[str, Any]:
     """The toy engine under another title (a kind's title is its engine's)."""
     return {"engine": type("Titled", (toy_game.KIND.engine,), {"TITLE": title})}
 
@@ -258,7 +266,9 @@ def _titled(title):
     ("changes", "said"),
     [({"name": "kasino"}, "named 'kasino'"), ({"code": "k"}, "coded 'k'"), (_titled("KASINO"), "titled 'Kasino'")],
 )
-def test_the_registry_refuses_a_second_kind_with_the_same_name_code_or_title(changes, said):
+def test_the_registry_refuses_a_second_kind_with_the_same_name_code_or_title(
+    changes: dict[str, Any], said: str
+) -> None:
     twin = replace(toy_game.KIND, **changes)
     with pytest.raises(ValueError, match=f"{said} is listed already"):
         registry.registered(twin).__enter__()

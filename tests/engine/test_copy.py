@@ -4,10 +4,12 @@ import random
 
 import pytest
 
+from engine.base import AnyGame
+from engine.kinds import GameKind
 from engine.registry import GAME_KINDS
 
 
-def playout(game, rng, moves):
+def playout(game: AnyGame, rng: random.Random, moves: int) -> None:
     for _ in range(moves):
         if game.to_move is None:
             return
@@ -16,7 +18,7 @@ def playout(game, rng, moves):
 
 @pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
 @pytest.mark.parametrize("seed", range(6))
-def test_a_copy_is_equal_and_playing_either_never_changes_the_other(kind, seed):
+def test_a_copy_is_equal_and_playing_either_never_changes_the_other(kind: GameKind, seed: int) -> None:
     rng = random.Random(seed)
     players = rng.randint(kind.min_seats, kind.max_seats)
     game = kind.engine.new(players, seed)
@@ -34,7 +36,7 @@ def test_a_copy_is_equal_and_playing_either_never_changes_the_other(kind, seed):
             break
 
 
-def test_a_mutable_value_the_copy_does_not_know_is_refused():
+def test_a_mutable_value_the_copy_does_not_know_is_refused() -> None:
     game = GAME_KINDS[0].engine.new(2, 1)
     game.__dict__["_notes"] = {"a": 1}
     with pytest.raises(TypeError, match="cannot copy _notes: a dict"):

@@ -10,10 +10,12 @@ import hashlib
 import json
 import random
 from collections import Counter
+from typing import Any, cast
 
 import pytest
 
 from ai.arena import play_game
+from engine.base import AnyGame
 from engine.cards import BLACK_JOKER, JOKER, KING, WHITE_JOKER, Card, new_deck, new_decks
 from engine.errors import IllegalMoveError
 from engine.garbage import (
@@ -33,6 +35,7 @@ from engine.garbage import (
 )
 from engine.garbage.events import AlsoWon, LastTurns, LastTurnsOver
 from engine.garbage.kind import KIND
+from engine.garbage.moves import GarbageDecision
 from engine.kasino import KasinoGame
 from engine.kinds import value_key
 from engine.message import Message
@@ -40,6 +43,7 @@ from i18n import LOCALES, render_message
 from i18n.catalog import load
 from tests.ai.conftest import make_player
 from tests.engine.test_garbage import cards_in, hidden_cards
+from tests.outcome import outcome_of
 from tests.said import label, refusal, said
 
 C = Card.parse
@@ -62,27 +66,28 @@ def expected_codes(game: GarbageGame) -> list[str]:
     return sorted(card.code for card in new_decks(decks, jokers=game.settings.jokers))
 
 
-def check_whole_game(game: GarbageGame, log: list[tuple[int, str]], events_seen: list) -> None:
+def check_whole_game(game: GarbageGame, log: list[tuple[int, str]], events_seen: list[Any]) -> None:
     """At the end: B1 replay equals the game, and the JSON snapshot restores every field."""
     assert GarbageGame.replay(game.players, game.seed, game.settings.to_dict(), log) == game
     restored = GarbageGame.from_dict(json.loads(json.dumps(game.to_dict())))
     assert {slot: getattr(restored, slot) for slot in GarbageGame.__slots__} == {
         slot: getattr(game, slot) for slot in GarbageGame.__slots__
     }
-    assert game.outcome() is not None and 1 in game.outcome().places
+    assert game.outcome() is not None and 1 in outcome_of(game).places
     assert events_seen and isinstance(events_seen[-1], GameOver)
 
 
-def play_random(players: int, seed: int, settings: GarbageSettings, resign_rate: float = 0.0) -> tuple:
+def play_random(players: int, seed: int, settings: GarbageSettings, resign_rate: float = 0.0) -> tuple[Any, ...]:
     """A random game to its end, checked at every move: B2 (Jokers counted), G11 views and events, snapshots."""
     game = GarbageGame.new(players, seed, settings)
     rng = random.Random(seed)
     expected = expected_codes(game)
     log: list[tuple[int, str]] = []
-    events_seen: list = []
+    events_seen: list[Any] = []
     while game.to_move is not None:
         assert game.move_count < 20_000, "the game did not end"
         still_in = [seat for seat in range(players) if seat not in game.to_dict()["resigned"]]
+        move: GarbageDecision | Resign
         if rng.random() < resign_rate and len(still_in) > 2:
             seat, move = rng.choice(still_in), Resign()
         else:
@@ -108,7 +113,7 @@ def play_random(players: int, seed: int, settings: GarbageSettings, resign_rate:
 # ----- the interface: KIND.house_rules, settings, stored games ---------------------------------------------------
 
 
-def test_every_house_rule_is_a_setting_with_its_specified_default():
+def test_every_house_rule_is_a_setting_with_its_specified_default() -> None:
     rules = {rule.rule_id: rule for rule in KIND.house_rules}
     assert list(rules) == ["GV1", "GV2", "GV3", "GV4", "GV5"]
     defaults = GarbageSettings()
@@ -124,11 +129,11 @@ def test_every_house_rule_is_a_setting_with_its_specified_default():
         assert rule.default in rule.values
         for value in rule.values:
             assert rule.check(value) == value
-            GarbageSettings(**{rule.setting: value})  # every value the lobby offers is a valid setting
+            GarbageSettings(**{rule.setting: cast(Any, value)})  # every value the lobby offers is a valid setting
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_house_rule_and_value_has_its_words_in_every_language(locale):
+def test_every_house_rule_and_value_has_its_words_in_every_language(locale: str) -> None:
     entries = load(locale).entries
     for rule in KIND.house_rules:
         base = f"garbage.rule.{rule.setting}"
@@ -138,12 +143,13 @@ def test_every_house_rule_and_value_has_its_words_in_every_language(locale):
             assert f"{base}.{value_key(value)}.rules" in entries, (locale, value)
 
 
-def test_stored_settings_and_snapshots_from_before_the_house_rules_still_load_and_replay():
+def test_stored_settings_and_snapshots_from_before_the_house_rules_still_load_and_replay() -> None:
     # A game stored before issue 26 has only `start_size` in its settings, and its snapshot the keys it had then.
     game = GarbageGame.new(3, seed=21, settings={"start_size": 4})
     log = []
     for _ in range(30):
         seat = game.to_move
+        assert seat is not None
         move = game.legal_moves(seat)[-1]
         game.apply(seat, move)
         log.append((seat, str(move)))
@@ -167,7 +173,7 @@ FINGERPRINTS = {
 
 
 @pytest.mark.parametrize(("players", "seed", "size"), list(FINGERPRINTS))
-def test_default_settings_play_exactly_as_before_the_house_rules(players, seed, size):
+def test_default_settings_play_exactly_as_before_the_house_rules(players: int, seed: int, size: int) -> None:
     game = GarbageGame.new(players, seed, GarbageSettings(start_size=size))
     rng = random.Random(seed)
     told = []
@@ -184,7 +190,7 @@ def test_default_settings_play_exactly_as_before_the_house_rules(players, seed, 
     "bad",
     [{"wild_rank": "queen"}, {"jokers": 1}, {"last_turn": "yes"}, {"decks": 4}, {"decks": True}, {"wild": "king"}],
 )
-def test_settings_outside_the_house_rules_are_refused(bad):
+def test_settings_outside_the_house_rules_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         GarbageSettings.from_dict(bad)
 
@@ -192,7 +198,7 @@ def test_settings_outside_the_house_rules_are_refused(bad):
 # ----- GV1 wild rank ---------------------------------------------------------------------------------------------
 
 
-def test_gv1_kings_wild_a_king_plays_every_jack_rule_and_jacks_are_dead():
+def test_gv1_kings_wild_a_king_plays_every_jack_rule_and_jacks_are_dead() -> None:
     # G6c: a drawn King waits for a spot; placing it turns up the card there.
     game = GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣", "A♠ 2♠ 3♠ 4♠"], face_up=[[1, 3], []], stock="K♣ J♦",
                                      settings=GarbageSettings(start_size=4, wild_rank="king"))  # fmt: skip
@@ -215,7 +221,7 @@ def test_gv1_kings_wild_a_king_plays_every_jack_rule_and_jacks_are_dead():
     assert isinstance(events[-2], HandWon) and isinstance(events[-1], NewHandDealt)
 
 
-def test_gv1_kings_wild_a_drawn_jack_goes_to_the_discard_pile_as_a_court_card():
+def test_gv1_kings_wild_a_drawn_jack_goes_to_the_discard_pile_as_a_court_card() -> None:
     game = GarbageGame.from_position(["A♥ 9♦ 3♥", "A♠ 2♠ 3♠"], stock="J♣", settings=GarbageSettings(start_size=3,
                                      wild_rank="king"))  # fmt: skip
     events = game.play(0, "draw stock")
@@ -229,16 +235,16 @@ def test_gv1_kings_wild_a_drawn_jack_goes_to_the_discard_pile_as_a_court_card():
     assert refusal(refused.value) == "You have no King to place; draw from the stock or take from the discard pile."
 
 
-def test_gv1_kings_wild_a_king_fills_the_single_ace_spot_and_wins_the_game():
+def test_gv1_kings_wild_a_king_fills_the_single_ace_spot_and_wins_the_game() -> None:
     game = GarbageGame.from_position(["7♦", "2♣", "3♣"], stock="K♥", settings=GarbageSettings(start_size=1,
                                      wild_rank="king"))  # fmt: skip
     events = game.play(0, "draw stock")
     assert events[1] == JackPlaced(0, 1, C("K♥"), C("7♦"))
     assert events[-2] == HandWon(0, 1, C("7♦"), (0, 1, 1), game_won=True)
-    assert game.outcome().places == (1, 2, 2)
+    assert outcome_of(game).places == (1, 2, 2)
 
 
-def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach():
+def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach() -> None:
     with pytest.raises(ValueError, match="only a 2 or a wild card"):
         GarbageGame.from_position(["A♥ J♦ 3♥", "A♠ 2♠ 3♠"], face_up=[[2], []], settings=GarbageSettings(start_size=3,
                                   wild_rank="king"))  # fmt: skip
@@ -251,7 +257,7 @@ def test_gv1_kings_wild_a_face_up_jack_is_not_a_position_play_could_reach():
 
 
 @pytest.mark.parametrize(("players", "decks"), [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
-def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players, decks):
+def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players: int, decks: int) -> None:
     game = GarbageGame.new(players, seed=7, settings={"jokers": True})
     found = [C(code) for code in codes(game)]
     assert len(found) == 54 * decks == len(set(found))
@@ -271,7 +277,7 @@ def test_gv2_each_deck_brings_two_jokers_and_b2_counts_them(players, decks):
 
 @pytest.mark.parametrize("settings", [GarbageSettings(start_size=4, jokers=True), GarbageSettings(start_size=4,
                          wild_rank="king", jokers=True)], ids=["jacks", "kings"])  # fmt: skip
-def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings):
+def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings: GarbageSettings) -> None:
     game = GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣", "A♠ 2♠ 3♠ 4♠"], face_up=[[1, 3], []], stock="🃟 2♦",
                                      settings=settings)  # fmt: skip
     game.play(0, "draw stock")
@@ -292,7 +298,7 @@ def test_gv2_a_joker_is_wild_exactly_like_the_wild_rank(settings):
     assert refusal(refused.value).startswith("You have no wild card to place")
 
 
-def test_gv2_a_joker_is_a_card_kasino_never_deals_and_every_other_card_is_unchanged():
+def test_gv2_a_joker_is_a_card_kasino_never_deals_and_every_other_card_is_unchanged() -> None:
     joker = Card(JOKER, BLACK_JOKER, 2)
     assert (str(joker), joker.code, joker.rank_text) == ("🃏", "🃏#2", "Jo")
     for typed in ("🃏#2", "jo#2", "Joker#2", "JO#2"):
@@ -309,7 +315,7 @@ def test_gv2_a_joker_is_a_card_kasino_never_deals_and_every_other_card_is_unchan
     assert BLACK_JOKER not in dealt and WHITE_JOKER not in dealt
 
 
-def test_gv1_gv2_kings_wild_with_jokers_random_games_to_the_end():
+def test_gv1_gv2_kings_wild_with_jokers_random_games_to_the_end() -> None:
     """Whole games under GV1 Kings wild and GV2 Jokers: B2 with Jokers, B1 replay, snapshots, nothing hidden shown."""
     kings_placed = jokers_placed = jacks_discarded = 0
     for seed, players in enumerate([2, 3, 4, 5, 6, 2, 3]):
@@ -325,19 +331,19 @@ def test_gv1_gv2_kings_wild_with_jokers_random_games_to_the_end():
 
 
 @pytest.mark.parametrize("strength", ["easy", "medium", "hard"])
-def test_gv1_gv2_kings_wild_with_jokers_computer_games_to_the_end(strength):
+def test_gv1_gv2_kings_wild_with_jokers_computer_games_to_the_end(strength: str) -> None:
     for seed in range(2):
         players = [make_player("garbage", strength, seed + seat) for seat in range(3)]
         settings = GarbageSettings(start_size=3, wild_rank="king", jokers=True, decks=2)
 
-        def legal(game, seat, move):
+        def legal(game: AnyGame, seat: int, move: Any) -> None:
             assert move in game.legal_moves(seat)
 
         result = play_game("garbage", players, seed, settings, on_move=legal)
         assert 1 in result.outcome.places
 
 
-def test_gv1_gv2_computers_take_the_wild_cards_of_the_house_rules_and_decide_from_the_view_alone():
+def test_gv1_gv2_computers_take_the_wild_cards_of_the_house_rules_and_decide_from_the_view_alone() -> None:
     def after_a_turn(discard: str, settings: GarbageSettings, stock: str) -> GarbageGame:
         # Kari to move, `discard` on top of the pile, spots 2, 4 and 5 face down.
         return GarbageGame.from_position(["A♥ 9♦ 3♥ 7♣ 6♦", "A♠ 2♠ 3♠ 4♠ 5♠"], face_up=[[1, 3], []],
@@ -363,7 +369,7 @@ def test_gv1_gv2_computers_take_the_wild_cards_of_the_house_rules_and_decide_fro
 # ----- GV3 layout ------------------------------------------------------------------------------------------------
 
 
-def test_gv3_layout_is_the_start_size_from_one_to_ten_and_size_stays_a_lobby_option():
+def test_gv3_layout_is_the_start_size_from_one_to_ten_and_size_stays_a_lobby_option() -> None:
     rule = next(rule for rule in KIND.house_rules if rule.rule_id == "GV3")
     assert (rule.setting, rule.default, sorted(rule.values)) == ("start_size", 10, list(range(1, 11)))
     assert [option.name for option in KIND.options] == ["size"] and KIND.options[0].setting == "start_size"
@@ -375,14 +381,14 @@ def test_gv3_layout_is_the_start_size_from_one_to_ten_and_size_stays_a_lobby_opt
 # ----- GV4 last turn ---------------------------------------------------------------------------------------------
 
 
-def three_seats(**kwargs) -> GarbageGame:
+def three_seats(**kwargs: Any) -> GarbageGame:
     """Three layouts of three spots; seat 0's spot 3 is its last face down (a 3 fills it), played first this hand."""
     kwargs.setdefault("face_up", [[1, 2], [], []])
     kwargs.setdefault("settings", GarbageSettings(start_size=3, last_turn=True))
     return GarbageGame.from_position(["A♥ 2♥ 9♦", "A♠ 5♠ 3♠", "Q♣ 2♣ 8♣"], **kwargs)
 
 
-def test_gv4_last_turn_gives_each_seat_behind_the_finisher_one_more_turn():
+def test_gv4_last_turn_gives_each_seat_behind_the_finisher_one_more_turn() -> None:
     game = three_seats(stock="3♦ K♦ Q♥", to_move=0, first=0)
     events = game.play(0, "draw stock")
     assert events[-1] == LastTurns(0, 1, C("9♦"), (1, 2))
@@ -401,7 +407,7 @@ def test_gv4_last_turn_gives_each_seat_behind_the_finisher_one_more_turn():
     assert game.to_move == 0 and game.public_view().finished == ()
 
 
-def test_gv4_without_last_turn_or_with_nobody_behind_the_first_complete_layout_wins_at_once():
+def test_gv4_without_last_turn_or_with_nobody_behind_the_first_complete_layout_wins_at_once() -> None:
     game = three_seats(stock="3♦", settings=GarbageSettings(start_size=3))  # the default: G7
     assert isinstance(game.play(0, "draw stock")[-2], HandWon)
     # The last seat of the round finishes: everyone has had as many turns, so the hand ends as in G7.
@@ -410,7 +416,7 @@ def test_gv4_without_last_turn_or_with_nobody_behind_the_first_complete_layout_w
     assert isinstance(events[-2], HandWon) and isinstance(events[-1], NewHandDealt)
 
 
-def test_gv4_a_last_turn_that_fills_a_layout_wins_the_hand_too():
+def test_gv4_a_last_turn_that_fills_a_layout_wins_the_hand_too() -> None:
     game = three_seats(stock="3♦ 2♦ 5♥", face_up=[[1, 2], [1, 3], []], to_move=0, first=0)
     game.play(0, "draw stock")
     events = game.play(1, "draw stock")  # 2♦ fills Ola's last spot: 5♠ goes to the discard pile
@@ -424,7 +430,7 @@ def test_gv4_a_last_turn_that_fills_a_layout_wins_the_hand_too():
     assert game.to_dict()["hands_won"] == [1, 1, 0] and game.to_move == 0  # the first to finish starts
 
 
-def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game():
+def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game() -> None:
     settings = GarbageSettings(start_size=3, last_turn=True)
     game = GarbageGame.from_position(["9♦", "7♠", "2♣"], hands_won=[2, 2, 2], stock="A♦ J♠ 5♥", settings=settings)
     events = game.play(0, "draw stock")
@@ -437,20 +443,20 @@ def test_gv4_several_filling_their_ace_spot_share_the_win_of_the_game():
         "The last turns are over: Kari and Ola filled their Ace spots and share the win of the game!"
     )
     assert isinstance(events[-1], GameOver) and game.is_over()
-    assert game.outcome().places == (1, 1, 3) and game.outcome().winners == (0, 1)
+    assert outcome_of(game).places == (1, 1, 3) and outcome_of(game).winners == (0, 1)
 
 
-def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alone():
+def test_gv4_one_ace_spot_filled_and_the_last_turns_missing_it_wins_the_game_alone() -> None:
     settings = GarbageSettings(start_size=2, last_turn=True)
     game = GarbageGame.from_position(["9♦", "7♠"], hands_won=[1, 1], stock="A♦ 6♥", settings=settings)
     game.play(0, "draw stock")
     events = game.play(1, "draw stock")
     assert events[-2] == LastTurnsOver(1, (0,), (0, 1), (0,))
     assert said(events[-2], NAMES) == "The last turns are over: Kari wins the game!"
-    assert game.outcome().places == (1, 2)
+    assert outcome_of(game).places == (1, 2)
 
 
-def test_gv4_last_turns_survive_a_snapshot_and_a_resignation():
+def test_gv4_last_turns_survive_a_snapshot_and_a_resignation() -> None:
     game = three_seats(stock="3♦ J♣ K♦ Q♥", to_move=0, first=0)
     game.play(0, "draw stock")
     state = json.loads(json.dumps(game.to_dict()))
@@ -472,9 +478,9 @@ def test_gv4_last_turns_survive_a_snapshot_and_a_resignation():
     assert codes(game) == expected_codes(game)
 
 
-def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win():
+def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win() -> None:
     """Whole games with the last turn: B1, B2, G11 at every move; some hands won by several, some games shared."""
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(40):
         players = 2 + seed % 5
         settings = GarbageSettings(start_size=1 + seed % 3, last_turn=True, jokers=seed % 2 == 0)
@@ -484,12 +490,12 @@ def test_gv4_last_turn_random_games_to_the_end_with_a_shared_win():
         over = [event for event in events if isinstance(event, LastTurnsOver)]
         if over and len(over[-1].game_winners) > 1:
             seen["shared"] += 1
-            assert len(game.outcome().winners) == len(over[-1].game_winners)
+            assert len(outcome_of(game).winners) == len(over[-1].game_winners)
     assert seen["last turns"] and seen["also won"] and seen["shared"], seen
 
 
 @pytest.mark.parametrize("strength", ["easy", "medium", "hard"])
-def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength):
+def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength: str) -> None:
     """Computer players play whole games with the last turn, legally, until one of them ends in a shared win (G10)."""
     last_turns = 0
     shared = None
@@ -498,7 +504,7 @@ def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength):
         players = [make_player("garbage", strength, seed + seat) for seat in range(seats)]
         settings = GarbageSettings(start_size=1 + seed % 2, last_turn=True)
 
-        def legal(game, seat, move):
+        def legal(game: AnyGame, seat: int, move: Any) -> None:
             assert move in game.legal_moves(seat)
             nonlocal last_turns
             last_turns += bool(game.public_view().last_turns)
@@ -513,7 +519,8 @@ def test_gv4_last_turn_computer_games_to_the_end_with_a_shared_win(strength):
 # ----- GV5 decks -------------------------------------------------------------------------------------------------
 
 
-def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_too_small():
+def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_too_small() -> None:
+    assert KIND.house_rules_fit is not None
     unfit = KIND.house_rules_fit(GarbageSettings(decks=1), 5)
     assert unfit is not None and unfit.id == "garbage.refused.too-few-decks"
     assert render_message(unfit, "en") == (
@@ -535,7 +542,8 @@ def test_gv5_fixed_decks_are_refused_with_the_reason_where_the_stock_would_be_to
     assert render_message(two, "en").startswith("2 decks (52 cards) are too few for 5 players")
 
 
-def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many():
+def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many() -> None:
+    assert KIND.house_rules_fit is not None
     for players in range(2, 7):
         for jokers in (False, True):
             assert KIND.house_rules_fit(GarbageSettings(jokers=jokers), players) is None
@@ -549,15 +557,16 @@ def test_gv5_automatic_decks_always_fit_and_fixed_decks_deal_that_many():
         assert len(codes(GarbageGame.new(players, seed=3, settings={"decks": 0}))) == 52 * {2: 1, 4: 2, 6: 3}[players]
 
 
-def test_gv5_fixed_decks_random_games_to_the_end():
+def test_gv5_fixed_decks_random_games_to_the_end() -> None:
     for seed, (players, decks) in enumerate([(2, 3), (6, 2), (3, 1), (4, 3)]):
         game, _ = play_random(players, seed, GarbageSettings(start_size=2, decks=decks, jokers=seed % 2 == 1))
         assert game.public_view().decks == decks
 
 
-def test_house_rules_views_and_moves_in_words():
+def test_house_rules_views_and_moves_in_words() -> None:
     game = GarbageGame.new(3, seed=4, settings=KINGS_AND_JOKERS)
     view = game.public_view()
     assert (view.wild_rank, view.jokers, view.decks, view.last_turn, view.first) == (KING, True, 2, False, None)
     assert view.is_wild(C("K♠")) and view.is_wild(C("🃟#1")) and not view.is_wild(C("J♠"))
+    assert game.to_move is not None
     assert game.legal_moves(game.to_move) == (DrawStock(),)

@@ -2,15 +2,19 @@
 
 import doctest
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import fields, is_dataclass
+from types import ModuleType
+from typing import Any, cast
 
 import pytest
 
 import engine.kasino.describe
 import engine.kasino.game
 import engine.kasino.moves
-from engine.base import Game, Outcome
+from engine.base import AnyGame, Outcome
 from engine.cards import Card, new_deck, parse_cards
+from engine.core import Resign
 from engine.errors import (
     AmbiguousMoveError,
     GameError,
@@ -28,7 +32,8 @@ from engine.kasino.events import (
     RoundEnded,
     RoundStarted,
 )
-from engine.kasino.moves import Build, Double, KasinoMove, Place, Raise, Resign, Take
+from engine.kasino.moves import Build, CardMove, Double, KasinoMove, Place, Raise, Take
+from engine.kasino.positions import CardsSpec
 from engine.message import Message
 from engine.registry import game_class
 from tests.said import label, refusal, said
@@ -37,24 +42,26 @@ NAMES = ["Kari", "Ola", "Per", "Siri"]
 DECK = frozenset(new_deck())
 
 
-def card(text):
+def card(text: str) -> Card:
     return Card.parse(text)
 
 
-def position(hands, table=(), **kwargs):
+def position(hands: Sequence[CardsSpec], table: Sequence[Any] = (), **kwargs: Any) -> KasinoGame:
     kwargs.setdefault("to_move", 0)
     return KasinoGame.from_position(hands, table, **kwargs)
 
 
-def play_out(game, choose=lambda moves: moves[0]):
-    events = []
+def play_out(
+    game: KasinoGame, choose: Callable[[Sequence[CardMove]], CardMove] = lambda moves: moves[0]
+) -> list[Any]:
+    events: list[Any] = []
     while game.to_move is not None:
         seat = game.to_move
         events += game.apply(seat, choose(game.legal_moves(seat)))
     return events
 
 
-def cards_in(value):
+def cards_in(value: object) -> set[Card]:
     """Every Card reachable from a view by walking dataclass fields, tuples and lists."""
     if isinstance(value, Card):
         return {value}
@@ -65,7 +72,7 @@ def cards_in(value):
     return set()
 
 
-def hidden_from(game, seat):
+def hidden_from(game: KasinoGame, seat: int) -> set[Card]:
     state = game.to_dict()
     hidden = {card for other, hand in enumerate(state["hands"]) if other != seat for card in hand}
     return {Card.parse(code) for code in hidden | set(state["stock"])}
@@ -74,7 +81,7 @@ def hidden_from(game, seat):
 # --- K13 Round end ----------------------------------------------------------------------------
 
 
-def test_k13_the_table_goes_to_the_last_taker_who_scores_the_last_take():
+def test_k13_the_table_goes_to_the_last_taker_who_scores_the_last_take() -> None:
     game = position(["K♠", ""], ["Q♥", "3♦"], last_taker=1, captured=["5♠", "6♣ 7♣"])
     events = game.play(0, "ks place")
     ended = next(event for event in events if isinstance(event, RoundEnded))
@@ -84,7 +91,7 @@ def test_k13_the_table_goes_to_the_last_taker_who_scores_the_last_take():
     assert [score.last_take for score in ended.scores] == [0, 1]
 
 
-def test_k13_if_nobody_took_anything_the_table_is_set_aside_unscored():
+def test_k13_if_nobody_took_anything_the_table_is_set_aside_unscored() -> None:
     game = position(["K♠", ""], ["Q♥", "3♦"])
     ended = next(event for event in game.play(0, "ks place") if isinstance(event, RoundEnded))
     assert ended.last_taker is None
@@ -93,7 +100,7 @@ def test_k13_if_nobody_took_anything_the_table_is_set_aside_unscored():
     assert "nobody took anything" in said(ended, NAMES)
 
 
-def test_k13_the_round_ends_only_when_the_stock_and_every_hand_are_empty():
+def test_k13_the_round_ends_only_when_the_stock_and_every_hand_are_empty() -> None:
     game = position(["K♠", "2♥"], ["Q♥"], stock="")
     assert not any(isinstance(event, RoundEnded) for event in game.play(0, "ks place"))
     assert any(isinstance(event, RoundEnded) for event in game.play(1, "2h place"))
@@ -102,7 +109,7 @@ def test_k13_the_round_ends_only_when_the_stock_and_every_hand_are_empty():
 # --- K14 Scoring --------------------------------------------------------------------------------
 
 
-def test_k14_scoring_table_line_by_line():
+def test_k14_scoring_table_line_by_line() -> None:
     captured = ["A♠ A♥ 2♠ 10♦ 3♠ 4♠ 5♥", "A♦ 6♠ 7♦", "A♣ 8♣"]
     game = position(["K♠", "", ""], ["Q♥"], captured=captured, sweeps=[0, 2, 0], last_taker=2, scores=[1, 2, 3])
     ended = next(event for event in game.play(0, "ks place") if isinstance(event, RoundEnded))
@@ -116,25 +123,26 @@ def test_k14_scoring_table_line_by_line():
     assert game.scores == (9, 5, 5)
 
 
-def test_k14_ties_for_most_cards_and_most_spades_score_nobody():
+def test_k14_ties_for_most_cards_and_most_spades_score_nobody() -> None:
     game = position(["K♥", ""], [], captured=["2♣ 3♠", "4♣ 5♠ 6♥"], last_taker=0)
     ended = next(event for event in game.play(0, "kh place") if isinstance(event, RoundEnded))
     assert [(score.cards, score.most_cards) for score in ended.scores] == [(3, 0), (3, 0)]
     assert [score.most_spades for score in ended.scores] == [0, 0]
 
 
-def test_k14_without_sweeps_a_round_distributes_eleven_points():
+def test_k14_without_sweeps_a_round_distributes_eleven_points() -> None:
     game = KasinoGame.new(3, seed=21, settings={"sweeps": False})
-    events = []
+    events: list[Any] = []
     while not any(isinstance(event, RoundEnded) for event in events):
         seat = game.to_move
+        assert seat is not None
         events += game.apply(seat, game.legal_moves(seat)[0])
     ended = next(event for event in events if isinstance(event, RoundEnded))
     assert ended.last_taker is not None
     assert sum(score.round_total for score in ended.scores) == 11
 
 
-def test_k14_the_points_table_is_a_setting():
+def test_k14_the_points_table_is_a_setting() -> None:
     settings = KasinoSettings(most_spades=3, ace=2, sweep=5)
     game = position(["K♥", ""], [], captured=["A♠ 2♠ 3♠", "4♣"], sweeps=[1, 0], last_taker=0, settings=settings)
     ended = next(event for event in game.play(0, "kh place") if isinstance(event, RoundEnded))
@@ -143,7 +151,7 @@ def test_k14_the_points_table_is_a_setting():
     assert first.round_total == 1 + 3 + 2 + 1 + 5 + 1
 
 
-def test_k14_sweeps_score_nothing_when_switched_off():
+def test_k14_sweeps_score_nothing_when_switched_off() -> None:
     game = position(["K♥", ""], [], captured=["4♣", "5♣"], sweeps=[2, 0], settings={"sweeps": False})
     ended = next(event for event in game.play(0, "kh place") if isinstance(event, RoundEnded))
     assert ended.scores[0].sweeps == 0
@@ -152,7 +160,7 @@ def test_k14_sweeps_score_nothing_when_switched_off():
 # --- K15 Game end -----------------------------------------------------------------------------
 
 
-def test_k15_the_game_ends_when_someone_reaches_the_target_alone_at_the_top():
+def test_k15_the_game_ends_when_someone_reaches_the_target_alone_at_the_top() -> None:
     game = position(["K♠", ""], ["Q♥"], captured=["A♥ A♣ 5♠", "A♦ 6♠"], scores=[15, 15])
     events = game.play(0, "ks place")
     assert game.scores == (18, 16)
@@ -164,7 +172,7 @@ def test_k15_the_game_ends_when_someone_reaches_the_target_alone_at_the_top():
         game.play(1, "resign")
 
 
-def test_k15_a_shared_highest_total_means_another_round():
+def test_k15_a_shared_highest_total_means_another_round() -> None:
     game = position(["K♠", ""], ["Q♥"], captured=["A♥ 5♠", "A♦ 6♠"], scores=[15, 15], dealer=1)
     events = game.play(0, "ks place")
     assert game.scores == (16, 16)
@@ -174,13 +182,13 @@ def test_k15_a_shared_highest_total_means_another_round():
     assert game.to_move == 1
 
 
-def test_k15_reaching_the_target_while_behind_still_ends_the_game():
+def test_k15_reaching_the_target_while_behind_still_ends_the_game() -> None:
     game = position(["K♠", ""], ["Q♥"], captured=["A♥ A♣ 5♠", "A♦ 6♠"], scores=[15, 16])
     game.play(0, "ks place")
     assert game.outcome() == Outcome(places=(1, 2), scores=(18, 17))
 
 
-def test_k15_target_is_a_setting():
+def test_k15_target_is_a_setting() -> None:
     game = KasinoGame.new(2, seed=4, settings=KasinoSettings(target=1))
     play_out(game)
     assert max(game.scores) >= 1
@@ -190,7 +198,7 @@ def test_k15_target_is_a_setting():
 # --- K16 What each player may see ---------------------------------------------------------------
 
 
-def test_k16_views_hold_no_other_hand_and_no_stock_card():
+def test_k16_views_hold_no_other_hand_and_no_stock_card() -> None:
     game = KasinoGame.new(4, seed=2)
     for _ in range(30):
         for seat in range(4):
@@ -198,18 +206,19 @@ def test_k16_views_hold_no_other_hand_and_no_stock_card():
             assert set(view.hand) == {card for card in cards_in(view) if card in view.hand}
             assert not cards_in(view) & hidden_from(game, seat)
             assert not cards_in(game.public_view()) & (hidden_from(game, seat) | set(view.hand))
-        seat = game.to_move
-        game.apply(seat, game.legal_moves(seat)[-1])
+        mover = game.to_move
+        assert mover is not None
+        game.apply(mover, game.legal_moves(mover)[-1])
 
 
-def test_k16_the_leak_check_can_fail():
+def test_k16_the_leak_check_can_fail() -> None:
     game = KasinoGame.new(2, seed=2)
     other_hand = set(game.view(1).hand)
     assert cards_in(game.view(1)) & other_hand
     assert hidden_from(game, 0) >= other_hand
 
 
-def test_k16_public_view_shows_sizes_table_scores_and_turn():
+def test_k16_public_view_shows_sizes_table_scores_and_turn() -> None:
     game = position(["5♥ 2♠", "K♣ 3♦ 4♦"], ["10♣", {"build": "4♠ 5♠", "owner": 1}], stock="7♣ 8♣",
                     captured=["", "Q♠ 2♥"], sweeps=[0, 1], scores=[3, 4])  # fmt: skip
     view = game.public_view()
@@ -223,7 +232,7 @@ def test_k16_public_view_shows_sizes_table_scores_and_turn():
     assert game.view(1).legal_moves == ()
 
 
-def test_k16_capture_piles_are_revealed_when_the_round_is_scored():
+def test_k16_capture_piles_are_revealed_when_the_round_is_scored() -> None:
     game = position(["K♠", ""], [], captured=["5♠ 6♣", "7♦"], last_taker=0)
     ended = next(event for event in game.play(0, "ks place") if isinstance(event, RoundEnded))
     assert ended.captured == (tuple(parse_cards("5♠ 6♣ K♠")), (card("7♦"),))
@@ -233,10 +242,10 @@ def test_k16_capture_piles_are_revealed_when_the_round_is_scored():
 # --- B1 Determinism ---------------------------------------------------------------------------
 
 
-def test_b1_replaying_seed_settings_and_moves_gives_the_same_state():
+def test_b1_replaying_seed_settings_and_moves_gives_the_same_state() -> None:
     settings = KasinoSettings(target=8)
     game = KasinoGame.new(3, seed=77, settings=settings)
-    log = []
+    log: list[tuple[int, str]] = []
     while game.to_move is not None and len(log) < 200:
         seat = game.to_move
         move = game.legal_moves(seat)[len(log) % len(game.legal_moves(seat))]
@@ -248,25 +257,27 @@ def test_b1_replaying_seed_settings_and_moves_gives_the_same_state():
     assert replayed.move_count == len(log) == game.move_count
 
 
-def test_b1_the_same_seed_deals_the_same_cards_and_another_seed_does_not():
+def test_b1_the_same_seed_deals_the_same_cards_and_another_seed_does_not() -> None:
     assert KasinoGame.new(2, seed=5) == KasinoGame.new(2, seed=5)
     assert KasinoGame.new(2, seed=5) != KasinoGame.new(2, seed=6)
 
 
-def test_b1_snapshots_round_trip_through_json():
+def test_b1_snapshots_round_trip_through_json() -> None:
     game = KasinoGame.new(4, seed=9)
     for _ in range(60):
         seat = game.to_move
+        assert seat is not None
         game.apply(seat, game.legal_moves(seat)[0])
     data = json.loads(json.dumps(game.to_dict()))
     assert data["schema"] == 1
     restored = KasinoGame.from_dict(data)
     assert restored == game
     seat = game.to_move
+    assert seat is not None
     assert restored.legal_moves(seat) == game.legal_moves(seat)
 
 
-def test_b1_snapshots_refuse_other_schemas_and_broken_states():
+def test_b1_snapshots_refuse_other_schemas_and_broken_states() -> None:
     data = KasinoGame.new(2, seed=1).to_dict()
     with pytest.raises(ValueError, match="schema"):
         KasinoGame.from_dict({**data, "schema": 2})
@@ -279,7 +290,7 @@ def test_b1_snapshots_refuse_other_schemas_and_broken_states():
 # --- B2 Conservation --------------------------------------------------------------------------
 
 
-def test_b2_every_card_is_in_exactly_one_place_through_a_whole_game():
+def test_b2_every_card_is_in_exactly_one_place_through_a_whole_game() -> None:
     game = KasinoGame.new(2, seed=31)
     while game.to_move is not None:
         state = game.to_dict()
@@ -290,12 +301,12 @@ def test_b2_every_card_is_in_exactly_one_place_through_a_whole_game():
         game.apply(seat, game.legal_moves(seat)[-2 if len(game.legal_moves(seat)) > 1 else 0])
 
 
-def test_b2_from_position_sets_aside_the_cards_it_was_not_given():
+def test_b2_from_position_sets_aside_the_cards_it_was_not_given() -> None:
     game = position(["5♥", "K♣"], ["10♣"])
     assert len(game.to_dict()["set_aside"]) == 49
 
 
-def test_b2_from_position_refuses_a_card_twice():
+def test_b2_from_position_refuses_a_card_twice() -> None:
     with pytest.raises(ValueError, match="placed twice: 5♥"):
         position(["5♥", "K♣"], ["5♥"])
 
@@ -330,7 +341,9 @@ BUILD_OF_9 = "The 9 build (4♠ 5♠) can only be taken by a card worth 9, and 5
         (0, "5h double 6", IllegalMoveError, ("kasino.refused.no-item-worth", {"value": 6}), None),
     ],
 )
-def test_b3_illegal_moves_are_refused_with_a_reason_and_change_nothing(seat, text, error, message, said):
+def test_b3_illegal_moves_are_refused_with_a_reason_and_change_nothing(
+    seat: int, text: str, error: type[GameError], message: tuple[str, dict[str, Any]], said: str | None
+) -> None:
     game = position(["5♥ 2♠ 9♦", "K♣"], ["10♣", {"build": "4♠ 5♠", "owner": 0}])
     before = game.to_dict()
     with pytest.raises(error) as refused:
@@ -342,11 +355,12 @@ def test_b3_illegal_moves_are_refused_with_a_reason_and_change_nothing(seat, tex
     assert game.to_dict() == before
 
 
-def test_b3_a_move_object_that_is_not_legal_is_refused_unchanged():
+def test_b3_a_move_object_that_is_not_legal_is_refused_unchanged() -> None:
     game = position(["5♥ 2♠", "K♣"], ["10♣", "3♦"])
     before = game.to_dict()
-    for move in [Take(card("5♥"), frozenset({card("10♣")})), Build(card("2♠"), card("10♣")),
-                 Double(card("5♥"), card("3♦")), Raise(card("5♥"), card("10♣")), Place(card("K♣"))]:  # fmt: skip
+    moves: list[CardMove] = [Take(card("5♥"), frozenset({card("10♣")})), Build(card("2♠"), card("10♣")),
+                 Double(card("5♥"), card("3♦")), Raise(card("5♥"), card("10♣")), Place(card("K♣"))]  # fmt: skip
+    for move in moves:
         with pytest.raises(GameError) as refused:
             game.apply(0, move)
         said = refusal(refused.value)
@@ -361,26 +375,26 @@ def test_b3_a_move_object_that_is_not_legal_is_refused_unchanged():
     "text",
     ["5♥ take 3♦+A♥+A♠", "8♠ take 8♣ | 5♦+3♥", "5♥ build 10♣", "3♣ raise 4♦", "7♦ double 7♣", "Q♠ place", "resign"],
 )
-def test_notation_round_trips_without_a_table(text):
+def test_notation_round_trips_without_a_table(text: str) -> None:
     move = KasinoMove.parse(text)
     assert str(move) == text
     assert KasinoMove.parse(str(move)) == move
     assert eval(repr(move), {"KasinoMove": KasinoMove, "Resign": Resign}) == move
 
 
-def test_notation_reads_ascii_and_any_case():
+def test_notation_reads_ascii_and_any_case() -> None:
     assert KasinoMove.parse("5h take 3d+ah+as") == KasinoMove.parse("5♥ take 3♦+A♥+A♠")
     assert KasinoMove.parse("QS PLACE") == Place(card("Q♠"))
     assert KasinoMove.parse("  td   double  10-c ") == Double(card("10♦"), card("10♣"))
 
 
-def test_notation_by_value_needs_the_table():
+def test_notation_by_value_needs_the_table() -> None:
     with pytest.raises(InvalidMoveError) as refused:
         KasinoMove.parse("3♣ raise 6")
     assert refused.value.message == Message("kasino.refused.value-needs-table", {"value": 6})
 
 
-def test_notation_names_an_item_by_any_card_or_by_an_unambiguous_value():
+def test_notation_names_an_item_by_any_card_or_by_an_unambiguous_value() -> None:
     game = position(["3♣ 9♠ 7♠", "K♣"], [{"build": "4♦ 2♥", "owner": 1}, "7♣ 7♦", "6♣"])
     assert game.parse_move(0, "3♣ raise 6") == Raise(card("3♣"), card("4♦"))  # the only build worth 6
     assert game.parse_move(0, "3c raise 2h") == Raise(card("3♣"), card("4♦"))
@@ -388,7 +402,7 @@ def test_notation_names_an_item_by_any_card_or_by_an_unambiguous_value():
     assert str(game.parse_move(0, "7s double 7")) == "7♠ double 7♣"
 
 
-def test_notation_an_ambiguous_value_says_how_to_tell_items_apart():
+def test_notation_an_ambiguous_value_says_how_to_tell_items_apart() -> None:
     game = position(["3♣ 9♠ 6♠", "K♣"], [{"build": "4♦ 2♥", "owner": 1}, "6♣"])
     with pytest.raises(AmbiguousMoveError) as refused:
         game.parse_move(0, "6s take 6")
@@ -399,7 +413,7 @@ def test_notation_an_ambiguous_value_says_how_to_tell_items_apart():
     assert game.parse_move(0, "3c raise 6") == Raise(card("3♣"), card("4♦"))  # only builds can be raised
 
 
-def test_notation_every_legal_move_parses_back_to_itself_in_context():
+def test_notation_every_legal_move_parses_back_to_itself_in_context() -> None:
     game = position(["A♠ 9♥ 5♦ K♣", "2♣", "4♠"],
                     ["A♥", "3♥", "4♥", "6♥", "7♥", "8♥", "10♥", "J♥", "Q♥", "7♣ 7♦", "6♠", "2♥",
                      {"build": "3♣ 2♦", "owner": 1}, {"build": "4♣ 5♣", "owner": 2}])  # fmt: skip
@@ -413,7 +427,7 @@ def test_notation_every_legal_move_parses_back_to_itself_in_context():
         assert KasinoMove.parse(text) == move
 
 
-def test_notation_legal_moves_are_in_a_stable_order():
+def test_notation_legal_moves_are_in_a_stable_order() -> None:
     table = ["8♣", "5♦", "3♥", {"build": "4♠ 4♥", "owner": 1}]
     game = position(["8♠ 3♣ A♦", "K♣"], table)
     first = game.legal_moves(0)
@@ -431,7 +445,7 @@ def test_notation_legal_moves_are_in_a_stable_order():
 # --- describe_move and events -------------------------------------------------------------------
 
 
-def test_describe_move_in_words():
+def test_describe_move_in_words() -> None:
     game = position(["5♥ 2♠ 3♣ 7♦ 9♦", "K♣"],
                     ["8♣", "3♦", "A♥", "A♠", "10♣", "7♣", {"build": "4♦ 2♥", "owner": 1}])  # fmt: skip
     words = {str(move): label(game, move) for move in game.legal_moves(0)}
@@ -443,7 +457,7 @@ def test_describe_move_in_words():
     assert label(game, Resign()) == "Resign from the game"
 
 
-def test_k2_k6_a_take_is_worded_by_its_groups_with_the_played_cards_value():
+def test_k2_k6_a_take_is_worded_by_its_groups_with_the_played_cards_value() -> None:
     # K6: several groups in one take; K2: 10♦ counts 16 from the hand, so its value is said.
     game = position(["10♦ 9♠", "K♣"], ["K♥", "3♥", "10♥", "6♦", {"build": "5♣ 4♠", "owner": 1}, "8♣ 8♥"])
     words = {str(move): label(game, move) for move in game.legal_moves(0)}
@@ -454,9 +468,9 @@ def test_k2_k6_a_take_is_worded_by_its_groups_with_the_played_cards_value():
     assert label(ace, ace.legal_moves(0)[0]) == "Take 6♦+the 8 pile with A♠ (14)"  # K2: an Ace counts 14
 
 
-def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration():
+def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration() -> None:
     names = ("Kari", "Ola")
-    cases = [
+    cases: list[tuple[list[str], list[Any], str, str]] = [
         (["4♠ 9♥", "K♣"], ["5♣"], "4s build 5c", "Build 9 on 5♣ with 4♠"),
         (["4♠ 9♥", "K♣"], ["5♣"], "4s place", "Place 4♠"),
         (["7♦ 9♥", "K♣"], ["7♣"], "7d double 7c", "Double 7♣ with 7♦"),
@@ -475,13 +489,13 @@ def test_a_move_has_the_same_words_in_the_menu_and_in_the_narration():
         assert sentence.startswith(f"Kari {verb.lower()}s {rest}") and sentence.endswith(".")
 
 
-def test_narration_says_when_a_build_changes_hands():
+def test_narration_says_when_a_build_changes_hands() -> None:
     game = position(["3♣ 9♥", "K♣"], [{"build": "4♦ 2♥", "owner": 1}])
     (raised, *_) = game.play(0, "3c raise 6")
     assert said(raised, ("Kari", "Ola")) == "Kari raises the 6 to 9 with 3♣ and takes the build over from Ola."
 
 
-def test_events_are_sentences_and_a_deal_carries_no_cards():
+def test_events_are_sentences_and_a_deal_carries_no_cards() -> None:
     game = position(["5♥", "6♣"], ["K♣"], to_move=1, dealer=0, stock="2♥ 3♥ 4♥ 7♥ 8♥ 9♥ J♥ Q♥")
     game.play(1, "6c place")
     placed, dealt = game.play(0, "5h place")
@@ -491,8 +505,9 @@ def test_events_are_sentences_and_a_deal_carries_no_cards():
     assert cards_in(dealt) == set()
 
 
-def test_every_event_of_a_game_describes_itself_in_one_sentence():
+def test_every_event_of_a_game_describes_itself_in_one_sentence() -> None:
     game = KasinoGame.new(3, seed=12)
+    assert game.to_move is not None
     events = [*game.play(game.to_move, "resign")]
     events += play_out(game, choose=lambda moves: moves[len(moves) // 2])
     kinds = {type(event).__name__ for event in events}
@@ -505,19 +520,23 @@ def test_every_event_of_a_game_describes_itself_in_one_sentence():
 # --- Resign and auto_move -----------------------------------------------------------------------
 
 
-def test_resign_with_two_players_ends_the_game_at_once_and_places_the_resigner_last():
+def test_resign_with_two_players_ends_the_game_at_once_and_places_the_resigner_last() -> None:
     game = KasinoGame.new(2, seed=3)
+    assert game.to_move is not None
     other = 1 - game.to_move
     events = game.play(other, "resign")  # out of turn is fine
     assert events[0] == Resigned(other)
     assert isinstance(events[-1], GameOver)
-    assert game.outcome().places[other] == 2 and game.outcome().places[1 - other] == 1
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.places[other] == 2 and outcome.places[1 - other] == 1
     assert game.move_count == 1
 
 
-def test_resigned_seats_are_played_automatically_and_place_below_everyone():
+def test_resigned_seats_are_played_automatically_and_place_below_everyone() -> None:
     game = KasinoGame.new(4, seed=6)
     first = game.to_move
+    assert first is not None
     events = game.play(first, "resign")
     assert isinstance(events[1], AutoPlayed) and events[1].seat == first
     assert "has resigned" in said(events[1], NAMES)
@@ -528,13 +547,16 @@ def test_resigned_seats_are_played_automatically_and_place_below_everyone():
         game.play(second, "resign")
     assert refused.value.message.id == "refused.already-resigned"
     play_out(game)
-    places = game.outcome().places
+    outcome = game.outcome()
+    assert outcome is not None
+    places = outcome.places
     assert places[second] == 3 and places[first] == 4  # the later resigner above the earlier one
     assert sorted(places[seat] for seat in range(4) if seat not in (first, second)) in ([1, 2], [1, 1])
 
 
-def test_resign_counts_as_a_move_and_replays():
+def test_resign_counts_as_a_move_and_replays() -> None:
     game = KasinoGame.new(3, seed=8)
+    assert game.to_move is not None
     log = [(game.to_move, str(game.legal_moves(game.to_move)[0]))]
     game.play(*log[0])
     log.append((0, "resign"))
@@ -543,8 +565,9 @@ def test_resign_counts_as_a_move_and_replays():
     assert KasinoGame.replay(3, 8, None, log) == game
 
 
-def test_a_resigned_seat_cannot_play_moves():
+def test_a_resigned_seat_cannot_play_moves() -> None:
     game = KasinoGame.new(3, seed=8)
+    assert game.to_move is not None
     seat = (game.to_move + 1) % 3
     game.play(seat, "resign")
     with pytest.raises(NotYourTurnError) as refused:
@@ -552,7 +575,7 @@ def test_a_resigned_seat_cannot_play_moves():
     assert refused.value.message.id == "refused.resigned-turns-played"
 
 
-def test_auto_move_places_the_lowest_hand_value_card():
+def test_auto_move_places_the_lowest_hand_value_card() -> None:
     game = position(["A♠ 2♠ 2♥ 3♦", "K♣"], ["10♣"])
     assert game.auto_move(0) == Place(card("2♥"))  # A♠ is worth 14 and 2♠ 15 from the hand
     game = position(["4♣ 4♠ 9♦", "K♣"], ["10♣"])
@@ -563,8 +586,8 @@ def test_auto_move_places_the_lowest_hand_value_card():
 # --- Protocol, settings, from_position ---------------------------------------------------------
 
 
-def test_kasino_game_satisfies_the_game_protocol():
-    game: Game = KasinoGame.new(2, seed=1)
+def test_kasino_game_satisfies_the_game_protocol() -> None:
+    game: AnyGame = KasinoGame.new(2, seed=1)
     assert KasinoGame.KIND == "kasino" and game_class("kasino") is KasinoGame
     assert game.players == 2 and game.move_count == 0 and game.to_move in (0, 1)
     assert KasinoGame.settings_from_dict(None) == KasinoSettings()
@@ -573,8 +596,8 @@ def test_kasino_game_satisfies_the_game_protocol():
         assert callable(getattr(game, name))
 
 
-def test_settings_round_trip_and_validate():
-    settings = KasinoSettings(target=21, sweeps=False, big_casino=3)
+def test_settings_round_trip_and_validate() -> None:
+    settings = KasinoSettings(target=21, sweeps=cast(Any, False), big_casino=3)  # KV2: the old boolean form
     assert KasinoGame.settings_from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
     assert KasinoSettings.from_dict({"target": 10}) == KasinoSettings(target=10)
     with pytest.raises(ValueError, match="at least 1"):
@@ -584,10 +607,10 @@ def test_settings_round_trip_and_validate():
     with pytest.raises(ValueError, match="unknown Kasino settings: jokers"):
         KasinoSettings.from_dict({"jokers": True})
     with pytest.raises(ValueError, match="whole number"):
-        KasinoSettings(target="16")
+        KasinoSettings(target=cast(Any, "16"))  # deliberately not an int
 
 
-def test_from_position_round_trips_through_position():
+def test_from_position_round_trips_through_position() -> None:
     game = position(["5♥ 2♠", "K♣ 3♦"], ["10♣", "7♣ 7♦", {"build": "4♦ 5♠", "owner": 1, "contributors": [0]}],
                     stock="9♣ 9♦ 8♥ 8♦", captured=["Q♠", ""], sweeps=[1, 0], scores=[2, 5], last_taker=0)  # fmt: skip
     again = KasinoGame.from_position(**game.position())
@@ -607,17 +630,17 @@ def test_from_position_round_trips_through_position():
         ([42], "a table item is"),
     ],
 )
-def test_from_position_refuses_impossible_positions(table, message):
+def test_from_position_refuses_impossible_positions(table: list[Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         position(["5♥", "K♣"], table)
 
 
-def test_from_position_needs_the_seat_to_move_to_hold_a_card():
+def test_from_position_needs_the_seat_to_move_to_hold_a_card() -> None:
     with pytest.raises(ValueError, match="hold at least one card"):
         position(["", "K♣"], ["10♣"])
 
 
 @pytest.mark.parametrize("module", [engine.kasino.game, engine.kasino.moves, engine.kasino.describe])
-def test_docstring_examples_run(module):
+def test_docstring_examples_run(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

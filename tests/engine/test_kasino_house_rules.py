@@ -7,51 +7,55 @@ the team's place.
 
 import json
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass, replace
+from typing import Any
 
 import pytest
 
 from ai.arena import play_game
 from ai.players import player_for
 from bench.random_play import random_moves
-from engine.base import Outcome
+from engine.base import AnyGame, Outcome
 from engine.cards import Card, new_deck
 from engine.errors import IllegalMoveError, SettingError
 from engine.kasino import Build, Double, KasinoGame, KasinoSettings, Place, Raise, Take
 from engine.kasino.events import BuildRaised, CardsTaken, GameOver, Resigned, RoundEnded, Swept
 from engine.kasino.kind import KIND
+from engine.kasino.positions import CardsSpec
 from engine.kasino.rules import illegal_reason
-from engine.kinds import value_key
-from engine.message import Message, Seat
+from engine.kinds import WholeNumber, value_key
+from engine.message import Joined, Message, Seat
 from i18n import say
 from i18n.catalog import LOCALES
+from tests.outcome import outcome_of
 from tests.said import refusal, said
 
 DECK = frozenset(new_deck())
 PARTNERS = {"partnerships": True}
 
 
-def card(text):
+def card(text: str) -> Card:
     return Card.parse(text)
 
 
-def position(hands, table=(), **kwargs):
+def position(hands: Sequence[CardsSpec], table: Sequence[Any] = (), **kwargs: Any) -> KasinoGame:
     kwargs.setdefault("to_move", 0)
     return KasinoGame.from_position(hands, table, **kwargs)
 
 
-def round_end(events):
+def round_end(events: Iterable[object]) -> RoundEnded:
     return next(event for event in events if isinstance(event, RoundEnded))
 
 
-def state_cards(game):
+def state_cards(game: KasinoGame) -> list[Card]:
     state = game.to_dict()
     codes = [c for hand in state["hands"] for c in hand] + state["stock"] + state["set_aside"]
     codes += [c for item in state["table"] for c in item["cards"]] + [c for pile in state["captured"] for c in pile]
     return [Card.parse(code) for code in codes]
 
 
-def cards_in(value):
+def cards_in(value: object) -> set[Card]:
     if isinstance(value, Card):
         return {value}
     if is_dataclass(value):
@@ -64,7 +68,7 @@ def cards_in(value):
 # --- the kind: house rules the lobby offers --------------------------------------------------------------------
 
 
-def test_house_rules_are_kv2_to_kv5_with_the_settings_defaults():
+def test_house_rules_are_kv2_to_kv5_with_the_settings_defaults() -> None:
     defaults = KasinoSettings()
     assert [(rule.rule_id, rule.setting) for rule in KIND.house_rules] == [
         ("KV2", "sweeps"),
@@ -82,7 +86,7 @@ def test_house_rules_are_kv2_to_kv5_with_the_settings_defaults():
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_house_rule_and_value_has_its_words_in_every_locale(locale):
+def test_every_house_rule_and_value_has_its_words_in_every_locale(locale: str) -> None:
     for rule in KIND.house_rules:
         name = f"kasino.rule.{rule.setting}"
         assert say(locale, name) != name
@@ -94,8 +98,9 @@ def test_every_house_rule_and_value_has_its_words_in_every_locale(locale):
 # --- KV1 Target --------------------------------------------------------------------------------------------------
 
 
-def test_kv1_the_target_is_a_lobby_option_from_1_to_99_default_16():
+def test_kv1_the_target_is_a_lobby_option_from_1_to_99_default_16() -> None:
     (option,) = KIND.options
+    assert isinstance(option, WholeNumber)
     assert (option.setting, option.low, option.high, option.default) == ("target", 1, 99, 16)
     assert KasinoSettings().target == 16
     with pytest.raises(SettingError):
@@ -103,9 +108,9 @@ def test_kv1_the_target_is_a_lobby_option_from_1_to_99_default_16():
 
 
 @pytest.mark.parametrize("target", [11, 16, 21])
-def test_kv1_a_game_ends_after_the_round_that_reaches_the_target(target):
+def test_kv1_a_game_ends_after_the_round_that_reaches_the_target(target: int) -> None:
     game = KasinoGame.new(2, seed=target, settings={"target": target})
-    events = []
+    events: list[Any] = []
     while game.to_move is not None:
         seat = game.to_move
         events += game.apply(seat, game.legal_moves(seat)[0])
@@ -119,14 +124,14 @@ def test_kv1_a_game_ends_after_the_round_that_reaches_the_target(target):
 # --- KV2 Sweeps --------------------------------------------------------------------------------------------------
 
 
-def test_kv2_sweeps_count_by_default():
+def test_kv2_sweeps_count_by_default() -> None:
     assert (KasinoSettings().sweeps, KasinoSettings().last_deal_sweeps) == ("count", True)
     game = position(["K♥", ""], [], captured=["4♣", "5♣"], sweeps=[2, 0])
     ended = round_end(game.play(0, "kh place"))
     assert (ended.scores[0].sweeps, ended.scores[0].cancelled) == (2, 0)
 
 
-def test_kv2_sweeps_off_score_nothing_and_the_sweep_is_said_not_to_score():
+def test_kv2_sweeps_off_score_nothing_and_the_sweep_is_said_not_to_score() -> None:
     game = position(["5♥ K♠", "2♣ 3♣"], ["3♦", "2♥"], stock="9♣ 9♦", settings={"sweeps": "off"})
     events = game.play(0, "5h take 3d+2h")
     assert events[-1] == Swept(0, 1, scored=False)
@@ -139,7 +144,7 @@ def test_kv2_sweeps_off_score_nothing_and_the_sweep_is_said_not_to_score():
     assert ended.scores[0].round_total == 0  # K♥ goes nowhere: nobody took anything this round
 
 
-def test_kv2_cancel_takes_the_fewest_sweeps_from_every_player():
+def test_kv2_cancel_takes_the_fewest_sweeps_from_every_player() -> None:
     settings = {"sweeps": "cancel"}
     game = position(["K♥", "", ""], [], captured=["4♣", "5♣", "6♣"], sweeps=[3, 1, 2], settings=settings)
     ended = round_end(game.play(0, "kh place"))
@@ -149,7 +154,7 @@ def test_kv2_cancel_takes_the_fewest_sweeps_from_every_player():
     assert [score.sweeps for score in ended.scores] == [0, 3]  # with two players only the difference scores
 
 
-def test_kv2_cancel_leaves_out_a_resigned_player():
+def test_kv2_cancel_leaves_out_a_resigned_player() -> None:
     game = position(["K♥ 3♦", "", "Q♣"], [], captured=["4♣", "5♣", "6♣"], sweeps=[3, 2, 0], to_move=2,
                     settings={"sweeps": "cancel"})  # fmt: skip
     game.play(2, "resign")  # its turn is played for it: it places Q♣
@@ -157,7 +162,7 @@ def test_kv2_cancel_leaves_out_a_resigned_player():
     assert [score.sweeps for score in ended.scores] == [1, 0, 0]
 
 
-def test_kv2_last_deal_off_a_take_that_empties_the_table_after_the_stock_is_empty_is_no_sweep():
+def test_kv2_last_deal_off_a_take_that_empties_the_table_after_the_stock_is_empty_is_no_sweep() -> None:
     settings = {"last_deal_sweeps": False}
     game = position(["5♥ K♠", "2♣ 3♣"], ["3♦", "2♥"], settings=settings)  # the stock is empty: the last deal
     events = game.play(0, "5h take 3d+2h")
@@ -167,12 +172,12 @@ def test_kv2_last_deal_off_a_take_that_empties_the_table_after_the_stock_is_empt
     assert earlier.play(0, "5h take 3d+2h")[-1] == Swept(0, 1)  # a deal before the last still sweeps
 
 
-def test_kv2_last_deal_on_a_sweep_in_the_last_deal_counts():
+def test_kv2_last_deal_on_a_sweep_in_the_last_deal_counts() -> None:
     game = position(["5♥ K♠", "2♣ 3♣"], ["3♦", "2♥"])
     assert game.play(0, "5h take 3d+2h")[-1] == Swept(0, 1)
 
 
-def test_kv2_old_stored_boolean_sweeps_load_as_count_and_off():
+def test_kv2_old_stored_boolean_sweeps_load_as_count_and_off() -> None:
     assert KasinoSettings.from_dict({"sweeps": True}) == KasinoSettings(sweeps="count")
     assert KasinoSettings.from_dict({"sweeps": False}) == KasinoSettings(sweeps="off")
     assert KasinoSettings.from_dict({"sweeps": False}).to_dict()["sweeps"] == "off"
@@ -181,12 +186,13 @@ def test_kv2_old_stored_boolean_sweeps_load_as_count_and_off():
 
 
 @pytest.mark.parametrize("old", [True, False])
-def test_kv2_an_old_stored_game_loads_and_replays_identically(old):
+def test_kv2_an_old_stored_game_loads_and_replays_identically(old: bool) -> None:
     """A game stored before KV2 (`"sweeps": true/false` in its settings and snapshot) is the same game (B1)."""
     game = KasinoGame.new(2, seed=41, settings={"sweeps": old})
-    log = []
+    log: list[tuple[int, str]] = []
     for _ in range(30):
         seat = game.to_move
+        assert seat is not None
         move = game.legal_moves(seat)[-1 if len(log) % 3 else 0]
         log.append((seat, str(move)))
         game.apply(seat, move)
@@ -204,7 +210,7 @@ def test_kv2_an_old_stored_game_loads_and_replays_identically(old):
 
 
 @pytest.mark.parametrize(("most_cards", "most_spades"), [(1, 2), (2, 2), (3, 2), (1, 1), (3, 1)])
-def test_kv3_most_cards_and_most_spades_score_the_chosen_points(most_cards, most_spades):
+def test_kv3_most_cards_and_most_spades_score_the_chosen_points(most_cards: int, most_spades: int) -> None:
     settings = {"most_cards": most_cards, "most_spades": most_spades}
     game = position(["K♥", ""], [], captured=["A♠ 2♠ 3♠ 4♦", "5♣"], last_taker=1, settings=settings)
     first, second = round_end(game.play(0, "kh place")).scores
@@ -213,18 +219,19 @@ def test_kv3_most_cards_and_most_spades_score_the_chosen_points(most_cards, most
     assert KasinoSettings.from_dict(settings).round_points() == 11 - 1 - 2 + most_cards + most_spades
 
 
-def test_kv3_a_tie_still_scores_for_nobody():
+def test_kv3_a_tie_still_scores_for_nobody() -> None:
     game = position(["K♥", ""], [], captured=["2♣ 3♠", "4♣ 5♠ 6♥"], last_taker=0, settings={"most_cards": 3})
     ended = round_end(game.play(0, "kh place"))
     assert [(score.most_cards, score.most_spades) for score in ended.scores] == [(0, 0), (0, 0)]
 
 
-def test_kv3_without_sweeps_a_round_distributes_the_tables_points():
+def test_kv3_without_sweeps_a_round_distributes_the_tables_points() -> None:
     settings = KasinoSettings(sweeps="off", most_cards=3, most_spades=1)
     game = KasinoGame.new(3, seed=8, settings=settings)
-    events = []
+    events: list[Any] = []
     while not any(isinstance(event, RoundEnded) for event in events):
         seat = game.to_move
+        assert seat is not None
         events += game.apply(seat, game.legal_moves(seat)[0])
     ended = round_end(events)
     cards = [score.cards for score in ended.scores]
@@ -236,7 +243,7 @@ def test_kv3_without_sweeps_a_round_distributes_the_tables_points():
 # --- KV4 Building ------------------------------------------------------------------------------------------------
 
 
-def test_kv4_building_off_lists_only_takes_and_places():
+def test_kv4_building_off_lists_only_takes_and_places() -> None:
     table = ["7♣", "2♦", "5♠"]
     on = position(["7♦ 9♠ 2♥", "K♣"], table)
     off = position(["7♦ 9♠ 2♥", "K♣"], table, settings={"building": False})
@@ -246,7 +253,7 @@ def test_kv4_building_off_lists_only_takes_and_places():
 
 
 @pytest.mark.parametrize("text", ["2h build 7c", "7d double 7c", "2h build 7"])
-def test_kv4_building_off_refuses_every_build_raise_and_double_with_the_reason(text):
+def test_kv4_building_off_refuses_every_build_raise_and_double_with_the_reason(text: str) -> None:
     game = position(["7♦ 9♠ 2♥", "K♣"], ["7♣", "2♦"], settings={"building": False})
     with pytest.raises(IllegalMoveError) as refused:
         game.play(0, text)
@@ -261,7 +268,7 @@ def test_kv4_building_off_refuses_every_build_raise_and_double_with_the_reason(t
     assert reason == Message("kasino.refused.building-off", {"card": card("3♣")})
 
 
-def test_kv4_building_off_still_takes_several_groups_at_once():
+def test_kv4_building_off_still_takes_several_groups_at_once() -> None:
     game = position(["8♠ K♣", "2♣"], ["8♣", "5♦", "3♥"], settings={"building": False})
     takes = {move.targets for move in game.legal_moves(0) if isinstance(move, Take)}
     assert frozenset({card("8♣"), card("5♦"), card("3♥")}) in takes
@@ -269,13 +276,13 @@ def test_kv4_building_off_still_takes_several_groups_at_once():
     assert isinstance(events[0], CardsTaken) and len(events[0].taken) == 3
 
 
-def test_kv4_a_table_with_a_build_is_refused_when_building_is_off():
+def test_kv4_a_table_with_a_build_is_refused_when_building_is_off() -> None:
     with pytest.raises(ValueError, match="KV4"):
         position(["9♠", "K♣"], [{"build": "4♦ 5♠", "owner": 1}], settings={"building": False})
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_kv4_whole_games_without_building_never_put_a_build_or_pile_on_the_table(seed):
+def test_kv4_whole_games_without_building_never_put_a_build_or_pile_on_the_table(seed: int) -> None:
     game = KasinoGame.new(2 + seed % 3, seed=seed, settings={"building": False, "target": 11})
     rng = random.Random(seed)
     for _ in random_moves(game, rng):
@@ -288,7 +295,8 @@ def test_kv4_whole_games_without_building_never_put_a_build_or_pile_on_the_table
 NAMES = ["Kari", "Ola", "Nora", "Per"]
 
 
-def test_kv5_partnerships_need_exactly_four_players():
+def test_kv5_partnerships_need_exactly_four_players() -> None:
+    assert KIND.house_rules_fit is not None
     for players in (2, 3):
         with pytest.raises(ValueError, match="partnerships are for 4 players"):
             KasinoGame.new(players, seed=1, settings=PARTNERS)
@@ -303,13 +311,13 @@ def test_kv5_partnerships_need_exactly_four_players():
     )
 
 
-def test_kv5_seats_1_and_3_play_against_seats_2_and_4():
+def test_kv5_seats_1_and_3_play_against_seats_2_and_4() -> None:
     assert KasinoSettings(partnerships=True).teams(4) == ((0, 2), (1, 3))
     assert KasinoGame.new(4, seed=3, settings=PARTNERS).public_view().teams == ((0, 2), (1, 3))
     assert KasinoGame.new(4, seed=3).public_view().teams is None
 
 
-def test_kv5_partners_pool_captures_and_sweeps_and_share_the_team_points():
+def test_kv5_partners_pool_captures_and_sweeps_and_share_the_team_points() -> None:
     # Seat 0 alone has fewer cards and spades than seat 1, but with its partner (seat 2) the team has more.
     captured = ["A♠ 2♠ 3♣", "4♠ 5♠ 6♠ 7♣ 8♣", "9♠ 10♠ J♣ Q♣ 10♦", "K♣"]
     game = position(["K♥", "", "", ""], [], captured=captured, sweeps=[1, 2, 2, 0], last_taker=3,
@@ -325,14 +333,14 @@ def test_kv5_partners_pool_captures_and_sweeps_and_share_the_team_points():
     assert said(ended.message(), NAMES).endswith("points this round (total): Kari & Nora 10 (10), Ola & Per 3 (3).")
 
 
-def test_kv5_kv2_cancel_compares_the_teams_sweeps():
+def test_kv5_kv2_cancel_compares_the_teams_sweeps() -> None:
     game = position(["K♥", "", "", ""], [], captured=["4♣", "5♣", "6♣", "7♣"], sweeps=[1, 2, 2, 0],
                     settings={"partnerships": True, "sweeps": "cancel"})  # fmt: skip
     ended = round_end(game.play(0, "kh place"))
     assert [(score.sweeps, score.cancelled) for score in ended.scores] == [(1, 2), (0, 2), (1, 2), (0, 2)]
 
 
-def test_kv5_the_team_total_goes_to_the_target():
+def test_kv5_the_team_total_goes_to_the_target() -> None:
     # Each player's own points would not reach 16; the team's do.
     game = position(["K♥", "", "", ""], [], captured=["A♠ A♥ 2♠", "4♣", "A♦ A♣ 10♦ 3♠", "5♣"], last_taker=2,
                     scores=[8, 6, 8, 6], settings=PARTNERS)  # fmt: skip
@@ -342,7 +350,7 @@ def test_kv5_the_team_total_goes_to_the_target():
     assert isinstance(events[-1], GameOver) and events[-1].places == (1, 2, 1, 2)
 
 
-def test_kv5_a_team_tie_at_the_top_plays_another_round():
+def test_kv5_a_team_tie_at_the_top_plays_another_round() -> None:
     # Kari & Nora score 5 (ace, 2♠, most spades, last take), Ola & Per 4 (two aces, 10♦): 19 all.
     game = position(["K♥", "", "", ""], [], captured=["A♠ 2♠ 3♠", "A♥ A♦ 10♦ 4♣", "", ""], last_taker=0,
                     scores=[14, 15, 14, 15], settings=PARTNERS)  # fmt: skip
@@ -351,7 +359,7 @@ def test_kv5_a_team_tie_at_the_top_plays_another_round():
     assert not game.is_over()
 
 
-def test_kv5_each_player_sees_only_their_own_hand():
+def test_kv5_each_player_sees_only_their_own_hand() -> None:
     game = KasinoGame.new(4, seed=12, settings=PARTNERS)
     hands = game.to_dict()["hands"]
     for seat in range(4):
@@ -362,7 +370,7 @@ def test_kv5_each_player_sees_only_their_own_hand():
     assert not cards_in(game.public_view()) & game.hidden_cards()
 
 
-def test_kv5_a_partners_build_may_be_raised_or_taken_like_any_build():
+def test_kv5_a_partners_build_may_be_raised_or_taken_like_any_build() -> None:
     table = [{"build": "4♦ 5♠", "owner": 2}, "7♣"]
     game = position(["3♣ Q♥ 9♥", "K♣", "9♦ K♦", "K♠"], table, settings=PARTNERS)
     moves = game.legal_moves(0)
@@ -373,26 +381,32 @@ def test_kv5_a_partners_build_may_be_raised_or_taken_like_any_build():
     assert game.public_view().table[0].owner == 0
 
 
-def test_kv5_a_player_who_resigns_concedes_the_game_for_the_team():
+def test_kv5_a_player_who_resigns_concedes_the_game_for_the_team() -> None:
     game = KasinoGame.new(4, seed=5, settings=PARTNERS)
     seat = game.to_move
+    assert seat is not None
     events = game.apply(seat, game.resign_move())
     assert isinstance(events[0], Resigned) and isinstance(events[-1], GameOver)
     outcome = game.outcome()
     losers = (seat, (seat + 2) % 4)
+    assert outcome is not None
     assert [outcome.places[s] for s in range(4)] == [2 if s in losers else 1 for s in range(4)]
     assert outcome.teams == ((0, 2), (1, 3))
 
 
-def test_kv5_the_outcome_names_the_teams_and_round_trips():
+def test_kv5_the_outcome_names_the_teams_and_round_trips() -> None:
     outcome = Outcome((1, 2, 1, 2), (17, 9, 17, 9), ((0, 2), (1, 3)))
     assert Outcome.from_dict(json.loads(json.dumps(outcome.to_dict()))) == outcome
     assert Outcome.from_dict({"places": [1, 2], "scores": [3, 1]}).teams is None
     assert "teams" not in Outcome((1, 2), (3, 1)).to_dict()
 
 
-def play_to_the_end(game, choose, check=None):
-    log = []
+def play_to_the_end(
+    game: KasinoGame,
+    choose: Callable[[KasinoGame, int], Any],
+    check: Callable[[KasinoGame, Sequence[Any]], None] | None = None,
+) -> list[tuple[int, str]]:
+    log: list[tuple[int, str]] = []
     while game.to_move is not None:
         seat = game.to_move
         move = choose(game, seat)
@@ -403,7 +417,7 @@ def play_to_the_end(game, choose, check=None):
     return log
 
 
-def check_position(game, events):
+def check_position(game: KasinoGame, events: Sequence[Any]) -> None:
     assert sorted(state_cards(game), key=str) == sorted(DECK, key=str)  # B2
     hidden = game.hidden_cards()
     assert not cards_in(game.public_view()) & hidden
@@ -415,8 +429,8 @@ def check_position(game, events):
     assert totals[0] == totals[2] and totals[1] == totals[3]
 
 
-def check_result(game, log, settings):
-    outcome = game.outcome()
+def check_result(game: KasinoGame, log: list[tuple[int, str]], settings: dict[str, Any]) -> None:
+    outcome = outcome_of(game)
     assert outcome.teams == ((0, 2), (1, 3))
     assert outcome.places[0] == outcome.places[2] and outcome.places[1] == outcome.places[3]
     assert sorted({outcome.places[0], outcome.places[1]}) == [1, 2]
@@ -433,7 +447,9 @@ def check_result(game, log, settings):
     ids=["plain", "cancel", "off-no-building", "last-deal-off-most-cards-3"],
 )
 @pytest.mark.parametrize("seed", range(3))
-def test_kv5_random_games_play_to_the_end_conserve_cards_replay_and_share_places(variant, seed):
+def test_kv5_random_games_play_to_the_end_conserve_cards_replay_and_share_places(
+    variant: dict[str, Any], seed: int
+) -> None:
     settings = {"partnerships": True, "target": 21, **variant}
     game = KasinoGame.new(4, seed=seed, settings=settings)
     rng = random.Random(seed)
@@ -446,14 +462,14 @@ def test_kv5_random_games_play_to_the_end_conserve_cards_replay_and_share_places
     (("medium", "hard"), {"sweeps": "cancel"}),
     (("hard", "expert"), {"building": False}),
 ])  # fmt: skip
-def test_kv5_computer_players_play_partnerships_to_the_end(strengths, variant):
+def test_kv5_computer_players_play_partnerships_to_the_end(strengths: tuple[str, str], variant: dict[str, Any]) -> None:
     settings = {"partnerships": True, "target": 11, **variant}
     budgets = {"hard": {"samples": 3}, "expert": {"samples": 3, "max_samples": 6}}
     players = [player_for("kasino", strengths[seat % 2], seat, **budgets.get(strengths[seat % 2], {}))
                for seat in range(4)]  # fmt: skip
-    log = []
+    log: list[tuple[int, str]] = []
 
-    def record(game, seat, move):
+    def record(game: AnyGame, seat: int, move: Any) -> None:
         assert move in game.legal_moves(seat)
         log.append((seat, str(move)))
 
@@ -465,10 +481,11 @@ def test_kv5_computer_players_play_partnerships_to_the_end(strengths, variant):
     assert replayed.outcome() == result.outcome
 
 
-def test_kv5_the_round_message_names_each_team_once():
+def test_kv5_the_round_message_names_each_team_once() -> None:
     game = position(["K♥", "", "", ""], [], captured=["A♠", "", "", ""], last_taker=0, settings=PARTNERS)
     ended = round_end(game.play(0, "kh place"))
     message = ended.message()
     points = message.params["points"]
+    assert isinstance(points, Joined) and isinstance(points.items[0], Message)
     assert points.items[0].params["player"] == Message("kasino.team", {"first": Seat(0), "second": Seat(2)})
     assert len(points.items) == 2

@@ -2,7 +2,9 @@
 
 import json
 import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +13,7 @@ from engine.cards import Card, new_deck
 from engine.errors import GameError, NotYourTurnError
 from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.events import RoundEnded
-from engine.kasino.moves import Build, Double, KasinoMove, Place, Raise, Take
+from engine.kasino.moves import Build, CardMove, Double, KasinoMove, KasinoPlay, Place, Raise, Take
 from engine.kasino.rules import illegal_reason
 from tests.said import refusal
 
@@ -24,20 +26,20 @@ players = st.sampled_from([2, 3, 4])
 seeds = st.integers(min_value=0, max_value=2**32)
 
 
-def state_cards(state):
+def state_cards(state: dict[str, Any]) -> list[Card]:
     """Every card of a snapshot, with repeats (B2 wants each of the 52 exactly once)."""
     codes = [c for hand in state["hands"] for c in hand] + state["stock"] + state["set_aside"]
     codes += [c for item in state["table"] for c in item["cards"]] + [c for pile in state["captured"] for c in pile]
     return [Card.parse(code) for code in codes]
 
 
-def hidden_cards(state, seat=None):
+def hidden_cards(state: dict[str, Any], seat: int | None = None) -> set[Card]:
     """Cards nobody but their holder may see: hands (except `seat`'s own) and the stock."""
     hands = [hand for other, hand in enumerate(state["hands"]) if other != seat]
     return {Card.parse(code) for code in [c for hand in hands for c in hand] + state["stock"]}
 
 
-def cards_in(value):
+def cards_in(value: object) -> set[Card]:
     if isinstance(value, Card):
         return {value}
     if is_dataclass(value):
@@ -47,14 +49,19 @@ def cards_in(value):
     return set()
 
 
-def tied_away(ended):
+def tied_away(ended: RoundEnded) -> int:
     """K14 points nobody scored because of a tie: 1 for most cards, 2 for most spades."""
     cards = [score.cards for score in ended.scores]
     spades = [score.spades for score in ended.scores]
     return (cards.count(max(cards)) > 1) * 1 + (spades.count(max(spades)) > 1) * 2
 
 
-def playout(game, chooser, on_position=None, resign_chance=0.0):
+def playout(
+    game: KasinoGame,
+    chooser: random.Random,
+    on_position: Callable[[KasinoGame, int], None] | None = None,
+    resign_chance: float = 0.0,
+) -> Iterator[tuple[int, KasinoPlay, Sequence[Any]]]:
     """Play random legal moves (and the odd resign) to the end; yield (seat, move, events) per move."""
     while game.to_move is not None:
         assert game.move_count < MAX_MOVES, "the game did not end"
@@ -63,7 +70,7 @@ def playout(game, chooser, on_position=None, resign_chance=0.0):
             on_position(game, seat)
         if resign_chance and chooser.random() < resign_chance:
             seat = chooser.choice([s for s in range(game.players) if not game.public_view().seats[s].resigned])
-            move = KasinoMove.parse("resign")
+            move: KasinoPlay = KasinoMove.parse("resign")
         else:
             move = chooser.choice(game.legal_moves(seat))
         yield seat, move, game.apply(seat, move)
@@ -71,7 +78,9 @@ def playout(game, chooser, on_position=None, resign_chance=0.0):
 
 @PROPERTY
 @given(players, seeds, seeds, st.booleans(), st.integers(min_value=1, max_value=16))
-def test_b1_b2_k14_k15_random_games_conserve_cards_score_eleven_end_and_replay(count, seed, choice, resigns, target):
+def test_b1_b2_k14_k15_random_games_conserve_cards_score_eleven_end_and_replay(
+    count: int, seed: int, choice: int, resigns: bool, target: int
+) -> None:
     game = KasinoGame.new(count, seed, KasinoSettings(target=target))
     log = []
     for seat, move, events in playout(game, random.Random(choice), resign_chance=0.01 if resigns else 0.0):
@@ -90,8 +99,8 @@ def test_b1_b2_k14_k15_random_games_conserve_cards_score_eleven_end_and_replay(c
 
 @HEAVY
 @given(players, seeds, seeds)
-def test_every_listed_move_parses_back_checks_legal_and_applies(count, seed, choice):
-    def check(game, seat):
+def test_every_listed_move_parses_back_checks_legal_and_applies(count: int, seed: int, choice: int) -> None:
+    def check(game: KasinoGame, seat: int) -> None:
         state = game.to_dict()
         moves = game.legal_moves(seat)
         assert moves and len(set(moves)) == len(moves)
@@ -110,28 +119,32 @@ def test_every_listed_move_parses_back_checks_legal_and_applies(count, seed, cho
         pass
 
 
-def random_move(chooser, game, seat):
+def random_move(chooser: random.Random, game: KasinoGame, seat: int) -> CardMove:
     """A random move from the hand or any card, naming table items by their keys or cards not on the table."""
     view = game.view(seat)
     keys = [item.key for item in view.public.table]
     on_table = {card for item in view.public.table for card in item.cards}
     elsewhere = [card for card in DECK if card not in on_table]
     hand_card = chooser.choice([*view.hand, chooser.choice(DECK)])
-    kind = chooser.choice([Take, Build, Raise, Double, Place])
+    kind: Any = chooser.choice([Take, Build, Raise, Double, Place])
     if kind is Place:
         return Place(hand_card)
-    pick = lambda: chooser.choice(keys) if keys and chooser.random() < 0.9 else chooser.choice(elsewhere)  # noqa: E731
+
+    def pick() -> Any:
+        return chooser.choice(keys) if keys and chooser.random() < 0.9 else chooser.choice(elsewhere)
+
     if kind is Take:
         return Take(hand_card, frozenset(pick() for _ in range(chooser.randint(1, 4))))
-    return kind(hand_card, pick())
+    move: CardMove = kind(hand_card, pick())
+    return move
 
 
 @PROPERTY
 @given(players, seeds, seeds)
-def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count, seed, choice):
+def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count: int, seed: int, choice: int) -> None:
     chooser = random.Random(choice)
 
-    def check(game, seat):
+    def check(game: KasinoGame, seat: int) -> None:
         legal = set(game.legal_moves(seat))
         before = game.to_dict()
         for _ in range(3):
@@ -163,8 +176,8 @@ def test_b3_random_moves_are_refused_with_a_reason_unchanged_unless_listed(count
 
 @HEAVY
 @given(players, seeds, seeds)
-def test_k16_views_and_events_never_show_a_hidden_card(count, seed, choice):
-    def check(game, seat):
+def test_k16_views_and_events_never_show_a_hidden_card(count: int, seed: int, choice: int) -> None:
+    def check(game: KasinoGame, seat: int) -> None:
         state = game.to_dict()
         assert not cards_in(game.public_view()) & hidden_cards(state)
         for viewer in range(game.players):

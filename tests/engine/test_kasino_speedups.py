@@ -7,7 +7,9 @@ show each by its smallest split, list them by item count and then table position
 
 import hashlib
 import random
+from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -29,26 +31,26 @@ SMALL_CARDS = tuple(card for card in DECK if card.rank <= 5)  # many ways to add
 # --- The reference: brute force over every subset ------------------------------------------------
 
 
-def reference_takes(items, value):
+def reference_takes(items: Sequence[TableItem], value: int) -> list[tuple[frozenset[Any], tuple[tuple[Any, ...], ...]]]:
     """Every take for a hand card worth `value` as (targets, shown groups), in listing order."""
     count = len(items)
 
-    def worth(mask):
+    def worth(mask: int) -> int:
         return sum(items[i].value for i in range(count) if mask >> i & 1)
 
-    def is_group(mask):
+    def is_group(mask: int) -> bool:
         builds = [i for i in range(count) if mask >> i & 1 and items[i].kind == BUILD]
         return worth(mask) == value and (not builds or mask == 1 << builds[0])
 
     groups = [mask for mask in range(1, 1 << count) if is_group(mask)]
 
     @cache
-    def smallest_split(mask):
+    def smallest_split(mask: int) -> tuple[int, ...] | None:
         """The split of `mask` into groups, each listed by its first item, that is smallest as a tuple; None if none."""
         if not mask:
             return ()
         first = mask & -mask
-        splits = []
+        splits: list[tuple[int, ...]] = []
         for group in groups:
             if group & first and group & mask == group:
                 rest = smallest_split(mask ^ group)
@@ -60,13 +62,13 @@ def reference_takes(items, value):
     takes.sort(key=lambda mask: (mask.bit_count(), mask))
     keys = [item.key for item in items]
 
-    def shown(mask):
+    def shown(mask: int) -> tuple[Any, ...]:
         return tuple(keys[i] for i in range(count) if mask >> i & 1)
 
-    return [(frozenset(shown(mask)), tuple(shown(group) for group in smallest_split(mask))) for mask in takes]
+    return [(frozenset(shown(mask)), tuple(shown(group) for group in smallest_split(mask) or ())) for mask in takes]
 
 
-def within_search_limits(items, value):
+def within_search_limits(items: Sequence[TableItem], value: int) -> bool:
     """True when the loose groups worth `value` are few enough that no take limit applies (see kasino_takes)."""
     loose = [(i, item.value) for i, item in enumerate(items) if item.kind != BUILD]
     groups = sum_groups(loose, {value}).get(value, []) if loose else []
@@ -79,7 +81,7 @@ def within_search_limits(items, value):
     return len(sets) - 1 < MAX_TAKES and searched * max(len(groups), 1) <= _MAX_STEPS
 
 
-def takes_for(moves, card):
+def takes_for(moves: Iterable[object], card: Card) -> list[tuple[Any, Any]]:
     return [(move.targets, move.groups) for move in moves if isinstance(move, Take) and move.card == card]
 
 
@@ -87,11 +89,13 @@ def takes_for(moves, card):
 
 
 @st.composite
-def positions(draw, table_cards=DECK, min_items=0, max_items=9):
+def positions(
+    draw: st.DrawFn, table_cards: Sequence[Card] = DECK, min_items: int = 0, max_items: int = 9
+) -> tuple[list[Card], list[TableItem]]:
     """(hand, table items) with distinct cards: loose cards, piles and builds owned by seats 1-3."""
     hand = draw(st.lists(st.sampled_from(DECK), min_size=1, max_size=4, unique=True))
     pool = [card for card in draw(st.permutations(table_cards)) if card not in hand]
-    items = []
+    items: list[TableItem] = []
     owners = [1, 2, 3]
     kinds = st.lists(st.sampled_from(["loose"] * 6 + ["pile", "build"]), min_size=min_items, max_size=max_items)
     for kind in draw(kinds):
@@ -116,7 +120,7 @@ def positions(draw, table_cards=DECK, min_items=0, max_items=9):
 
 @PROPERTY
 @given(positions())
-def test_k6_listed_takes_match_brute_force_on_small_tables(position):
+def test_k6_listed_takes_match_brute_force_on_small_tables(position: tuple[list[Card], list[TableItem]]) -> None:
     hand, items = position
     moves = legal_moves(0, hand, items)
     for card in hand:
@@ -127,7 +131,7 @@ def test_k6_listed_takes_match_brute_force_on_small_tables(position):
 
 @PROPERTY
 @given(positions(table_cards=SMALL_CARDS, min_items=9, max_items=11), st.integers(min_value=7, max_value=12))
-def test_k6_takes_match_brute_force_with_many_groups(position, value):
+def test_k6_takes_match_brute_force_with_many_groups(position: tuple[list[Card], list[TableItem]], value: int) -> None:
     _, items = position
     loose = [(i, item.value) for i, item in enumerate(items) if item.kind != BUILD]
     groups = sum_groups(loose, {value}).get(value, []) if loose else []
@@ -138,10 +142,12 @@ def test_k6_takes_match_brute_force_with_many_groups(position, value):
 
 @PROPERTY
 @given(positions(), st.sets(st.integers(min_value=2, max_value=16), min_size=1, max_size=4))
-def test_k6_sum_groups_finds_every_subset_worth_a_wanted_value_in_bitmask_order(position, wanted):
+def test_k6_sum_groups_finds_every_subset_worth_a_wanted_value_in_bitmask_order(
+    position: tuple[list[Card], list[TableItem]], wanted: set[int]
+) -> None:
     _, items = position
     loose = [(i, item.value) for i, item in enumerate(items) if item.kind != BUILD]
-    expected = {}
+    expected: dict[int, list[int]] = {}
     for mask in range(1, 1 << len(items)):
         chosen = [i for i in range(len(items)) if mask >> i & 1]
         total = sum(items[i].value for i in chosen)
@@ -159,7 +165,7 @@ def test_k6_sum_groups_finds_every_subset_worth_a_wanted_value_in_bitmask_order(
                             "5♦+3♥ | 8♣ | 4♦+4♥"]),
     ],
 )  # fmt: skip
-def test_k6_takes_are_listed_and_shown_in_a_fixed_order(table, expected):
+def test_k6_takes_are_listed_and_shown_in_a_fixed_order(table: str, expected: list[str]) -> None:
     items = [TableItem.loose(card) for card in parse_cards(table)]
     hand = [Card.parse("8♠")]
     assert [str(move) for move in legal_moves(0, hand, items) if isinstance(move, Take)] == [
@@ -168,7 +174,7 @@ def test_k6_takes_are_listed_and_shown_in_a_fixed_order(table, expected):
     assert takes_for(legal_moves(0, hand, items), hand[0]) == reference_takes(items, 8)
 
 
-def test_k6_take_search_shortcut_stays_below_the_limits():
+def test_k6_take_search_shortcut_stays_below_the_limits() -> None:
     # `_few_takes` may replace the limited search only while the search could never reach a limit.
     assert 2**_FEW_GROUPS - 1 < MAX_TAKES
     assert (2**_FEW_GROUPS) * _FEW_GROUPS <= _MAX_STEPS
@@ -177,7 +183,7 @@ def test_k6_take_search_shortcut_stays_below_the_limits():
 # --- Outputs pinned from the implementation before the speed-up ----------------------------------
 
 # sha256 of the listed moves' notation, one per line, recorded before the optimization.
-PINNED = {
+PINNED: dict[str, tuple[list[str], list[Any], int, str]] = {
     "mixed values": (
         ["A♠ 9♥ 5♦ K♣", "2♣", "4♠"],
         ["4♥", "6♥", "8♥", "10♥", "J♥", "Q♥", "7♣ 7♦", "6♠", "J♠", "Q♣", "K♦", "8♣",
@@ -209,7 +215,7 @@ PINNED = {
 }  # fmt: skip
 
 
-def test_k5_k11_legal_moves_on_crowded_tables_are_unchanged_by_the_speed_up():
+def test_k5_k11_legal_moves_on_crowded_tables_are_unchanged_by_the_speed_up() -> None:
     for name, (hands, table, count, digest) in PINNED.items():
         moves = KasinoGame.from_position(hands, table, to_move=0).legal_moves(0)
         text = "\n".join(str(move) for move in moves)
@@ -219,7 +225,7 @@ def test_k5_k11_legal_moves_on_crowded_tables_are_unchanged_by_the_speed_up():
 # --- Smaller pieces ------------------------------------------------------------------------------
 
 
-def test_k6_listed_take_is_the_same_value_as_take():
+def test_k6_listed_take_is_the_same_value_as_take() -> None:
     card, targets = Card.parse("8♠"), parse_cards("8♣ 5♦ 3♥")
     groups = ((targets[0],), targets[1:])
     made, listed = Take(card, frozenset(targets), groups), listed_take(card, frozenset(targets), groups)
@@ -229,13 +235,13 @@ def test_k6_listed_take_is_the_same_value_as_take():
     assert not hasattr(Take, "__post_init__")  # listed_take skips __init__, so Take must not check anything there
 
 
-def test_k6_a_take_named_by_other_cards_is_played_with_its_listed_grouping():
+def test_k6_a_take_named_by_other_cards_is_played_with_its_listed_grouping() -> None:
     game = KasinoGame.from_position(["8♠", "K♣"], ["8♣", "5♦", "3♥"], to_move=0)
     assert str(game.parse_move(0, "8s take 3h+8c+5d")) == "8♠ take 8♣ | 5♦+3♥"
     game.apply(0, Take(Card.parse("8♠"), frozenset(parse_cards("3♥ 8♣ 5♦"))))  # no groups given: still legal
 
 
-def test_k3_rounds_are_shuffled_from_the_standard_deck_order():
+def test_k3_rounds_are_shuffled_from_the_standard_deck_order() -> None:
     assert list(_DECK_ORDER) == new_deck()
     deck = new_deck()
     random.Random("kasino:5:round:1").shuffle(deck)

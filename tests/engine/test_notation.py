@@ -25,11 +25,12 @@ def examples(kind: GameKind, locale: str = SOURCE_LOCALE) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", [*registry.GAME_KINDS, toy_game.KIND], ids=lambda kind: kind.name)
-def test_every_example_of_a_kinds_notation_help_is_a_move(kind):
+def test_every_example_of_a_kinds_notation_help_is_a_move(kind: GameKind) -> None:
     assert len(examples(kind)) >= 2, f"{kind.name} gives no notation help"
     game = kind.engine.new(kind.min_seats, seed=1)
     for example in examples(kind):
         try:
+            assert game.to_move is not None
             game.parse_move(game.to_move, example)
         except IllegalMoveError:
             pass  # a move, only not one this position allows
@@ -37,15 +38,17 @@ def test_every_example_of_a_kinds_notation_help_is_a_move(kind):
             pytest.fail(f"{kind.name}: the help's example {example!r} is not read as a move: {error}")
 
 
-def test_an_example_that_is_not_a_move_would_be_caught():
+def test_an_example_that_is_not_a_move_would_be_caught() -> None:
     kind = registry.GAME_KINDS[0]
     game = kind.engine.new(kind.min_seats, seed=1)
     with pytest.raises(InvalidMoveError):
+        assert game.to_move is not None
         game.parse_move(game.to_move, "flip the table")
 
 
 @pytest.mark.parametrize("kind", registry.GAME_KINDS, ids=lambda kind: kind.name)
 @pytest.mark.parametrize("locale", [locale for locale in LOCALES if locale != SOURCE_LOCALE])
-def test_the_help_gives_the_same_typed_examples_in_every_language(kind, locale):
+def test_the_help_gives_the_same_typed_examples_in_every_language(kind: GameKind, locale: str) -> None:
     assert examples(kind, locale) == examples(kind)
+    assert kind.notation is not None
     assert render_message(kind.notation, locale) != render_message(kind.notation, SOURCE_LOCALE)

@@ -2,6 +2,8 @@
 
 import pytest
 
+from engine.base import AnyGame
+from engine.core import BaseGame
 from engine.errors import IllegalMoveError
 from engine.events import Rejoined
 from engine.garbage import GarbageGame
@@ -10,20 +12,24 @@ from engine.kasino import KasinoGame
 ENGINES = [KasinoGame, GarbageGame]
 
 
-def _resigned_three(cls, seed=5):
+def _resigned_three(cls: type[AnyGame], seed: int = 5) -> tuple[AnyGame, int]:
     game = cls.new(3, seed)
+    assert game.to_move is not None
     leaver = (game.to_move + 1) % 3
     game.play(leaver, "resign")
     return game, leaver
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_a_resigned_seat_rejoins_and_is_no_longer_played_automatically(cls):
+def test_a_resigned_seat_rejoins_and_is_no_longer_played_automatically(
+    cls: type[AnyGame]
+) -> None:
     game, leaver = _resigned_three(cls)
     assert game.public_view().seats[leaver].resigned
     events = game.play(leaver, "rejoin")
     assert events == (Rejoined(leaver),)
     assert not game.public_view().seats[leaver].resigned
+    assert isinstance(game, BaseGame)  # both engines: resigned_seats is theirs, not the protocol's
     assert game.resigned_seats() == ()
     # Play on with the engine's simple moves until the seat's own turn comes: it waits for its player now.
     while game.to_move is not None and game.to_move != leaver:
@@ -32,7 +38,7 @@ def test_a_resigned_seat_rejoins_and_is_no_longer_played_automatically(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_b1_a_rejoin_replays_from_the_log(cls):
+def test_b1_a_rejoin_replays_from_the_log(cls: type[AnyGame]) -> None:
     game, leaver = _resigned_three(cls)
     log = [(leaver, "resign"), (leaver, "rejoin")]
     game.play(leaver, "rejoin")
@@ -44,6 +50,7 @@ def test_b1_a_rejoin_replays_from_the_log(cls):
         game.play(seat, move)
         log.append((seat, move))
     start = cls.new(3, 5)
+    assert start.to_move is not None
     first = (start.to_move + 1) % 3
     assert first == leaver
     assert cls.replay(3, 5, None, log) == game
@@ -51,7 +58,7 @@ def test_b1_a_rejoin_replays_from_the_log(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_only_a_resigned_seat_may_rejoin(cls):
+def test_only_a_resigned_seat_may_rejoin(cls: type[AnyGame]) -> None:
     game = cls.new(3, 5)
     before = game.to_dict()
     with pytest.raises(IllegalMoveError) as refused:
@@ -61,7 +68,7 @@ def test_only_a_resigned_seat_may_rejoin(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES)
-def test_a_rejoined_seat_places_by_its_standing(cls):
+def test_a_rejoined_seat_places_by_its_standing(cls: type[AnyGame]) -> None:
     game, leaver = _resigned_three(cls)
     game.play(leaver, "rejoin")
     game.play((leaver + 1) % 3, "resign")
@@ -70,7 +77,7 @@ def test_a_rejoined_seat_places_by_its_standing(cls):
     assert outcome is not None and outcome.places[leaver] == 1
 
 
-def test_describe_rejoin():
+def test_describe_rejoin() -> None:
     game = KasinoGame.new(3, 1)
     assert game.describe_move(game.rejoin_move()).id == "shared.move-rejoin"
     garbage = GarbageGame.new(3, 1)

@@ -4,11 +4,12 @@ import random
 
 import pytest
 
+from engine.kinds import GameKind
 from engine.registry import GAME_KINDS
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
-def test_the_snapshot_keeps_the_move_count_under_move_count_key(kind):
+def test_the_snapshot_keeps_the_move_count_under_move_count_key(kind: GameKind) -> None:
     cls = kind.engine
     for seed in range(3):
         game = cls.new(kind.min_seats + seed % (kind.max_seats - kind.min_seats + 1), seed)

@@ -32,16 +32,16 @@ def typed_forms(card: Card, locale: str) -> list[str]:
     ("locale", "letters"),
     [("en", "A J Q K"), ("no", "E Kn D K"), ("id", "A J Q K"), ("hu", "A B D K")],
 )
-def test_each_language_writes_its_own_rank_letters(locale, letters):
+def test_each_language_writes_its_own_rank_letters(locale: str, letters: str) -> None:
     assert " ".join(card_words(Card.parse(rank + "♠"), locale)[:-1] for rank in "AJQK") == letters
     assert card_words(Card.parse("10♦"), locale) == "10♦" and card_words(Card.parse("7c"), locale) == "7♣"
 
 
-def test_english_is_the_cards_own_display_form():
+def test_english_is_the_cards_own_display_form() -> None:
     assert [card_words(card) for card in EVERY_CARD] == [str(card) for card in EVERY_CARD]
 
 
-def test_the_rank_letters_are_the_catalogs():
+def test_the_rank_letters_are_the_catalogs() -> None:
     for locale in LOCALES:
         ids = [message.id for message in read_catalog(LOCALES_DIR / locale / "cards.po") if message.id]
         # The Joker (Garbage's house rule GV2): its name in texts and the letters on its corner.
@@ -50,7 +50,7 @@ def test_the_rank_letters_are_the_catalogs():
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_a_joker_is_written_by_the_catalog_and_read_back_by_the_engine(locale):
+def test_a_joker_is_written_by_the_catalog_and_read_back_by_the_engine(locale: str) -> None:
     for joker in new_decks(3, jokers=True)[52:54] + new_decks(3, jokers=True)[-2:]:
         written = card_words(joker, locale)
         assert written and "{" not in written
@@ -62,14 +62,14 @@ def test_a_joker_is_written_by_the_catalog_and_read_back_by_the_engine(locale):
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_card_round_trips_through_its_words_and_the_engines_parser(locale):
+def test_every_card_round_trips_through_its_words_and_the_engines_parser(locale: str) -> None:
     for card in EVERY_CARD:
         for typed in typed_forms(card, locale):
             assert Card.parse(english_ranks(typed, locale)) == card, (locale, typed)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_english_forms_still_parse_in_every_language(locale):
+def test_english_forms_still_parse_in_every_language(locale: str) -> None:
     for card in EVERY_CARD:
         english = [str(card), card.code, card.code.lower(), str(card)[:-1] + ASCII_SUIT[card.suit]]
         for typed in english:
@@ -79,7 +79,7 @@ def test_english_forms_still_parse_in_every_language(locale):
         assert english_ranks(typed, locale) == typed
 
 
-def test_local_letters_and_suit_letters_are_told_apart():
+def test_local_letters_and_suit_letters_are_told_apart() -> None:
     # Hungarian and Norwegian D is the Queen; d is also diamonds. The rank comes first, the suit last.
     assert english_ranks("Dd", "hu") == "Qd" and english_ranks("dd", "no") == "qd"
     assert english_ranks("10d Td dd", "hu") == "10d Td qd"
@@ -89,7 +89,7 @@ def test_local_letters_and_suit_letters_are_told_apart():
     assert english_ranks("D♠", "id") == "D♠"  # not an Indonesian rank: the engine says so itself
 
 
-def test_move_words_and_values_are_never_touched():
+def test_move_words_and_values_are_never_touched() -> None:
     words = [*_VERBS, "resign", "double", "build", "bubi", "dame", "knekt", "ess", "dd9", "10dd", "kn", "d", "b"]
     for locale in LOCALES:
         for word in words:
@@ -108,7 +108,7 @@ WORD = st.text(alphabet="abcdehjknqstsæøåáéőű", min_size=4, max_size=9)  
     parts=st.lists(st.one_of(WORD, st.sampled_from(EVERY_CARD)), min_size=1, max_size=8),
     seps=st.lists(st.sampled_from([" ", "+", " | ", ", ", "  "]), min_size=8, max_size=8),
 )
-def test_only_cards_change_in_typed_text(locale, parts, seps):
+def test_only_cards_change_in_typed_text(locale: str, parts: list[str | Card], seps: list[str]) -> None:
     pairs = list(zip(parts, seps[: len(parts)], strict=True))
     local = "".join((card_words(part, locale) if isinstance(part, Card) else part) + sep for part, sep in pairs)
     english = "".join((str(part) if isinstance(part, Card) else part) + sep for part, sep in pairs)
@@ -118,7 +118,7 @@ def test_only_cards_change_in_typed_text(locale, parts, seps):
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_kasino_move_typed_with_local_ranks_is_the_same_move(locale):
+def test_every_kasino_move_typed_with_local_ranks_is_the_same_move(locale: str) -> None:
     for seed in range(6):
         game = KasinoGame.new(2 + seed % 3, seed)
         chooser = random.Random(seed)
@@ -133,7 +133,7 @@ def test_every_kasino_move_typed_with_local_ranks_is_the_same_move(locale):
             game.apply(game.to_move, chooser.choice(moves))
 
 
-def test_a_card_in_a_message_is_said_with_the_languages_letters():
+def test_a_card_in_a_message_is_said_with_the_languages_letters() -> None:
     placed = Message("kasino.placed", {"player": "Kari", "card": Card.parse("Q♠")})
     assert render_message(placed, "en") == "Kari places Q♠."
     assert "D♠" in render_message(placed, "no") and "Q♠" not in render_message(placed, "no")
@@ -159,19 +159,19 @@ def test_a_card_in_a_message_is_said_with_the_languages_letters():
         ("id", "qh", "q♥"),
     ],
 )
-def test_typed_cards_are_written_as_the_suggestions_write_them(locale, typed, shown):
+def test_typed_cards_are_written_as_the_suggestions_write_them(locale: str, typed: str, shown: str) -> None:
     assert typed_cards(typed, locale) == shown
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_a_typed_card_finds_the_suggestion_that_names_it(locale):
+def test_a_typed_card_finds_the_suggestion_that_names_it(locale: str) -> None:
     for card in new_decks(1):
         words = card_words(card, locale).lower()
         for typed in [*typed_forms(card, locale)[1:3], str(card)[:-1].lower() + ASCII_SUIT[card.suit]]:
             assert typed_cards(typed.lower(), locale) == words, (locale, typed)
 
 
-def test_suits_are_the_same_symbols_everywhere():
+def test_suits_are_the_same_symbols_everywhere() -> None:
     for locale in LOCALES:
         for card in new_decks(1):
             assert card_words(card, locale)[-1] == card.suit in SUITS

@@ -4,10 +4,13 @@ import ast
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine.core import BaseGame
+from engine.kinds import GameKind
 from engine.message import Count, Joined, Message
 from engine.registry import GAME_KINDS
 from i18n import counted, render_message
@@ -17,11 +20,12 @@ from i18n.report import report
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def said_messages(seed: int, kind) -> list[Message]:
+def said_messages(seed: int, kind: GameKind) -> list[Message]:
     """Every message one random game of `kind` makes: events, move phrases, settings line; a seat resigns midway."""
     rng = random.Random(seed)
     players = rng.randint(kind.min_seats, kind.max_seats)
     game = kind.engine.new(players, seed)
+    assert isinstance(game, BaseGame)  # every kind's engine, which names its scores
     messages = [kind.describe_settings({}), game.SCORES_LABEL]
     resign_at = rng.randint(0, 60)
     for turn in range(2000):
@@ -35,14 +39,14 @@ def said_messages(seed: int, kind) -> list[Message]:
     return messages
 
 
-def nested(message: Message):
+def nested(message: Message) -> Iterator[Message]:
     """`message` and every message inside it, with the counted nouns and separators it uses as messages."""
     yield message
     for value in message.params.values():
         yield from _inside(value)
 
 
-def _inside(value):
+def _inside(value: object) -> Iterator[Message]:
     if isinstance(value, Message):
         yield from nested(value)
     elif isinstance(value, Count):
@@ -56,7 +60,7 @@ def _inside(value):
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
-def test_every_message_the_engine_says_is_in_the_english_catalog_with_its_parameters(kind):
+def test_every_message_the_engine_says_is_in_the_english_catalog_with_its_parameters(kind: GameKind) -> None:
     english = load(SOURCE_LOCALE).entries
     seen: dict[str, set[frozenset[str]]] = {}
     for seed in range(12):
@@ -75,7 +79,7 @@ def test_every_message_the_engine_says_is_in_the_english_catalog_with_its_parame
     assert any(key.startswith(f"{kind.name}.") for key in seen)
 
 
-def test_every_rendered_event_is_english_words_without_a_placeholder_left():
+def test_every_rendered_event_is_english_words_without_a_placeholder_left() -> None:
     names = ["Kari", "Ola", "Nora", "Per", "Ali", "Eva"]
     for kind in GAME_KINDS:
         for said in said_messages(3, kind):
@@ -83,13 +87,13 @@ def test_every_rendered_event_is_english_words_without_a_placeholder_left():
             assert text and "{" not in text and "}" not in text, (said, text)
 
 
-def test_the_catalogs_agree_on_placeholders_and_the_check_can_fail():
+def test_the_catalogs_agree_on_placeholders_and_the_check_can_fail() -> None:
     assert report().mismatches == ()
     assert Entry(("{player} places {card}.",)).placeholders() == {"player", "card"}
     assert Entry(("{n} card", "{n} cards"), "n").placeholders() != Entry(("{count} lap",), "count").placeholders()
 
 
-def test_python_m_i18n_prints_the_issues_line():
+def test_python_m_i18n_prints_the_issues_line() -> None:
     done = subprocess.run([sys.executable, "-m", "i18n"], capture_output=True, text=True, cwd=ROOT, check=True)
     english = len(load(SOURCE_LOCALE).entries)
     line = done.stdout.strip()
@@ -110,7 +114,7 @@ def test_python_m_i18n_prints_the_issues_line():
         (-1, "game", "-1 games"),
     ],
 )
-def test_a_count_takes_the_plural_form_the_catalog_gives_it(count, noun, expected):
+def test_a_count_takes_the_plural_form_the_catalog_gives_it(count: int, noun: str, expected: str) -> None:
     assert counted(count, noun) == expected
 
 
@@ -126,7 +130,7 @@ def _functions_returning_text(path: Path) -> list[str]:
     return found
 
 
-def test_the_engine_holds_no_sentences_for_events_or_moves():
+def test_the_engine_holds_no_sentences_for_events_or_moves() -> None:
     # Events and move phrases are message ids and parameters; a `describe` returning text would be English again.
     offenders = {
         str(path.relative_to(ROOT)): found
@@ -141,18 +145,18 @@ def test_the_engine_holds_no_sentences_for_events_or_moves():
         assert fstrings == [] and names == [], path
 
 
-def test_the_text_check_can_fail(tmp_path):
+def test_the_text_check_can_fail(tmp_path: Path) -> None:
     module = tmp_path / "events.py"
     module.write_text("class A:\n    def describe(self, names) -> str:\n        return 'x'\n", encoding="utf-8")
     assert _functions_returning_text(module) == ["describe (line 2)"]
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS, ids=lambda kind: kind.name)
-def test_each_kind_keeps_its_messages_in_its_own_domain_in_every_locale(kind):
+def test_each_kind_keeps_its_messages_in_its_own_domain_in_every_locale(kind: GameKind) -> None:
     from i18n.catalog import LOCALES, LOCALES_DIR, read_catalog
 
     for locale in LOCALES:
         domain = LOCALES_DIR / locale / f"{kind.name}.po"
         assert domain.exists(), domain
         ids = [message.id for message in read_catalog(domain) if message.id]
-        assert all((key[0] if isinstance(key, tuple) else key).startswith(f"{kind.name}.") for key in ids)
+        assert all((key if isinstance(key, str) else key[0]).startswith(f"{kind.name}.") for key in ids)

@@ -81,7 +81,7 @@ def catalog_prefixes() -> frozenset[str]:
     return frozenset(key.split(".")[0] for key in load(SOURCE_LOCALE).entries)
 
 
-def test_every_message_id_in_the_source_is_in_the_english_catalog():
+def test_every_message_id_in_the_source_is_in_the_english_catalog() -> None:
     english = load(SOURCE_LOCALE).entries
     prefixes = catalog_prefixes()
     missing = sorted(
@@ -94,20 +94,20 @@ def test_every_message_id_in_the_source_is_in_the_english_catalog():
 
 
 @pytest.mark.parametrize("locale", [locale for locale in LOCALES if locale != SOURCE_LOCALE])
-def test_every_message_id_in_the_source_is_translated(locale):
+def test_every_message_id_in_the_source_is_translated(locale: str) -> None:
     english, translated = load(SOURCE_LOCALE).entries, load(locale).entries
     prefixes = catalog_prefixes()
     named = {key for path in sources() for key, _ in ids_in(path, prefixes)}
     assert sorted(key for key in named if key in english and key not in translated) == []
 
 
-def test_the_scan_finds_the_ids_the_refusals_use():
+def test_the_scan_finds_the_ids_the_refusals_use() -> None:
     named = {key for path in sources() for key, _ in ids_in(path, catalog_prefixes())}
     assert {"refused.not-your-turn", "kasino.refused.build-uncapturable", "garbage.refused.no-jack"} <= named
     assert {"refused.lobby-full", "refused.apology", "join.or", "count.spot"} <= named
 
 
-def test_the_scan_can_fail(tmp_path):
+def test_the_scan_can_fail(tmp_path: Path) -> None:
     module = tmp_path / "cog.py"
     module.write_text(
         "from i18n import say\n"

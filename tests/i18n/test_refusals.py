@@ -6,6 +6,8 @@ sentences; in Norwegian, Indonesian and Hungarian it is the catalog's own words,
 """
 
 import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -35,30 +37,31 @@ TRANSLATED = tuple(locale for locale in LOCALES if locale != SOURCE_LOCALE)
 REFUSAL_PREFIXES = ("refused.", "kasino.refused.", "garbage.refused.")
 
 
-def raised(action) -> Exception:
+def raised(action: Callable[[], object]) -> BaseException:
     """The refusal `action()` raises."""
     with pytest.raises(USER_ERRORS) as refused:
         action()
     return refused.value
 
 
-def kasino_position():
+def kasino_position() -> KasinoGame:
     return KasinoGame.from_position(["5♥ 2♠ 9♦", "K♣"], ["10♣", {"build": "4♠ 5♠", "owner": 0}], to_move=0)
 
 
-def garbage_first_turn(text):
+def garbage_first_turn(text: str) -> None:
     """`text` played by the seat to move at the start of a new game (the discard pile is still empty)."""
     game = GarbageGame.new(2, seed=5)
+    assert game.to_move is not None
     game.play(game.to_move, text)
 
 
-def garbage_over():
+def garbage_over() -> GarbageGame:
     game = GarbageGame.from_position(["5♦", "2♣ 3♣"], stock="A♠")
     game.play(0, "draw stock")  # fills the single spot: the game is won
     return game
 
 
-def garbage_waiting_for_a_jack():
+def garbage_waiting_for_a_jack() -> GarbageGame:
     game = GarbageGame.from_position(
         ["A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥", "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠"], face_up=[[1, 4, 5, 6, 8], []], stock="J♣"
     )
@@ -147,7 +150,7 @@ ENGINE_REFUSALS = {
 
 
 @pytest.mark.parametrize("case", ENGINE_REFUSALS, ids=str)
-def test_b3_an_engine_refusal_is_a_message_said_in_every_locale(case):
+def test_b3_an_engine_refusal_is_a_message_said_in_every_locale(case: str) -> None:
     action, error_class, message_id, english = ENGINE_REFUSALS[case]
     error = raised(action)
     assert type(error) is error_class and isinstance(error, GameError)
@@ -161,7 +164,7 @@ def test_b3_an_engine_refusal_is_a_message_said_in_every_locale(case):
 
 
 @pytest.fixture
-async def tables(tmp_path):
+async def tables(tmp_path: Path) -> AsyncIterator[TableService]:
     store = await Store.open(tmp_path / "bot.db")
     try:
         yield TableService(store, clock=lambda: NOW, new_seed=lambda: 7)
@@ -169,13 +172,13 @@ async def tables(tmp_path):
         await store.close()
 
 
-async def refusal_of(awaitable) -> Exception:
+async def refusal_of(awaitable: Awaitable[object]) -> BaseException:
     with pytest.raises(USER_ERRORS) as refused:
         await awaitable
     return refused.value
 
 
-async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(tables):
+async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(tables: TableService) -> None:
     lobby = await tables.open_lobby(
         "kasino", LobbyOptions(2), guild_id=GUILD, channel_id=CHANNEL, host_id=1, host_name="Kari"
     )
@@ -189,9 +192,11 @@ async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(
         ),
     }
     started = await tables.start(lobby.id, 1)
+    assert started.game.to_move is not None
     waiting = 1 - started.game.to_move  # the seat that is not to move tries to
     to_move = started.record.seats[started.game.to_move].name
     user = started.record.seats[waiting].user_id
+    assert user is not None
     move = str(started.game.legal_moves(started.game.to_move)[0])
     found["someone else's turn"] = (
         await refusal_of(tables.play(lobby.id, user, move)),
@@ -214,7 +219,7 @@ async def test_the_service_and_store_refusals_are_messages_said_in_every_locale(
             assert all(to_move in text for text in said_in.values()), said_in  # the name, as a plain parameter
 
 
-async def test_a_store_refusal_is_said_from_its_facts_and_any_other_as_a_storage_failure(tmp_path):
+async def test_a_store_refusal_is_said_from_its_facts_and_any_other_as_a_storage_failure(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.db")
     try:
         lobby = await new_lobby(store, max_seats=2)
@@ -234,12 +239,12 @@ async def test_a_store_refusal_is_said_from_its_facts_and_any_other_as_a_storage
     assert "lagringen" in sentence(unknown, "no")
 
 
-def test_a_presenter_may_refuse_with_its_own_words_shown_as_they_are():
+def test_a_presenter_may_refuse_with_its_own_words_shown_as_they_are() -> None:
     error = RefusedError("Ei kort i hånda.")  # a cog that has already said its reason in the reader's language
     assert all(sentence(error, locale) == "Ei kort i hånda." for locale in LOCALES)
 
 
-def test_every_refusal_is_translated_and_hungarian_puts_no_ending_on_a_placeholder():
+def test_every_refusal_is_translated_and_hungarian_puts_no_ending_on_a_placeholder() -> None:
     english = load(SOURCE_LOCALE).entries
     refusals = sorted(key for key in english if key.startswith(REFUSAL_PREFIXES))
     assert len(refusals) > 80

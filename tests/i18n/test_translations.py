@@ -6,6 +6,7 @@ sentence here is written out by hand, and the plural forms are checked against B
 """
 
 import re
+from collections.abc import Callable
 
 import pytest
 from babel import Locale
@@ -73,7 +74,7 @@ def hand_won(sizes: tuple[int, int] = (1, 3), game_won: bool = False) -> Message
     return HandWon(0, 2, Card.parse("5♥"), sizes, game_won).message()
 
 
-EVENTS = {
+EVENTS: dict[str, Callable[[], Message]] = {
     "take with groups": take_with_groups,
     "take of a build and a pile": take_of_a_build_and_a_pile,
     "sweep": lambda: Swept(0, 2).message(),
@@ -104,7 +105,7 @@ def plural_index(locale: str, n: int) -> int:
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 @pytest.mark.parametrize("event", EVENTS, ids=str)
-def test_an_event_is_said_in_the_language_with_no_english_word_left(locale, event):
+def test_an_event_is_said_in_the_language_with_no_english_word_left(locale: str, event: str) -> None:
     message = EVENTS[event]()
     english = render_message(message, SOURCE_LOCALE, NAMES)
     said = render_message(message, locale, NAMES)
@@ -119,14 +120,14 @@ def test_an_event_is_said_in_the_language_with_no_english_word_left(locale, even
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_each_catalogs_plural_rule_is_babels_cldr_rule(locale):
+def test_each_catalogs_plural_rule_is_babels_cldr_rule(locale: str) -> None:
     catalog = load(locale)
     assert [catalog.plural(n) for n in range(0, 120)] == [plural_index(locale, n) for n in range(0, 120)]
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 @pytest.mark.parametrize("n", [1, 3])
-def test_a_round_end_counts_its_cards_in_the_form_cldr_gives_the_number(locale, n):
+def test_a_round_end_counts_its_cards_in_the_form_cldr_gives_the_number(locale: str, n: int) -> None:
     catalog = load(locale)
     card = catalog.entries["count.card"]
     expected = card.forms[plural_index(locale, n)].format(n=n)
@@ -141,7 +142,7 @@ def test_a_round_end_counts_its_cards_in_the_form_cldr_gives_the_number(locale, 
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
-def test_garbage_layouts_of_one_and_three_spots_take_their_own_forms(locale):
+def test_garbage_layouts_of_one_and_three_spots_take_their_own_forms(locale: str) -> None:
     said = render_message(hand_won((1, 3)), locale, NAMES)
     one, three = counted(1, "spot", locale), counted(3, "spot", locale)
     assert f"Kari {one}" in said and f"Ola {three}" in said
@@ -150,14 +151,14 @@ def test_garbage_layouts_of_one_and_three_spots_take_their_own_forms(locale):
     assert three == spot.forms[plural_index(locale, 3)].format(n=3)
 
 
-def test_norwegian_says_one_and_several_differently_where_the_noun_changes():
+def test_norwegian_says_one_and_several_differently_where_the_noun_changes() -> None:
     # "1 plass", "3 plasser": the other form is used after 3, not the one form.
     spot = load("no").entries["count.spot"]
     assert spot.forms[0] != spot.forms[1]
     assert counted(3, "spot", "no") == spot.forms[1].format(n=3) != spot.forms[0].format(n=3)
 
 
-def test_hungarian_keeps_the_noun_singular_after_a_number():
+def test_hungarian_keeps_the_noun_singular_after_a_number() -> None:
     # Hungarian says "3 lap", never "3 lapok": both forms of every counted noun are the same words.
     catalog = load("hu")
     counts = {key: entry for key, entry in catalog.entries.items() if key.startswith(("count.", "noun."))}
@@ -165,7 +166,7 @@ def test_hungarian_keeps_the_noun_singular_after_a_number():
     assert {key: entry.forms for key, entry in counts.items() if entry.forms[0] != entry.forms[1]} == {}
 
 
-def test_indonesian_has_one_form_for_every_number():
+def test_indonesian_has_one_form_for_every_number() -> None:
     catalog = load("id")
     plural = [entry for entry in catalog.entries.values() if entry.selector is not None]
     assert plural and all(len(entry.forms) == 1 for entry in plural)

@@ -7,8 +7,8 @@ import uvloop
 from process import event_loop
 
 
-def test_the_bot_runs_on_uvloop_and_returns_what_its_main_returns():
-    async def main():
+def test_the_bot_runs_on_uvloop_and_returns_what_its_main_returns() -> None:
+    async def main() -> type[asyncio.AbstractEventLoop]:
         return type(asyncio.get_running_loop())
 
     assert event_loop.run(main()) is uvloop.Loop

@@ -5,7 +5,7 @@ import gc
 from process import heap
 
 
-def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_rarely():
+def test_after_start_up_what_exists_is_frozen_and_young_objects_are_collected_rarely() -> None:
     before = gc.get_threshold()
     gc.set_threshold(700, 10, 10)  # Python's defaults: a bench run in-process earlier may have settled the heap
     try:

@@ -2,6 +2,7 @@
 
 import random
 from collections import Counter
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -13,12 +14,13 @@ from engine.garbage import GarbageGame, GarbageSettings
 from engine.garbage.views import GarbagePublicView, SeatView
 from render import render_table
 from render.garbage import render_garbage_table
+from render.layout import Rendered
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, backs, faces
 
 NAMES = ["Kari", "Ola", "Siri", "Per", "Ingrid", "Lars"]
 
 
-def assert_shows_view(picture, view):
+def assert_shows_view(picture: Rendered, view: GarbagePublicView) -> None:
     """Each spot drawn where it lies (face up as itself, face down as a back), plus discard top, stock, pending."""
     spots = {d.place: d.label for d in picture.cards if d.place.startswith("seat ")}
     expected = {
@@ -34,7 +36,7 @@ def assert_shows_view(picture, view):
     assert len(picture.cards) == len(expected) + bool(view.discard_top) + len(pending) + bool(view.stock_size)
 
 
-def test_renders_a_view_built_by_hand_with_nothing_else():
+def test_renders_a_view_built_by_hand_with_nothing_else() -> None:
     jack, six = Card.parse("J♥"), Card.parse("6♠")
     view = GarbagePublicView(
         seats=(
@@ -48,25 +50,25 @@ def test_renders_a_view_built_by_hand_with_nothing_else():
     assert_sound_layout(picture)
 
 
-def test_a_seat_view_is_refused():
+def test_a_seat_view_is_refused() -> None:
     with pytest.raises(TypeError):
-        render_table(GarbageGame.new(2, seed=1).view(0), ["Kari", "Ola"])
+        render_table(cast(Any, GarbageGame.new(2, seed=1).view(0)), ["Kari", "Ola"])  # deliberately a seat's view
 
 
-def test_one_name_per_seat():
+def test_one_name_per_seat() -> None:
     with pytest.raises(ValueError, match="3 seats need 3 names"):
         render_garbage_table(GarbageGame.new(3, seed=1).public_view(), ["Kari", "Ola"])
 
 
-def test_face_down_cards_do_not_change_the_picture():
+def test_face_down_cards_do_not_change_the_picture() -> None:
     # G11: nobody sees a face-down card, the owner included; nor the stock's order.
-    given = {"face_up": [[1], [3]], "discard": "9♣", "settings": GarbageSettings(start_size=4)}
+    given: dict[str, Any] = {"face_up": [[1], [3]], "discard": "9♣", "settings": GarbageSettings(start_size=4)}
     one = GarbageGame.from_position(["A♠ 2♥ 7♦ 5♣", "Q♣ 5♠ 3♦ 8♥"], seed=1, **given)
     two = GarbageGame.from_position(["A♠ K♥ 4♦ 2♣", "6♣ 2♠ 3♦ Q♥"], seed=2, **given)
     assert render_table(one.public_view(), NAMES[:2]).png == render_table(two.public_view(), NAMES[:2]).png
 
 
-def test_jack_choice_shows_the_card_in_hand_and_marks_jacks():
+def test_jack_choice_shows_the_card_in_hand_and_marks_jacks() -> None:
     game = GarbageGame.from_position(
         ["A♠ J♣ 3♦ 4♣ 5♣", "Q♣ 5♠ 3♥ 8♥ 9♠"], face_up=[[1, 2], []], pending="J♥", discard="9♣",
         settings=GarbageSettings(start_size=5),
@@ -80,7 +82,7 @@ def test_jack_choice_shows_the_card_in_hand_and_marks_jacks():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_largest_tables_fit_a_phone(players):
+def test_largest_tables_fit_a_phone(players: int) -> None:
     # A fresh deal: every seat at layout size 10 (G2), all face down; then the same table mid-game.
     for game in (GarbageGame.new(players, seed=players), garbage_game(players)):
         view = game.public_view()
@@ -93,7 +95,7 @@ def test_largest_tables_fit_a_phone(players):
 
 @settings(max_examples=25, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 10_000), moves=st.integers(0, 150))
-def test_any_reachable_table_is_drawn_whole(players, seed, moves):
+def test_any_reachable_table_is_drawn_whole(players: int, seed: int, moves: int) -> None:
     game = GarbageGame.new(players, seed)
     chooser = random.Random(seed)
     for _ in range(moves):
@@ -106,7 +108,7 @@ def test_any_reachable_table_is_drawn_whole(players, seed, moves):
     assert_sound_layout(picture)
 
 
-def test_finished_game_is_drawn():
+def test_finished_game_is_drawn() -> None:
     game = GarbageGame.new(2, seed=5, settings=GarbageSettings(start_size=2))
     chooser = random.Random(5)
     while game.to_move is not None:

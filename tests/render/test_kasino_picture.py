@@ -3,6 +3,7 @@
 import io
 import random
 from collections import Counter
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -21,11 +22,11 @@ from tests.render.helpers import assert_phone_readable, assert_sound_layout, bac
 NAMES = ["Kari", "Ola", "Siri", "Per"]
 
 
-def table_cards(view):
+def table_cards(view: KasinoPublicView) -> Counter[str]:
     return Counter(card.code for item in view.table for card in item.cards)
 
 
-def test_renders_a_view_built_by_hand_with_nothing_else():
+def test_renders_a_view_built_by_hand_with_nothing_else() -> None:
     # No game anywhere: the renderer can only know what this view says.
     build = TableItem("build", (Card.parse("4♠"), Card.parse("5♥")), 9, owner=1, contributors=(1,), doubled=True)
     view = KasinoPublicView(
@@ -41,25 +42,25 @@ def test_renders_a_view_built_by_hand_with_nothing_else():
     assert_sound_layout(picture)
 
 
-def test_a_seat_view_is_refused():
+def test_a_seat_view_is_refused() -> None:
     game = KasinoGame.new(2, seed=1)
     with pytest.raises(TypeError):
-        render_table(game.view(0), ["Kari", "Ola"])
+        render_table(cast(Any, game.view(0)), ["Kari", "Ola"])  # deliberately a seat's view
 
 
-def test_one_name_per_seat():
+def test_one_name_per_seat() -> None:
     with pytest.raises(ValueError, match="2 seats need 2 names"):
         render_kasino_table(KasinoGame.new(2, seed=1).public_view(), ["Kari"])
 
 
-def test_hidden_cards_do_not_change_the_picture():
+def test_hidden_cards_do_not_change_the_picture() -> None:
     # Same table, hand sizes and stock size; different hands and stock order (K16: nobody sees them).
     one = KasinoGame.from_position(["A♠ 9♥", "K♣ 3♦"], ["7♣", "8♦ 8♣"], stock="2♥ 5♣", to_move=0)
     two = KasinoGame.from_position(["5♣ 2♥", "A♠ 9♥"], ["7♣", "8♦ 8♣"], stock="3♦ K♣", to_move=0)
     assert render_table(one.public_view(), NAMES[:2]).png == render_table(two.public_view(), NAMES[:2]).png
 
 
-def test_crowded_table_shows_every_card_once_in_its_own_box():
+def test_crowded_table_shows_every_card_once_in_its_own_box() -> None:
     view = crowded_kasino().public_view()
     assert len(view.table) == 16
     picture = render_table(view, NAMES)
@@ -68,15 +69,15 @@ def test_crowded_table_shows_every_card_once_in_its_own_box():
     assert_sound_layout(picture)
 
 
-def test_largest_table_fits_a_phone():
+def test_largest_table_fits_a_phone() -> None:
     # 16 items, the widest ones fanned: a four-card build and a three-card pile (K5).
     picture = render_table(crowded_kasino().public_view(), NAMES)
     assert_phone_readable(picture)
     assert len(picture.png) <= 200_000
 
 
-def test_builds_with_many_cards_wrap_and_stay_inside():
-    table = [{"build": "A♠ A♥ A♦ 2♥ 2♦ 3♣ 3♦", "owner": 0}, *CROWDED_TABLE[:12]]
+def test_builds_with_many_cards_wrap_and_stay_inside() -> None:
+    table: list[Any] = [{"build": "A♠ A♥ A♦ 2♥ 2♦ 3♣ 3♦", "owner": 0}, *CROWDED_TABLE[:12]]
     game = KasinoGame.from_position(["2♠ " + CROWDED_HANDS[0], "4♠"], table, to_move=0)
     picture = render_table(game.public_view(), ["Kari", "Ola"])
     assert faces(picture, "table") == table_cards(game.public_view())
@@ -86,7 +87,7 @@ def test_builds_with_many_cards_wrap_and_stay_inside():
 
 @settings(max_examples=25, deadline=None)
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000), moves=st.integers(0, 60))
-def test_any_reachable_table_is_drawn_whole(players, seed, moves):
+def test_any_reachable_table_is_drawn_whole(players: int, seed: int, moves: int) -> None:
     game = KasinoGame.new(players, seed)
     chooser = random.Random(seed)
     for _ in range(moves):
@@ -100,7 +101,7 @@ def test_any_reachable_table_is_drawn_whole(players, seed, moves):
     assert_sound_layout(picture)
 
 
-def test_finished_game_is_drawn():
+def test_finished_game_is_drawn() -> None:
     game = KasinoGame.new(2, seed=3)
     chooser = random.Random(3)
     while game.to_move is not None:

@@ -6,6 +6,7 @@ spaces, never cut with "…"), and no words may run into other words or cards.
 """
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -14,13 +15,14 @@ from engine.garbage import GarbageGame, GarbageSettings
 from engine.kasino import KasinoGame
 from render import render_table
 from render.kasino_hand import render_hand
+from render.layout import Rendered
 
 PHONE = 300
 SMALLEST_ON_PHONE = 11
 LONG_NAMES = ["Computer (hard) 2", "Bartholomew Longname", "Kari", "Ola Nordmann", "Computer (expert) 12", "Per-Henrik"]
 
 
-def finished_kasino():
+def finished_kasino() -> KasinoGame:
     game = KasinoGame.new(2, seed=3)
     chooser = random.Random(3)
     while game.to_move is not None:
@@ -28,14 +30,14 @@ def finished_kasino():
     return game
 
 
-def jack_choice():
+def jack_choice() -> GarbageGame:
     return GarbageGame.from_position(
         ["A♠ J♣ 3♦ 4♣ 5♣", "Q♣ 5♠ 3♥ 8♥ 9♠"], face_up=[[1, 2], []], pending="J♥", discard="9♣",
         settings=GarbageSettings(start_size=5),
     )  # fmt: skip
 
 
-def kings_and_jokers():
+def kings_and_jokers() -> GarbageGame:
     """House rules GV1 and GV2: Kings and Jokers standing in spots, a Joker waiting for one, a Joker on the pile."""
     return GarbageGame.from_position(
         ["A♠ 🃏 3♦ K♣ 5♣", "🃟 5♠ 3♥ 8♥ 9♠"], face_up=[[1, 2, 4], [1]], pending="🃟#1", discard="🃏#1",
@@ -43,7 +45,7 @@ def kings_and_jokers():
     )  # fmt: skip
 
 
-TABLES = {
+TABLES: dict[str, Callable[[], KasinoGame | GarbageGame]] = {
     "kasino 2 players": lambda: KasinoGame.new(2, seed=1),
     "kasino 4 players, crowded": crowded_kasino,
     "kasino 4 players, fresh": lambda: KasinoGame.new(4, seed=2),
@@ -56,14 +58,14 @@ TABLES = {
 }
 
 
-def smallest_on_phone(picture):
+def smallest_on_phone(picture: Rendered) -> float:
     """The smallest type the picture holds, in pixels, once it is shown PHONE pixels wide."""
     sizes = [text.size for text in picture.texts] + [card.text_size for card in picture.cards if card.text_size]
     assert sizes
     return min(sizes) * PHONE / picture.width
 
 
-def assert_words_sound(picture):
+def assert_words_sound(picture: Rendered) -> None:
     """Every run inside the picture, none cut with an ellipsis, none touching another run or a card."""
     boxes = [text.box for text in picture.texts]
     for text in picture.texts:
@@ -78,7 +80,7 @@ def assert_words_sound(picture):
 
 @pytest.mark.parametrize("case", TABLES)
 @pytest.mark.parametrize("names", ["short", "long"])
-def test_tables_read_on_a_phone(case, names):
+def test_tables_read_on_a_phone(case: str, names: str) -> None:
     view = TABLES[case]().public_view()
     seats = len(view.seats)
     chosen = LONG_NAMES[:seats] if names == "long" else ["Kari", "Ola", "Siri", "Per", "Ingrid", "Lars"][:seats]
@@ -90,13 +92,13 @@ def test_tables_read_on_a_phone(case, names):
         assert name in written
 
 
-def test_the_measure_sees_small_type():
+def test_the_measure_sees_small_type() -> None:
     # The check can fail: the same picture claimed at twice its width would show its type half as large.
     picture = render_table(KasinoGame.new(2, seed=1).public_view(), ["Kari", "Ola"])
     assert smallest_on_phone(picture) / 2 < SMALLEST_ON_PHONE
 
 
-def test_common_tables_are_not_much_taller_than_wide():
+def test_common_tables_are_not_much_taller_than_wide() -> None:
     # A chat shows tall pictures, but a usual table fits a screen: at most 1.5 times as tall as wide. The worst
     # tables (16 items under four long names, six Garbage layouts) are allowed more.
     for case, most in [("kasino 2 players", 1.5), ("kasino 4 players, fresh", 1.5), ("garbage 2 players", 1.5),
@@ -106,7 +108,7 @@ def test_common_tables_are_not_much_taller_than_wide():
         assert picture.height <= most * picture.width, case
 
 
-def test_the_hand_reads_on_a_phone():
+def test_the_hand_reads_on_a_phone() -> None:
     picture = render_hand(crowded_kasino().view(0))
     assert smallest_on_phone(picture) >= SMALLEST_ON_PHONE
     assert_words_sound(picture)

@@ -7,12 +7,14 @@ tests' own (every word at least 11 px on a phone, none cut, none running into an
 
 import random
 import re
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.bench_render import crowded_kasino
+from engine.base import AnyGame
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from engine.kasino import KasinoGame
@@ -20,6 +22,7 @@ from engine.kasino.views import KasinoPublicView, KasinoView, SeatSummary
 from i18n import LOCALES, SOURCE_LOCALE, card_words, say
 from render import render_table
 from render.kasino_hand import render_hand
+from render.layout import Rendered
 from tests.render.helpers import assert_phone_readable, assert_sound_layout, faces
 from tests.render.test_legibility import (
     LONG_NAMES,
@@ -35,11 +38,11 @@ GAME_NAMES = {"kasino", "garbage"}
 CARD_NAMES = {"joker"}  # a card is written as the catalog `cards.po` says, and every language says "Joker" (GV2)
 
 
-def written(picture) -> str:
+def written(picture: Rendered) -> str:
     return " ".join(text.words for text in picture.texts)
 
 
-def words(picture, names) -> set[str]:
+def words(picture: Rendered, names: Sequence[str]) -> set[str]:
     """The picture's words of two letters or more, lower case, without the players' names, the games' or cards."""
     text = written(picture)
     for name in names:
@@ -47,7 +50,7 @@ def words(picture, names) -> set[str]:
     return {word for word in re.findall(r"[^\W\d_]{2,}", text.lower()) if word not in GAME_NAMES | CARD_NAMES}
 
 
-def assert_fits(picture, names):
+def assert_fits(picture: Rendered, names: Sequence[str]) -> None:
     assert smallest_on_phone(picture) >= SMALLEST_ON_PHONE
     assert_words_sound(picture)
     assert_sound_layout(picture)
@@ -59,7 +62,7 @@ def assert_fits(picture, names):
 @pytest.mark.parametrize("locale", TRANSLATED)
 @pytest.mark.parametrize("case", TABLES)
 @pytest.mark.parametrize("long", [False, True], ids=["short names", "long names"])
-def test_each_table_is_drawn_in_the_language_and_its_words_fit(locale, case, long):
+def test_each_table_is_drawn_in_the_language_and_its_words_fit(locale: str, case: str, long: bool) -> None:
     view = TABLES[case]().public_view()
     names = (LONG_NAMES if long else SHORT_NAMES)[: len(view.seats)]
     english = render_table(view, names)
@@ -73,7 +76,7 @@ def test_each_table_is_drawn_in_the_language_and_its_words_fit(locale, case, lon
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 @pytest.mark.parametrize("state", ["your turn", "waiting", "over"])
-def test_the_hand_is_drawn_in_its_readers_language_and_fits(locale, state):
+def test_the_hand_is_drawn_in_its_readers_language_and_fits(locale: str, state: str) -> None:
     public = KasinoPublicView(
         round=12, dealer=1, to_move=None if state == "over" else 0 if state == "your turn" else 1, stock=40,
         table=(), target=16, last_round=None, over=state == "over",
@@ -91,14 +94,14 @@ def test_the_hand_is_drawn_in_its_readers_language_and_fits(locale, state):
     assert say(locale, "picture.hand.title", round=12) in written(picture)
 
 
-def test_a_crowded_hand_reads_in_every_language():
+def test_a_crowded_hand_reads_in_every_language() -> None:
     for locale in LOCALES:
         picture = render_hand(crowded_kasino().view(0), locale)
         assert smallest_on_phone(picture) >= SMALLEST_ON_PHONE
         assert_words_sound(picture)
 
 
-def test_a_held_jack_is_named_with_the_languages_letters():
+def test_a_held_jack_is_named_with_the_languages_letters() -> None:
     game = GarbageGame.from_position(
         ["A♠ J♣ 3♦ 4♣ 5♣", "Q♣ 5♠ 3♥ 8♥ 9♠"], face_up=[[1, 2], []], pending="J♥", discard="9♣",
         settings=GarbageSettings(start_size=5),
@@ -109,7 +112,7 @@ def test_a_held_jack_is_named_with_the_languages_letters():
         assert jack in written(picture).replace("\n", " ")
 
 
-def test_the_english_words_are_unchanged():
+def test_the_english_words_are_unchanged() -> None:
     # English is the source: the pictures say what they said before issue 25.
     view = KasinoGame.new(2, seed=1).public_view()
     text = written(render_table(view, ["Kari", "Ola"]))
@@ -128,7 +131,9 @@ def test_the_english_words_are_unchanged():
     moves=st.integers(0, 120),
     long=st.booleans(),
 )
-def test_any_reachable_table_fits_in_any_language(locale, kind, players, seed, moves, long):
+def test_any_reachable_table_fits_in_any_language(
+    locale: str, kind: type[AnyGame], players: int, seed: int, moves: int, long: bool
+) -> None:
     game = kind.new(players, seed)
     chooser = random.Random(seed)
     for _ in range(moves):

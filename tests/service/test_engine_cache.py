@@ -1,33 +1,38 @@
 """The cache of live engines is an optimisation whose absence changes nothing: stale or evicted entries go unused."""
 
 import random
+from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 from db.errors import StoreError
+from db.records import GameRecord
+from db.sql_store import SqlStore
 from db.store import Store
+from engine.base import AnyGame
 from engine.registry import game_class
 from service.engine_cache import EngineCache
 from service.errors import RefusedError
-from service.tables import LobbyOptions, TableService
+from service.tables import LobbyOptions, MoveResult, TableService
 from tests.db.helpers import NOW
 
 USERS = (10, 11, 12)
 
 
 @pytest.fixture
-async def store(any_store):
+async def store(any_store: SqlStore) -> SqlStore:
     return any_store
 
 
 @pytest.fixture
-def restores(monkeypatch):
+def restores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the service restored an engine from a stored snapshot."""
     count = [0]
     game_of = TableService.game_of
 
-    def counting(record):
+    def counting(record: GameRecord) -> AnyGame:
         count[0] += 1
         return game_of(record)
 
@@ -35,7 +40,7 @@ def restores(monkeypatch):
     return count
 
 
-async def new_game(service, kind="kasino", players=2):
+async def new_game(service: TableService, kind: str = "kasino", players: int = 2) -> GameRecord:
     options = LobbyOptions(players, {"start_size": 3} if kind == "garbage" else {})
     lobby = await service.open_lobby(kind, options, guild_id=1, channel_id=2, host_id=USERS[0], host_name="u10")
     for user in USERS[1:players]:
@@ -43,21 +48,24 @@ async def new_game(service, kind="kasino", players=2):
     return (await service.start(lobby.id, USERS[0])).record
 
 
-async def stored_game(service, game_id):
+async def stored_game(service: TableService, game_id: int) -> tuple[GameRecord, AnyGame]:
     record = await service.get(game_id)
     return record, TableService.game_of(record)
 
 
-async def move(service, game_id, rng, *, version=None):
+async def move(service: TableService, game_id: int, rng: random.Random, *, version: int | None = None) -> MoveResult:
     """A random legal move of the stored position, played through the service."""
     record, game = await stored_game(service, game_id)
     seat = game.to_move
+    assert seat is not None
+    user = record.seats[seat].user_id
+    assert user is not None
     return await service.play(
-        game_id, record.seats[seat].user_id, str(rng.choice(game.legal_moves(seat))), version=version
+        game_id, user, str(rng.choice(game.legal_moves(seat))), version=version
     )
 
 
-def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept():
+def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept() -> None:
     cache = EngineCache(capacity=2)
     a, b, c = (game_class("kasino").new(2, seed) for seed in range(3))
     cache.keep(1, 5, a)
@@ -66,13 +74,16 @@ def test_take_hands_the_entry_over_and_keep_drops_the_least_recently_kept():
     cache.keep(3, 1, c)  # over capacity: game 2 goes
     assert len(cache) == 2 and cache.take(2) is None
     held = cache.take(1)
+    assert held is not None
     assert (held.version, held.game) == (6, a) and cache.take(1) is None
     empty = EngineCache(capacity=0)
     empty.keep(1, 1, a)
     assert len(empty) == 0
 
 
-async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_snapshot(store, restores):
+async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_snapshot(
+    store: SqlStore, restores: list[int]
+) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(1)
@@ -85,7 +96,9 @@ async def test_the_next_move_starts_from_the_cached_engine_without_reading_the_s
 
 
 @pytest.mark.sqlite_only  # another SQLite client on the same file
-async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, restores, tmp_path):
+async def test_a_stale_entry_is_never_used_after_another_writer_moved(
+    store: SqlStore, restores: list[int], tmp_path: Path
+) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(2)
@@ -93,12 +106,15 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, res
     assert service.engines.take(result.record.id) is not None  # cached at this version...
     service.engines.keep(result.record.id, result.record.version, result.game.copy())
     # ... when another SQLite client (it does not take the bot's file lock) plays the next move.
+    assert isinstance(store, Store)  # SQLite only: another client opens its file
     conn = await aiosqlite.connect(store.path, isolation_level=None)
     other = Store(conn, store.path)
     try:
         theirs = await other.get_game(record.id)
+        assert theirs is not None
         game = TableService.game_of(theirs)
         seat = game.to_move
+        assert seat is not None
         played = game.legal_moves(seat)[0]
         game.apply(seat, played)
         await other.save_move(record.id, theirs.version, seat, str(played), game.to_dict(), NOW)
@@ -113,7 +129,9 @@ async def test_a_stale_entry_is_never_used_after_another_writer_moved(store, res
     assert TableService.game_of(await service.get(record.id)) == replayed == mine.game
 
 
-async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(store, restores):
+async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapshot(
+    store: SqlStore, restores: list[int]
+) -> None:
     service = TableService(store, clock=lambda: NOW)
     service.engines = EngineCache(capacity=1)
     first, second = await new_game(service), await new_game(service)
@@ -127,27 +145,30 @@ async def test_an_evicted_entry_is_not_used_and_the_game_goes_on_from_its_snapsh
     assert TableService.game_of(await service.get(first.id)) == result.game
 
 
-async def test_an_engine_changed_by_a_failed_save_is_not_kept(store, monkeypatch):
+async def test_an_engine_changed_by_a_failed_save_is_not_kept(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(4)
     await move(service, record.id, rng)
     stored, game = await stored_game(service, record.id)
 
-    async def failing(*args, **kwargs):
+    async def failing(*args: Any, **kwargs: Any) -> None:
         raise StoreError("the disk is full")
 
     monkeypatch.setattr(store, "save_move", failing)
     seat = game.to_move
+    assert seat is not None
+    user = stored.seats[seat].user_id
+    assert user is not None
     with pytest.raises(StoreError):
-        await service.play(record.id, stored.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+        await service.play(record.id, user, str(game.legal_moves(seat)[0]))
     monkeypatch.undo()
     assert service.engines.take(record.id) is None  # the engine that applied the unsaved move is gone
-    result = await service.play(record.id, stored.seats[seat].user_id, str(game.legal_moves(seat)[0]))
+    result = await service.play(record.id, user, str(game.legal_moves(seat)[0]))
     assert result.record.version == stored.version + 1
 
 
-async def test_the_engine_handed_out_is_not_the_cached_one(store):
+async def test_the_engine_handed_out_is_not_the_cached_one(store: SqlStore) -> None:
     service = TableService(store, clock=lambda: NOW)
     record = await new_game(service)
     rng = random.Random(5)
@@ -157,11 +178,13 @@ async def test_the_engine_handed_out_is_not_the_cached_one(store):
     while game.to_move is not None and game.move_count < snapshot[game.MOVE_COUNT_KEY] + 6:
         game.apply(game.to_move, game.legal_moves(game.to_move)[0])
     held = service.engines.take(record.id)
+    assert held is not None
+    assert result.record is not None
     assert held.version == result.record.version and held.game.to_dict() == snapshot
 
 
 @pytest.mark.parametrize("kind", ["kasino", "garbage"])
-async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path, kind):
+async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path: Path, kind: str) -> None:
     records = []
     for capacity in (0, 100):
         store = await Store.open(tmp_path / f"bot-{capacity}.db")

@@ -4,8 +4,9 @@ import itertools
 
 import pytest
 
-from db.records import MoveRecord, Occupant, SeatChange
+from db.records import GameRecord, MoveRecord, Occupant, SeatChange
 from db.results import Stint, credited, stints
+from db.sql_store import SqlStore
 from service.computers import ComputerPlayers, decide
 from service.errors import RefusedError
 from service.seats import SeatChanges
@@ -16,17 +17,17 @@ HOST, GUEST, LATE, OTHER = 11, 22, 33, 44
 
 
 @pytest.fixture
-async def tables(any_store):
+async def tables(any_store: SqlStore) -> TableService:
     seeds = itertools.count(5)
     return TableService(any_store, clock=lambda: NOW, new_seed=lambda: next(seeds))
 
 
 @pytest.fixture
-def seats(tables):
+def seats(tables: TableService) -> SeatChanges:
     return SeatChanges(tables)
 
 
-async def three_players(tables, kind="garbage"):
+async def three_players(tables: TableService, kind: str = "garbage") -> GameRecord:
     """A running game of the host, a guest and a third member; returns the record."""
     record = await tables.open_lobby(
         kind, LobbyOptions(3), guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, host_name="host"
@@ -36,7 +37,7 @@ async def three_players(tables, kind="garbage"):
     return (await tables.start(record.id, HOST)).record
 
 
-async def play_humans(tables, record, moves):
+async def play_humans(tables: TableService, record: GameRecord, moves: int) -> GameRecord:
     """Play up to `moves` decisions for whichever member is to move (the engine's simple move)."""
     for _ in range(moves):
         record, game = await tables.load(record.id)
@@ -46,14 +47,17 @@ async def play_humans(tables, record, moves):
         if seat.is_computer:
             record = (await tables.play_computer(record.id, version=record.version, decide=decide)).record
             continue
+        assert game.to_move is not None
+        assert seat.user_id is not None
         record = (await tables.play(record.id, seat.user_id, game.auto_move(game.to_move))).record
     return record
 
 
-async def test_a_vacated_seat_goes_to_a_hard_computer_which_plays_it(tables, seats):
+async def test_a_vacated_seat_goes_to_a_hard_computer_which_plays_it(tables: TableService, seats: SeatChanges) -> None:
     record = await three_players(tables)
     await tables.resign(record.id, GUEST)
     seat = record.seat_of(GUEST)
+    assert seat is not None
     result = await seats.give_to_computer(record.id, HOST, seat, "hard", is_manager=False)
     assert result.record.seats[seat].is_computer and result.record.seats[seat].strength == "hard"
     assert result.move == "rejoin"
@@ -71,9 +75,10 @@ async def test_a_vacated_seat_goes_to_a_hard_computer_which_plays_it(tables, sea
     assert any(move.seat == seat for move in logged if move.seq > len(moves))
 
 
-async def test_refusals_change_nothing(tables, seats):
+async def test_refusals_change_nothing(tables: TableService, seats: SeatChanges) -> None:
     record = await three_players(tables)
     seat = record.seat_of(GUEST)
+    assert seat is not None
     with pytest.raises(RefusedError) as refused:
         await seats.give_to_computer(record.id, HOST, seat, "hard", is_manager=False)
     assert refused.value.message.id == "refused.seat-not-vacated"
@@ -103,7 +108,7 @@ async def test_refusals_change_nothing(tables, seats):
     assert refused.value.message.id == "refused.already-seated-here"
 
 
-async def test_a_member_takes_a_computers_seat_without_a_move(tables, seats):
+async def test_a_member_takes_a_computers_seat_without_a_move(tables: TableService, seats: SeatChanges) -> None:
     record = await tables.open_lobby(
         "kasino", LobbyOptions(3), guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, host_name="host"
     )
@@ -118,11 +123,11 @@ async def test_a_member_takes_a_computers_seat_without_a_move(tables, seats):
     assert result.record.narration[0].id == "shared.seat-given-member"
 
 
-def _change(seat, after_move, before, after):
+def _change(seat: int, after_move: int, before: Occupant, after: Occupant) -> SeatChange:
     return SeatChange(1, seat, after_move, before, after, HOST, (), NOW)
 
 
-def test_stints_count_each_holders_moves_but_not_resign_or_rejoin():
+def test_stints_count_each_holders_moves_but_not_resign_or_rejoin() -> None:
     moves = [MoveRecord(seq, seq % 2, "x", False, NOW) for seq in range(1, 11)]
     moves[4] = MoveRecord(5, 1, "resign", False, NOW)
     moves[5] = MoveRecord(6, 1, "rejoin", False, NOW)

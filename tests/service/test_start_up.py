@@ -4,28 +4,34 @@ of them in the background; a game found broken either way is frozen, refused, an
 import asyncio
 import json
 import random
+from pathlib import Path
 
 import pytest
 
+from db.records import GameRecord, StartUpCheck
 from db.store import Store
+from engine.base import AnyGame
 from service.errors import RefusedError
 from service.tables import FROZEN, TableService
 from tests.db.helpers import later, play_random, real_game
 from tests.db.test_recovery import break_first_move, overwrite_snapshot, played_file
 
 
-async def restarted(path):
+async def restarted(path: Path) -> tuple[Store, TableService, StartUpCheck]:
     store = await Store.open(path)
     service = TableService(store, clock=lambda: later(10_000))
     return store, service, await service.recover()
 
 
-def first_legal(record, game):
+def first_legal(record: GameRecord, game: AnyGame) -> tuple[int, str]:
     seat = game.to_move
-    return record.seats[seat].user_id, str(game.legal_moves(seat)[0])
+    assert seat is not None
+    user = record.seats[seat].user_id
+    assert user is not None
+    return user, str(game.legal_moves(seat)[0])
 
 
-async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(tmp_path):
+async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(tmp_path: Path) -> None:
     path, record, game = await played_file(tmp_path, "garbage", (1, 2))
     break_first_move(path, record.id)
     store, service, found = await restarted(path)
@@ -42,8 +48,9 @@ async def test_the_first_move_after_start_up_finds_a_broken_log_and_is_refused(t
         await store.close()
 
 
-async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(tmp_path):
+async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(tmp_path: Path) -> None:
     path, record, game = await played_file(tmp_path, "kasino", (1, 2))
+    assert record.state is not None
     other = dict(record.state)
     other["hands"] = list(reversed(other["hands"]))
     overwrite_snapshot(path, record.id, json.dumps(other))
@@ -59,7 +66,9 @@ async def test_a_click_on_a_snapshot_repaired_at_its_first_move_is_out_of_date(t
         await store.close()
 
 
-async def broken_and_played(tmp_path, count, moves):
+async def broken_and_played(
+    tmp_path: Path, count: int, moves: int
+) -> tuple[Path, GameRecord, list[tuple[GameRecord, AnyGame]]]:
     """A file with a Garbage game whose log is broken, and `count` Kasino games `moves` moves in.
 
     Returns the file's path, the broken game's record, and each Kasino game's record and engine.
@@ -77,7 +86,7 @@ async def broken_and_played(tmp_path, count, moves):
     return path, broken, games
 
 
-async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
+async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path: Path) -> None:
     path, broken, games = await broken_and_played(tmp_path, 5, 10)
     store, service, found = await restarted(path)
     try:
@@ -92,7 +101,7 @@ async def test_check_games_checks_every_game_once_while_play_goes_on(tmp_path):
         await store.close()
 
 
-async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_path):
+async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_path: Path) -> None:
     path, broken, games = await broken_and_played(tmp_path, 3, 6)
     store, service, _ = await restarted(path)
     try:
