@@ -36,7 +36,7 @@ def registry_line(source: str) -> tuple[str, tuple[str, ...]]:
     raise AssertionError("engine/registry.py has no KIND_PACKAGES")
 
 
-def test_the_line_the_page_shows_is_the_registrys_with_the_new_name_at_the_end():
+def test_the_line_the_page_shows_is_the_registrys_with_the_new_name_at_the_end() -> None:
     shown = re.search(r"```python\n(KIND_PACKAGES = \(\.\.\., \"gnav\"\))\n```", DOC)
     assert shown is not None
     line, names = registry_line((ROOT / "engine" / "registry.py").read_text(encoding="utf-8"))
@@ -44,7 +44,7 @@ def test_the_line_the_page_shows_is_the_registrys_with_the_new_name_at_the_end()
     assert line == f"KIND_PACKAGES = {names!r}".replace("'", '"')  # one tuple, one line: the new name joins it
 
 
-def test_a_registry_line_over_several_lines_would_be_caught():
+def test_a_registry_line_over_several_lines_would_be_caught() -> None:
     with pytest.raises(AssertionError, match="spans lines"):
         registry_line('KIND_PACKAGES = (\n    "kasino",\n)\n')
 

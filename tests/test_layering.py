@@ -82,7 +82,7 @@ def _cogs_imports(folder: Path) -> dict[str, list[str]]:
     }
 
 
-def test_the_discord_runtime_imports_no_game_and_no_command_cog():
+def test_the_discord_runtime_imports_no_game_and_no_command_cog() -> None:
     # What every game gets (delivery, presenter, catch-up, ...) is shared: a game registers its `GameUI` with it.
     offenders = {
         path: [module for module in modules if not module.startswith("cogs.runtime")]
@@ -91,7 +91,7 @@ def test_the_discord_runtime_imports_no_game_and_no_command_cog():
     assert {path: bad for path, bad in offenders.items() if bad} == {}
 
 
-def test_no_discord_module_outside_a_game_package_imports_one():
+def test_no_discord_module_outside_a_game_package_imports_one() -> None:
     from engine.registry import GAME_KINDS
 
     games = {f"cogs.{kind.name}" for kind in GAME_KINDS}
@@ -111,7 +111,7 @@ def test_no_discord_module_outside_a_game_package_imports_one():
         assert {path: bad for path, bad in offenders.items() if bad} == {}, game
 
 
-def test_discord_modules_have_public_names():
+def test_discord_modules_have_public_names() -> None:
     # `bot.py` and the games import them: none is private to its package.
     private = [
         str(path.relative_to(ROOT)) for path in (ROOT / "cogs").rglob("_*.py") if path.name != "__init__.py"
@@ -154,7 +154,7 @@ def concrete_store_uses(path: Path) -> list[str]:
     return found
 
 
-def test_only_the_composition_root_names_a_concrete_store():
+def test_only_the_composition_root_names_a_concrete_store() -> None:
     # The bot and everything it loads see the ports (`service.ports.OpenStore` and its roles), so a store that is
     # not SQL could be plugged in; `bot.py` reaches a backend only through `db.backends.open_storage`.
     files = [ROOT / "bot.py", ROOT / "playground.py"]
@@ -163,7 +163,7 @@ def test_only_the_composition_root_names_a_concrete_store():
     assert {path: where for path, where in offenders.items() if where} == {}
 
 
-def test_the_concrete_store_check_can_fail(tmp_path):
+def test_the_concrete_store_check_can_fail(tmp_path: Path) -> None:
     cog = tmp_path / "cog.py"
     cog.write_text(
         "from db.sql_store import SqlStore\nimport db.postgres.store\nfrom db.sql_games import SqlGames\n"

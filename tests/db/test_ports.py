@@ -5,6 +5,7 @@
 """
 
 import inspect
+from collections.abc import Callable
 
 import pytest
 
@@ -34,7 +35,7 @@ def port_members(port: type) -> set[str]:
     return {name for name in dir(port) if not name.startswith("_") and inspect.isfunction(getattr(port, name))}
 
 
-def shape(function) -> list[tuple[str, object, bool, object]]:
+def shape(function: Callable[..., object]) -> list[tuple[str, object, bool, object]]:
     """Each parameter's name, kind, whether it has a default, and its annotation (as written)."""
     return [
         (parameter.name, parameter.kind, parameter.default is not inspect.Parameter.empty, parameter.annotation)
@@ -43,7 +44,7 @@ def shape(function) -> list[tuple[str, object, bool, object]]:
 
 
 @pytest.mark.parametrize(("role", "port"), ROLES, ids=lambda item: item.__name__)
-def test_each_sql_role_provides_its_port(role, port):
+def test_each_sql_role_provides_its_port(role: type, port: type) -> None:
     members = port_members(port)
     assert members
     for name in sorted(members):
@@ -57,7 +58,7 @@ def test_each_sql_role_provides_its_port(role, port):
         assert inspect.signature(implemented).return_annotation == inspect.signature(promised).return_annotation
 
 
-def test_each_role_lives_in_its_own_class_and_the_store_only_composes_them():
+def test_each_role_lives_in_its_own_class_and_the_store_only_composes_them() -> None:
     # The façade has no statements of its own: every port's method is a role's, bound at construction.
     own = {name for name, value in vars(SqlStore).items() if inspect.isfunction(value)}
     assert own == {"__init__"}
@@ -65,7 +66,7 @@ def test_each_role_lives_in_its_own_class_and_the_store_only_composes_them():
         assert not port_members(ports.GameStore) & {name for name in vars(backend) if not name.startswith("_")}
 
 
-async def test_the_store_is_every_port_through_its_roles(store):
+async def test_the_store_is_every_port_through_its_roles(store: SqlStore) -> None:
     roles = {
         "games": ports.GameRepository,
         "delivery": ports.DeliveryProjection,

@@ -243,7 +243,7 @@ async def test_update_seat_changes_only_what_is_given(store: SqlStore) -> None:
     assert refused.value.seat == 5
 
 
-async def test_set_timer_keeps_the_version(store):
+async def test_set_timer_keeps_the_version(store: SqlStore) -> None:
     game = await running_game(store)
     await store.set_timer(game.id, TurnClock(later(300), warned=True), expected_version=game.version)
     stored = await store.get_game(game.id)
@@ -251,7 +251,7 @@ async def test_set_timer_keeps_the_version(store):
     assert game is not None
     assert (stored.deadline, stored.warned, stored.version) == (later(300), True, game.version)
     await store.set_timer(game.id, NO_TIMER, expected_version=game.version)
-    assert (await store.get_game(game.id)).deadline is None
+    assert (await record_in(store, game.id)).deadline is None
 
 
 async def test_games_in_guild_and_channel_queries(store: SqlStore) -> None:

@@ -47,7 +47,7 @@ async def test_due_games_are_the_running_ones_whose_deadline_has_come(store: Sql
     assert [game.id for game in await store.due_games(later(500))] == [early.id]
 
 
-async def test_set_timer_moves_the_deadline_and_remembers_the_warning(store):
+async def test_set_timer_moves_the_deadline_and_remembers_the_warning(store: SqlStore) -> None:
     game = await running_game(store, (1, 2))
     await store.set_timer(game.id, TurnClock(later(30), warned=True), expected_version=game.version)
     stored = await store.get_game(game.id)
@@ -67,7 +67,7 @@ async def test_a_warning_read_before_a_move_cannot_reset_the_next_players_deadli
     assert stored == moved
 
 
-async def test_set_timer_on_a_missing_game_says_so(store):
+async def test_set_timer_on_a_missing_game_says_so(store: SqlStore) -> None:
     with pytest.raises(GameNotFoundError):
         await store.set_timer(999, TurnClock(later(30), warned=True), expected_version=0)
 
@@ -112,21 +112,21 @@ async def test_due_timers_are_the_expired_turns_and_the_warnings_due_earliest_fi
     assert far.id not in {timer.id for timer in await store.due_timers(later(2999))}
 
 
-async def test_a_turns_timer_is_saved_and_read_back_as_one_value(store):
+async def test_a_turns_timer_is_saved_and_read_back_as_one_value(store: SqlStore) -> None:
     timer = TurnClock(later(120), later(90))
     assert (timer.due_at, timer.as_warned().due_at, NO_TIMER.due_at) == (later(90), later(120), None)
     game = await timed(store, (1, 2), deadline=timer.deadline, warn_at=timer.warn_at)
-    assert game.timer == timer == (await store.get_game(game.id)).timer
+    assert game.timer == timer == (await record_in(store, game.id)).timer
     assert (game.deadline, game.warned) == (later(120), False)
     await store.set_timer(game.id, timer.as_warned(), expected_version=game.version)
-    assert (await store.get_game(game.id)).timer == TurnClock(later(120), None, warned=True)
+    assert (await record_in(store, game.id)).timer == TurnClock(later(120), None, warned=True)
     done = await store.save_move(
         game.id, game.version, 1, "b", {"n": 2}, NOW, timer=timer, outcome=Outcome((1, 2), (5, 3))
     )
-    assert done.timer == NO_TIMER == (await store.get_game(game.id)).timer
+    assert done.timer == NO_TIMER == (await record_in(store, game.id)).timer
 
 
-async def test_a_warned_turn_is_due_again_only_at_its_deadline(store):
+async def test_a_warned_turn_is_due_again_only_at_its_deadline(store: SqlStore) -> None:
     game = await timed(store, (1, 2), deadline=later(120), warn_at=later(90))
     await store.set_timer(game.id, TurnClock(later(120), warned=True), expected_version=game.version)
     assert await store.due_timers(later(119)) == []

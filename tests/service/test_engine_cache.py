@@ -209,7 +209,7 @@ async def test_without_the_cache_every_move_and_snapshot_is_the_same(tmp_path: P
     assert records[0] == records[1]
 
 
-def test_a_peek_hands_out_a_copy_so_no_consumer_changes_the_cached_engine():
+def test_a_peek_hands_out_a_copy_so_no_consumer_changes_the_cached_engine() -> None:
     kasino = game_class("kasino")
     game = kasino.new(2, 7)
     cache = EngineCache()
@@ -217,12 +217,15 @@ def test_a_peek_hands_out_a_copy_so_no_consumer_changes_the_cached_engine():
     before = game.to_dict()
     seen = cache.peek(1, 5)
     assert seen is not None and seen.game is not game
-    seen.game.apply(seen.game.to_move, seen.game.legal_moves(seen.game.to_move)[0])
-    assert cache.take(1).game.to_dict() == before
+    seat = seen.game.to_move
+    assert seat is not None
+    seen.game.apply(seat, seen.game.legal_moves(seat)[0])
+    taken = cache.take(1)
+    assert taken is not None and taken.game.to_dict() == before
     assert cache.peek(1) is None
 
 
-def test_a_peek_at_another_version_finds_nothing():
+def test_a_peek_at_another_version_finds_nothing() -> None:
     cache = EngineCache()
     cache.keep(1, 5, game_class("kasino").new(2, 7))
     assert cache.peek(1, 4) is None

@@ -62,7 +62,9 @@ async def test_a_turn_is_due_for_its_warning_then_at_its_deadline(service: Table
     assert await service.due_timers(NOW + timedelta(seconds=119)) == []
     (due,) = await service.due_timers(NOW + timedelta(seconds=120))
     assert due.timer.warned and due.is_expired(NOW + timedelta(seconds=120))
-    service.clock.now = NOW + timedelta(seconds=120)
+    clock = service.clock
+    assert isinstance(clock, Clock)
+    clock.now = NOW + timedelta(seconds=120)
     (played, *_) = await service.expire(record.id, version=due.version)
     assert played.auto and played.record.deadline == NOW + timedelta(seconds=240)
     assert await service.due_timers(NOW + timedelta(seconds=209)) == []
