@@ -78,7 +78,7 @@ async def play_from_dms(env, members, game_id, rng):
     return record.move_count - first
 
 
-async def test_a_move_reads_its_game_once_and_restores_no_engine(simcord_env, channel, members, monkeypatch):
+async def test_a_move_reads_its_game_once_and_restores_no_engine(simcord_env, channel, members, monkeypatch) -> None:
     host, guest = members[:2]
     _, game_id = await open_and_start(channel, host, [guest], "kasino new", seats=2, target=5)
     counts = Counter()

@@ -224,7 +224,7 @@ TABLE_DOMAINS = ("table", "kasino_table", "garbage_table")
 SAID_ID = re.compile(r'"((?:table|panel|ping|timer|result|kasino\.table|garbage\.table)\.[a-z-]+)"')
 
 
-def test_every_table_message_the_cogs_say_is_in_the_catalogs_and_every_one_there_is_said():
+def test_every_table_message_the_cogs_say_is_in_the_catalogs_and_every_one_there_is_said() -> None:
     written = {key for path in (ROOT / "cogs").rglob("*.py") for key in SAID_ID.findall(path.read_text("utf-8"))}
     written.discard("table.png")  # the picture's file name, not a message
     english = load("en").entries
