@@ -25,6 +25,32 @@ def lobby_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:
     return result.response
 
 
+def response_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The message an interaction was answered with (an ephemeral panel, a reply ...), which must be there."""
+    assert result.response is not None, result
+    return result.response
+
+
+def seat_to_move(game: AnyGame) -> int:
+    """The seat to move in a running game."""
+    assert game.to_move is not None, game
+    return game.to_move
+
+
+def state_of(record: GameRecord) -> dict[str, Any]:
+    """A started game's stored state."""
+    assert record.state is not None, record
+    return record.state
+
+
+def guild_of(channel: simcord.ChannelHandle) -> simcord.GuildHandle:
+
+    """The guild of a channel or thread (not a DM)."""
+    assert channel.guild is not None, channel
+    return channel.guild
+
+
+
 async def open_and_start(
     channel: simcord.ChannelHandle,
     host: simcord.MemberActor,

@@ -2,85 +2,111 @@
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 import discord
 import pytest
 import simcord
 
 import cogs.kasino.panel
+import render.kasino_hand
 from bot import CardBot
 from cogs.runtime.ids import card_arg
 from cogs.runtime.recent import Recent
 from cogs.runtime.text import TEXT_STYLE, legible
 from cogs.runtime.words import said
+from db.records import GameRecord
 from engine.kasino import KasinoGame
+from engine.kasino.views import KasinoView
+from render.layout import Rendered
 from tests.cogs.helpers import (
+    Shown,
     bot_of,
     components,
     game_thread,
+    guild_of,
     member_for,
     open_and_start,
     private_text,
     public_messages,
     public_texts,
+    response_of,
+    seat_to_move,
+    state_of,
     table_message,
     texts_visible_to,
 )
 
 VERBS = {"Take", "Build", "Raise", "Double", "Place"}
-CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
 
 
-async def state(env: simcord.Env, game_id: int):
+class InjectedError(TypedDict):
+    """The keywords of `simcord.Env.inject_error` that say what Discord answers."""
+
+    status: int
+    code: int
+    message: str
+
+
+CLOSED: InjectedError = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
+
+# Who taps a panel: a guild member (Show my hand, an ephemeral panel), or the user in its DMs.
+Actor = simcord.MemberActor | simcord.UserHandle
+
+
+async def state(env: simcord.Env, game_id: int) -> tuple[GameRecord, KasinoGame]:
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
+    assert record.state is not None
     return record, KasinoGame.from_dict(record.state)
 
 
-def hand_cards(record):
+def hand_cards(record: GameRecord) -> set[str]:
     """Every card in some player's hand right now, as displayed."""
+    assert record.state is not None
     return {code for hand in record.state["hands"] for code in hand}
 
 
-def assert_no_hand_card_in_public(guild: simcord.GuildHandle, record) -> None:
+def assert_no_hand_card_in_public(guild: simcord.GuildHandle, record: GameRecord) -> None:
     texts = public_texts(guild)
     leaked = {card for card in hand_cards(record) if card in texts}
     assert leaked == set(), f"hand cards shown in public: {leaked}"
 
 
-def secret_through(before, after, played):
+def secret_through(before: GameRecord, after: GameRecord, played: str) -> set[str]:
     """Cards hidden before a move (in a hand or the stock) that are still, or newly, in a hand after it.
 
     A card made public earlier (played, taken, left on the table) may be dealt again in a later round;
     older messages naming it then say nothing about any hand, so only these cards must stay unnamed.
     """
+    assert before.state is not None
     hidden_before = (hand_cards(before) - {played}) | set(before.state["stock"])
     return hidden_before & hand_cards(after)
 
 
-def new_public_text(before_messages, guild: simcord.GuildHandle):
+def new_public_text(before_messages: dict[int, str], guild: simcord.GuildHandle) -> str:
     """Text of the public messages posted or edited since `before_messages` was taken."""
     now = public_messages(guild)
     return "\n".join(text for key, text in now.items() if before_messages.get(key) != text)
 
 
-def dm_hand_message(member: simcord.MemberActor, record, seat):
+def dm_hand_message(member: simcord.MemberActor, record: GameRecord, seat: int) -> discord.Message:
     message_id = record.seats[seat].hand_message_id
     return next(m for m in member.user.dm_channel.history() if m.id == message_id)
 
 
-def card_of(custom_id):
+def card_of(custom_id: str) -> str:
     """The hand card a panel button names: `k:<game>:<version>:card:9d` or `k:<game>:<version>:pick:9d:2`."""
     return custom_id.split(":")[4]
 
 
-async def choose_on_panel(actor, message, rng):
+async def choose_on_panel(actor: Actor, message: Shown, rng: random.Random) -> simcord.InteractionResult:
     """Play a random move on a panel (a DM message or an ephemeral reply); returns the last tap's result."""
     return (await two_taps(actor, message, rng))[0]
 
 
-async def two_taps(actor, message, rng):
+async def two_taps(actor: Actor, message: Shown, rng: random.Random) -> tuple[simcord.InteractionResult, int]:
     """Play a random move on a panel in two taps: a hand card, then its move (a card with one move plays at once).
 
     Returns the last tap's result and the number of taps (clicks and picks) it took; a first tap that Discord did not
@@ -95,6 +121,7 @@ async def two_taps(actor, message, rng):
     if ":pick:" in tapped["custom_id"] or not first.acknowledged:
         return first, 1
     if isinstance(message, discord.Message):  # a DM: read the edited message again
+        assert isinstance(actor, simcord.UserHandle), actor
         message = next(m for m in actor.dm_channel.history() if m.id == message.id)
     card = card_of(tapped["custom_id"])
     parts = components(message)
@@ -110,32 +137,37 @@ async def two_taps(actor, message, rng):
 
 
 async def play_turn(
-    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, rng, how
-):
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    rng: random.Random,
+    how: str,
+) -> GameRecord:
     """One turn by the player to move; afterwards, no message posted or edited for it names a hidden card."""
-    before_messages = public_messages(channel.guild)
+    before_messages = public_messages(guild_of(channel))
     record, game = await state(env, game_id)
-    seat = game.to_move
+    seat = seat_to_move(game)
     member = member_for(members, record, seat)
     thread = game_thread(channel, game_id)
     if how == "slash":
         choices = await member.autocomplete(thread, "kasino play", "move", "")
         assert choices and len(choices) <= 25
-        played = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
-        assert played.response is not None
-        assert played.ephemeral and played.response.content.startswith("Done: "), played
+        typed = await member.slash(thread, "kasino play", move=rng.choice(choices)["value"])
+        assert typed.response is not None
+        assert typed.ephemeral and typed.response.content.startswith("Done: "), typed
     elif how == "dm":
         _, taps = await two_taps(member.user, dm_hand_message(member, record, seat), rng)
         assert taps <= 2
     else:
         shown = await member.click(table_message(thread, game_id), label="Show my hand")
         assert "Your turn" in private_text(shown)
-        _, taps = await two_taps(member, shown.response, rng)
+        _, taps = await two_taps(member, response_of(shown), rng)
         assert taps <= 2
     after, _ = await state(env, game_id)
     assert after.version == record.version + 1, "the move was not applied"
     played = (await bot_of(env).store.game_moves(game_id))[-1].move.split()[0]
-    posted = new_public_text(before_messages, channel.guild)
+    posted = new_public_text(before_messages, guild_of(channel))
     leaked = {card for card in secret_through(record, after, played) if card in posted}
     assert leaked == set(), f"hidden cards named in public after {how}: {leaked}"
     return after
@@ -146,11 +178,12 @@ async def play_to_end(
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
     game_id: int,
-    rng,
-    ways,
-    limit=2000,
-):
+    rng: random.Random,
+    ways: Sequence[str],
+    limit: int = 2000,
+) -> GameRecord:
     for turn in range(limit):
+
         record = await play_turn(env, channel, members, game_id, rng, ways[turn % len(ways)])
         if record.status == "finished":
             return record
@@ -168,7 +201,7 @@ async def test_complete_game_through_slash_commands_and_menus(
     host, *others = members[:players]
     _, game_id = await open_and_start(channel, host, others, "kasino new", seats=players, target=target)
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(players), ["dm", "slash", "panel"])
-    game = KasinoGame.from_dict(record.state)
+    game = KasinoGame.from_dict(state_of(record))
     assert game.outcome() is not None and max(game.scores) >= target
     thread = game_thread(channel, game_id)
     assert any(m.content.startswith("Round 1 scored") for m in thread.history())
@@ -189,13 +222,13 @@ async def test_each_player_gets_their_hand_by_dm_and_only_their_own(
     for seat, member in enumerate(member_for(members, record, s) for s in range(2)):
         dm = dm_hand_message(member, record, seat)
         own = {str(card) for card in game.view(seat).hand}
-        others = set(record.state["hands"][1 - seat])
+        others = set(state_of(record)["hands"][1 - seat])
         assert all(card in dm.content for card in own)
         assert not any(card in dm.content for card in others)
-    to_move = member_for(members, record, game.to_move)
+    to_move = member_for(members, record, seat_to_move(game))
     # The mover's panel shows the hand as buttons, every card with at least one move (K11: a card can always be placed).
-    hand_buttons = components(dm_hand_message(to_move, record, game.to_move))[:-1]  # the last one is Refresh
-    assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, game.view(game.to_move).hand))
+    hand_buttons = components(dm_hand_message(to_move, record, seat_to_move(game)))[:-1]  # the last one is Refresh
+    assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, game.view(seat_to_move(game)).hand))
 
 
 async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
@@ -209,6 +242,7 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     assert len(notes) == 1 and bob.mention in notes[0].content
     record, _ = await state(simcord_env, game_id)
     bob_seat = record.seat_of(bob.id)
+    assert bob_seat is not None
     assert record.seats[bob_seat].dm_ok is False
     rng = random.Random(5)
     while record.status == "running":
@@ -218,7 +252,7 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
             if how == "hand":
                 shown = await bob.slash(thread, "kasino hand")
                 assert "Your turn" in private_text(shown)
-                await choose_on_panel(bob, shown.response, rng)
+                await choose_on_panel(bob, response_of(shown), rng)
                 record, _ = await state(simcord_env, game_id)
                 continue
         record = await play_turn(
@@ -236,13 +270,13 @@ async def test_refusals_are_ephemeral_and_change_nothing(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
     thread = game_thread(channel, game_id)
-    mover = member_for(members, record, game.to_move)
-    waiting = member_for(members, record, 1 - game.to_move)
-    waiting_card = record.state["hands"][1 - game.to_move][0]
-    mover_card = record.state["hands"][game.to_move][0]
-    absent = next(c for c in ["K♠", "K♥", "K♦", "K♣", "Q♠", "Q♥"] if c not in record.state["hands"][game.to_move])
+    mover = member_for(members, record, seat_to_move(game))
+    waiting = member_for(members, record, 1 - seat_to_move(game))
+    waiting_card = state_of(record)["hands"][1 - seat_to_move(game)][0]
+    mover_card = state_of(record)["hands"][game.to_move][0]
+    absent = next(c for c in ["K♠", "K♥", "K♦", "K♣", "Q♠", "Q♥"] if c not in state_of(record)["hands"][game.to_move])
     cases = [
-        (waiting, f"{waiting_card} place", f"It is {record.seats[game.to_move].name}'s turn, not yours."),
+        (waiting, f"{waiting_card} place", f"It is {record.seats[seat_to_move(game)].name}'s turn, not yours."),
         (carol, f"{mover_card} place", "You are not playing in a Kasino game in this server."),
         (mover, f"{absent} place", f"{absent} is not in your hand"),
         (mover, "banana split", "not a card"),
@@ -256,7 +290,7 @@ async def test_refusals_are_ephemeral_and_change_nothing(
         assert after.version == record.version and after.state == record.state
     stranger = await carol.click(table_message(thread, game_id), label="Show my hand")
     assert "You are not playing in this game" in private_text(stranger)
-    assert_no_hand_card_in_public(channel.guild, record)
+    assert_no_hand_card_in_public(guild_of(channel), record)
 
 
 async def test_autocomplete_offers_only_the_callers_legal_moves(
@@ -266,9 +300,9 @@ async def test_autocomplete_offers_only_the_callers_legal_moves(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
     thread = game_thread(channel, game_id)
-    mover = member_for(members, record, game.to_move)
-    waiting = member_for(members, record, 1 - game.to_move)
-    legal = {str(move) for move in game.legal_moves(game.to_move)}
+    mover = member_for(members, record, seat_to_move(game))
+    waiting = member_for(members, record, 1 - seat_to_move(game))
+    legal = {str(move) for move in game.legal_moves(seat_to_move(game))}
     offered = await mover.autocomplete(thread, "kasino play", "move", "")
     assert {choice["value"] for choice in offered} == legal if len(legal) <= 25 else len(offered) == 25
     assert {choice["value"] for choice in offered} <= legal
@@ -276,12 +310,12 @@ async def test_autocomplete_offers_only_the_callers_legal_moves(
     assert placed and all(choice["value"].endswith(" place") for choice in placed)
     # The words are the panel's ("Take 8♦+3♣ with J♦"); what is typed may be notation, words or ASCII cards.
     assert {choice["name"].split()[0] for choice in offered} <= {"Take", "Build", "Raise", "Double", "Place"}
-    card = str(game.legal_moves(game.to_move)[0].card)
+    card = str(game.legal_moves(seat_to_move(game))[0].card)
     ascii_card = card[:-1].lower() + {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[card[-1]]
     by_ascii = await mover.autocomplete(thread, "kasino play", "move", ascii_card)
     assert by_ascii and all(card in choice["value"] for choice in by_ascii)
     # With nothing to offer, the one suggestion says why; sent anyway, it is refused in the same words.
-    turn = f"It is {record.seats[game.to_move].name}'s turn, not yours."
+    turn = f"It is {record.seats[seat_to_move(game)].name}'s turn, not yours."
     stranger = "You are not playing in a Kasino game in this server."
     for actor, reason in [(waiting, turn), (carol, stranger)]:
         (why,) = await actor.autocomplete(thread, "kasino play", "move", "")
@@ -299,9 +333,9 @@ async def test_a_stale_menu_is_refused(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
     thread = game_thread(channel, game_id)
-    mover = member_for(members, record, game.to_move)
+    mover = member_for(members, record, seat_to_move(game))
     panel = await mover.click(table_message(thread, game_id), label="Show my hand")
-    snapshot = panel.response
+    snapshot = response_of(panel)
     cards = [c for c in components(snapshot) if ":card:" in c["custom_id"]]
     if cards:  # the first tap shows that card's moves; it changes nothing
         await mover.click(snapshot, custom_id=cards[0]["custom_id"])
@@ -310,7 +344,7 @@ async def test_a_stale_menu_is_refused(
     # An ephemeral panel is kept current through its token; once the token lapsed (15 minutes) it cannot change.
     for _ in range(3):  # in steps: each advance must settle within the wall-clock settle timeout
         await simcord_env.advance_time(5 * 60)
-    await mover.slash(thread, "kasino play", move=str(game.legal_moves(game.to_move)[0]))
+    await mover.slash(thread, "kasino play", move=str(game.legal_moves(seat_to_move(game))[0]))
     played, _ = await state(simcord_env, game_id)
     # So this one is a snapshot: its move buttons still carry the old version.
     stale = await mover.click(snapshot, custom_id=pick["custom_id"])
@@ -342,9 +376,9 @@ async def test_restart_mid_round_keeps_hands_table_and_menus(
     last_move = said(before, before.narration)[-1]
     # The table was not redrawn (Discord already showed this version), and its narration is the stored one.
     assert table.embeds[0].to_dict()["fields"][-1]["value"].endswith(legible(last_move))
-    mover = member_for(members, before, game.to_move)
+    mover = member_for(members, before, seat_to_move(game))
     # The DM menu sent before the restart still works.
-    await choose_on_panel(mover.user, dm_hand_message(mover, before, game.to_move), rng)
+    await choose_on_panel(mover.user, dm_hand_message(mover, before, seat_to_move(game)), rng)
     after, _ = await state(simcord_env, game_id)
     assert after.version == before.version + 1
     # So does the table's button, and the typed command.
@@ -361,10 +395,10 @@ async def test_hand_panels_are_only_visible_to_their_owner(
     thread = game_thread(channel, game_id)
     await alice.click(table_message(thread, game_id), label="Show my hand")
     alice_seat = record.seat_of(alice.id)
-    alice_cards = record.state["hands"][alice_seat]
-    seen_by_bob = texts_visible_to(bob, channel.guild)
+    alice_cards = state_of(record)["hands"][alice_seat]
+    seen_by_bob = texts_visible_to(bob, guild_of(channel))
     assert not any(card in seen_by_bob for card in alice_cards)
-    assert all(card in texts_visible_to(alice, channel.guild) for card in alice_cards)
+    assert all(card in texts_visible_to(alice, guild_of(channel)) for card in alice_cards)
 
 
 async def test_hand_pictures_are_drawn_off_the_event_loop(
@@ -372,11 +406,12 @@ async def test_hand_pictures_are_drawn_off_the_event_loop(
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
     monkeypatch: pytest.MonkeyPatch,
-):
-    drawn_in = []
-    draw = cogs.kasino.panel.render_hand
+) -> None:
+    drawn_in: list[threading.Thread] = []
+    draw = render.kasino_hand.render_hand
 
-    def recording(view, locale: str):
+    def recording(view: KasinoView, locale: str) -> Rendered:
+
         drawn_in.append(threading.current_thread())
         return draw(view, locale)
 
