@@ -19,10 +19,12 @@ from tests.cogs.helpers import (
     components,
     custom_ids,
     game_thread,
+    guild_of,
     is_enabled,
     labels,
     private_text,
     public_texts,
+    response_of,
     result_message,
     table_message,
 )
@@ -119,7 +121,7 @@ async def test_a_single_member_without_computers_is_told_to_add_one(
 ) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "garbage new")
-    refused = await alice.click(opened.response, label="Start")
+    refused = await alice.click(response_of(opened), label="Start")
     assert private_text(refused) == "At least two players are needed: wait for someone to join, or add a computer."
 
 
@@ -158,7 +160,7 @@ async def test_b1_one_member_and_computers_play_garbage_to_the_end_and_the_log_r
     assert not [m for m in thread.history() if "your turn" in m.content]  # and the last ping went with the game
     assert channel.last_message is not None
     assert f"Garbage #{game_id} is over." in channel.last_message.content
-    assert "Computer (easy)" in public_texts(channel.guild) and "Computer (hard)" in public_texts(channel.guild)
+    assert "Computer (easy)" in public_texts(guild_of(channel)) and "Computer (hard)" in public_texts(guild_of(channel))
 
 
 @pytest.mark.parametrize("strength", ["medium", "expert"])

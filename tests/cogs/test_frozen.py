@@ -8,7 +8,16 @@ from pathlib import Path
 import simcord
 
 from bot import CardBot
-from tests.cogs.helpers import bot_of, game_thread, labels, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    game_thread,
+    labels,
+    member_for,
+    open_and_start,
+    private_text,
+    seat_to_move,
+    table_message,
+)
 from tests.cogs.test_kasino_flow import play_turn, state
 
 
@@ -33,8 +42,8 @@ async def test_an_unreplayable_game_is_frozen_with_one_message_and_refuses_moves
     assert len(notices) == 1 and "no results were recorded" in notices[0].content
     assert "Show my hand" not in labels(table_message(thread, game_id))
 
-    mover = member_for(members, record, game.to_move)
-    refused = await mover.slash(thread, "kasino play", move=str(game.legal_moves(game.to_move)[0]))
+    mover = member_for(members, record, seat_to_move(game))
+    refused = await mover.slash(thread, "kasino play", move=str(game.legal_moves(seat_to_move(game))[0]))
     assert "stopped because it could not be restored" in private_text(refused)
     assert (await bot_of(simcord_env).store.get_game(game_id)).status == "frozen"
 

@@ -14,6 +14,7 @@ from tests.cogs.helpers import (
     bot_of,
     custom_ids,
     game_thread,
+    guild_of,
     is_enabled,
     labels,
     member_for,
@@ -261,7 +262,7 @@ async def test_public_messages_only_show_face_up_cards(
         record = await play_turn_by_buttons(simcord_env, channel, members, game_id, rng)
         if record.status != "running":
             break
-        texts = public_texts(channel.guild)
+        texts = public_texts(guild_of(channel))
         for code in await hidden_cards(simcord_env, game_id):
             assert code not in texts or _shown_face_up(record, code)
 

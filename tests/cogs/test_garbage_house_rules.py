@@ -24,6 +24,7 @@ from tests.cogs.helpers import (
     labels,
     member_for,
     open_and_start,
+    response_of,
     table_message,
 )
 from tests.cogs.test_words import embed_text, record_stub
@@ -121,9 +122,9 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
     panel = await mod.slash(channel, "houserules edit", game="garbage")
-    panel = await mod.select(panel.response, ["king"], custom_id=control(panel.response, ":hr:0"))
-    panel = await mod.click(panel.response, custom_id=control(panel.response, ":hr:1:on"))
-    await mod.click(panel.response, custom_id=control(panel.response, ":hr:3:on"))
+    panel = await mod.select(response_of(panel), ["king"], custom_id=control(response_of(panel), ":hr:0"))
+    panel = await mod.click(response_of(panel), custom_id=control(response_of(panel), ":hr:1:on"))
+    await mod.click(response_of(panel), custom_id=control(response_of(panel), ":hr:3:on"))
     host, *others = members[:3]
     _, game_id = await open_and_start(channel, host, others, "garbage new", seats=3, size=4)
     rules = "Wild cards: Kings wild; Jokers: 2 per deck; Layout: 4 spots; Last turn: one more turn for the others."

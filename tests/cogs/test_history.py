@@ -15,7 +15,16 @@ from engine.registry import game_class
 from i18n import say
 from render import render_table
 from service.export import ExportFormatError, read_export
-from tests.cogs.helpers import bot_of, components, game_thread, labels, open_and_start, public_texts, texts_visible_to
+from tests.cogs.helpers import (
+    bot_of,
+    components,
+    game_thread,
+    guild_of,
+    labels,
+    open_and_start,
+    public_texts,
+    texts_visible_to,
+)
 from tests.cogs.test_computers import solo_lobby
 from tests.cogs.test_garbage_flow import hidden_cards, play_turn_by_buttons
 from tests.cogs.test_language import speaking
@@ -144,8 +153,8 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
 
     # Every page was an answer to its own interaction: nothing counted against the rate limit, nothing public.
     assert counted_since(simcord_env, start) == []
-    assert f"History of Kasino #{record.id}" not in public_texts(channel.guild)
-    assert f"History of Kasino #{record.id}" not in texts_visible_to(alice, channel.guild)
+    assert f"History of Kasino #{record.id}" not in public_texts(guild_of(channel))
+    assert f"History of Kasino #{record.id}" not in texts_visible_to(alice, guild_of(channel))
 
 
 async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_card(
@@ -183,11 +192,11 @@ async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_c
         leaked = {str(card) for card in game.hidden_cards() if str(card) in text}
         assert leaked == set(), f"move {step} shows hidden cards {leaked}"
     # The same check as the tables': nothing face down now is anywhere carol can see, her own pages included.
-    visible = texts_visible_to(carol, channel.guild)
+    visible = texts_visible_to(carol, guild_of(channel))
     assert f"Replay of Garbage #{game_id}" in visible and " · hand 1" in visible  # Garbage plays hands, not rounds
     assert {code for code in await hidden_cards(simcord_env, game_id) if code.split("#")[0] in visible} == set()
     assert counted_since(simcord_env, start) == []
-    assert f"History of Garbage #{game_id}" not in texts_visible_to(bob, channel.guild)
+    assert f"History of Garbage #{game_id}" not in texts_visible_to(bob, guild_of(channel))
 
 
 async def test_b1_a_finished_games_export_reads_back_and_replays_to_the_stored_state(

@@ -7,7 +7,7 @@ components carry hand-written custom ids; members then click them as they would 
 import discord
 import simcord
 
-from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text
+from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text, seat_to_move
 from tests.cogs.test_kasino_flow import state
 
 
@@ -32,7 +32,7 @@ async def test_a_6000_character_move_gets_an_ephemeral_refusal_and_changes_nothi
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
-    mover = member_for(members, record, game.to_move)
+    mover = member_for(members, record, seat_to_move(game))
     refused = await mover.slash(game_thread(channel, game_id), "kasino play", move="7♠ take " + "x" * 5992)
     assert "is not a move" in private_text(refused)
     assert refused.response is not None
@@ -82,7 +82,7 @@ async def test_a_malformed_menu_value_is_refused(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
-    mover = member_for(members, record, game.to_move)
+    mover = member_for(members, record, seat_to_move(game))
     custom_id = f"k:{game_id}:{record.version}:move"
     forged = await post_forged(simcord_env, game_thread(channel, game_id), select=(custom_id, ["more:zz:1:2"]))
     refused = await mover.select(forged, ["more:zz:1:2"], custom_id=custom_id)

@@ -20,6 +20,7 @@ from tests.cogs.helpers import (
     lobby_button,
     member_for,
     private_text,
+    response_of,
     table_message,
 )
 
@@ -98,8 +99,8 @@ async def test_a_guest_is_refused_the_panel_with_the_reason(
 ) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "toy new", seats=3)
-    await bob.click(opened.response, custom_id=lobby_button(opened.response, "join"))
-    refused = await bob.click(opened.response, custom_id=house_rules_button(opened.response))
+    await bob.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
+    refused = await bob.click(response_of(opened), custom_id=house_rules_button(response_of(opened)))
     assert private_text(refused) == "Only the host can change the house rules."
     assert (await bot_of(simcord_env).store.get_game(game_id_of(opened))).settings == {}
 
@@ -126,7 +127,7 @@ async def test_start_is_refused_while_the_rules_do_not_fit_the_players_seated(
     game_id = game_id_of(opened)
     panel = await open_panel(alice, opened)
     await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
-    await bob.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+    await bob.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
     assert opened.response is not None
     assert "not 2." in opened.response.content  # told again as the seats change
     refused = await alice.click(opened.response, custom_id=lobby_button(opened.response, "start"))
@@ -211,8 +212,8 @@ async def test_the_table_rules_and_stats_tell_the_house_rules_of_the_game(
     game_id = game_id_of(opened)
     panel = await open_panel(alice, opened)
     await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
-    await bob.click(opened.response, custom_id=lobby_button(opened.response, "join"))
-    await alice.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    await bob.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
+    await alice.click(response_of(opened), custom_id=lobby_button(response_of(opened), "start"))
     thread = game_thread(channel, game_id)
     assert "House rules: Rounds: one card." in table_message(thread, game_id).content.splitlines()[1]
 

@@ -19,6 +19,7 @@ from tests.cogs.helpers import (
     game_thread,
     lobby_button,
     private_text,
+    response_of,
     result_message,
     table_message,
 )
@@ -115,8 +116,8 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
         await member.click(opened.response, custom_id=lobby_button(opened.response, "join"))
     # The host sets the house rules in the lobby's panel: sweeps cancel out (KV2), partnerships (KV5).
     panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
-    panel = await host.select(panel.response, ["cancel"], custom_id=control(panel.response, ":hr:0"))
-    await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
+    panel = await host.select(response_of(panel), ["cancel"], custom_id=control(response_of(panel), ":hr:0"))
+    await host.click(response_of(panel), custom_id=control(response_of(panel), ":hr:5:on"))
     assert opened.response is not None
     assert "House rules: Sweeps: cancel out; Partnerships: two against two." in opened.response.content
     started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
@@ -146,11 +147,11 @@ async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_
 ) -> None:
     host, guest = members[:2]
     opened = await host.slash(channel, "kasino new", seats=3)
-    await guest.click(opened.response, custom_id=lobby_button(opened.response, "join"))
-    refused = await guest.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    await guest.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
+    refused = await guest.click(response_of(opened), custom_id=control(response_of(opened), ":0:houserules"))
     assert private_text(refused) == "Only the host can change the house rules."
-    panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
-    refused = await host.click(panel.response, custom_id=control(panel.response, ":hr:5:on"))
+    panel = await host.click(response_of(opened), custom_id=control(response_of(opened), ":0:houserules"))
+    refused = await host.click(response_of(panel), custom_id=control(response_of(panel), ":hr:5:on"))
     assert "four players" in private_text(refused) + (refused.response.content if refused.response else "")
     assert opened.response is not None
     assert "House rules" not in opened.response.content  # nothing changed
@@ -188,7 +189,7 @@ async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_d
         "PATCH", f"/channels/{channel.id}/messages/{record.lobby_message_id}",
         status=503, message="Service Unavailable", times=1,
     )  # fmt: skip
-    turned = await host.click(panel.response, custom_id=control(panel.response, ":hr:4:off"))
+    turned = await host.click(response_of(panel), custom_id=control(response_of(panel), ":hr:4:off"))
     assert turned.acknowledged and private_text(turned) == ""  # no apology, no refusal: the change stands
     assert panel.response is not None
     assert "Building: off" in panel.response.content  # the host's panel (edited through the interaction) says so

@@ -15,7 +15,16 @@ from cogs.kasino.panel import CardButton, MoveButton, MoveSelect
 from cogs.runtime.text import TEXT_STYLE
 from cogs.runtime.words import said as told
 from engine.kasino import KasinoGame
-from tests.cogs.helpers import bot_of, components, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    components,
+    game_thread,
+    member_for,
+    open_and_start,
+    private_text,
+    response_of,
+    table_message,
+)
 from tests.cogs.test_ids import BIG_ID, BIG_VERSION, items
 from tests.cogs.test_kasino_flow import (
     CLOSED,
@@ -57,7 +66,7 @@ async def play_by_panels(
         if member.id in closed:
             shown = await member.click(table_message(thread, game_id), label="Show my hand")
             assert "Your turn" in private_text(shown)
-            taps.append((await two_taps(member, shown.response, rng))[1])
+            taps.append((await two_taps(member, response_of(shown), rng))[1])
         else:
             taps.append((await two_taps(member.user, dm_hand_message(member, record, seat), rng))[1])
         after, _ = await state(env, game_id)

@@ -19,7 +19,17 @@ from cogs.runtime.text import clip, legible
 from i18n import render_message, say, sentence_start
 from i18n.catalog import Entry, LocaleCatalog, load
 from service.errors import RefusedError
-from tests.cogs.helpers import bot_of, components, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    components,
+    game_thread,
+    member_for,
+    open_and_start,
+    private_text,
+    response_of,
+    seat_to_move,
+    table_message,
+)
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -143,18 +153,18 @@ async def test_a_hungarian_player_gets_their_panel_and_suggestions_in_hungarian(
     record = await bot_of(simcord_env).store.get_game(game_id)
     game = bot_of(simcord_env).service.game_of(record)
     assert game.to_move is not None
-    mover = member_for(members, record, game.to_move)
+    mover = member_for(members, record, seat_to_move(game))
     speaking(monkeypatch, mover, "hu")
     thread = game_thread(channel, game_id)
     shown = await mover.click(table_message(thread, game_id), label="Show my hand")
     assert shown.ephemeral
-    picks = [c for c in components(shown.response) if c["type"] == 2 and ":pick:" in c["custom_id"]]
+    picks = [c for c in components(response_of(shown)) if c["type"] == 2 and ":pick:" in c["custom_id"]]
     labels = {
         clip(legible(sentence_start(render_message(game.describe_move(move), "hu"))), 80)
         for move in game.legal_moves(game.to_move)
     }
     assert picks and all(pick["label"] in labels and "⟦hu⟧" in pick["label"] for pick in picks)
-    cards = [c for c in components(shown.response) if c["type"] == 2 and ":card:" in c["custom_id"]]
+    cards = [c for c in components(response_of(shown)) if c["type"] == 2 and ":card:" in c["custom_id"]]
     assert all("⟦hu⟧" in card["label"] for card in cards)  # "7♦ (⟦hu⟧ 2 moves)"
     suggested = await mover.autocomplete(thread, "kasino play", "move", "")
     assert suggested and all("⟦hu⟧" in choice["name"] for choice in suggested)

@@ -9,9 +9,11 @@ from tests.cogs.helpers import (
     bot_of,
     components,
     game_thread,
+    guild_of,
     open_and_start,
     private_text,
     public_texts,
+    response_of,
     table_message,
 )
 
@@ -37,7 +39,7 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(
 ) -> None:
     alice, bob, carol = members[:3]
     opened = await alice.slash(channel, "kasino new", seats=2)
-    again = await alice.click(opened.response, label="Join")
+    again = await alice.click(response_of(opened), label="Join")
     assert "already joined" in private_text(again).lower()
     assert opened.response is not None
     assert "Press **Join** to take a seat." in opened.response.content
@@ -57,8 +59,8 @@ async def test_joining_twice_or_a_full_lobby_is_refused_ephemerally(
 async def test_only_the_host_may_start(channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "garbage new", seats=2)
-    await bob.click(opened.response, label="Join")
-    refused = await bob.click(opened.response, label="Start")
+    await bob.click(response_of(opened), label="Join")
+    refused = await bob.click(response_of(opened), label="Start")
     assert private_text(refused) == "Only the host can start the game."
     assert opened.response is not None
     assert "Players (2/2)" in opened.response.content
@@ -68,7 +70,7 @@ async def test_only_the_host_may_start(channel: simcord.ChannelHandle, members: 
 async def test_start_needs_two_players(channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
     alice = members[0]
     opened = await alice.slash(channel, "kasino new")
-    refused = await alice.click(opened.response, label="Start")
+    refused = await alice.click(response_of(opened), label="Start")
     assert "At least two players" in private_text(refused)
 
 
@@ -90,9 +92,9 @@ async def test_start_opens_a_thread_with_the_living_table_and_pings_the_first_pl
 async def test_host_cancels_lobby(channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new")
-    refused = await bob.click(opened.response, label="Cancel")
+    refused = await bob.click(response_of(opened), label="Cancel")
     assert "Only the host" in private_text(refused)
-    done = await alice.click(opened.response, label="Cancel")
+    done = await alice.click(response_of(opened), label="Cancel")
     assert opened.response is not None
     assert done.acknowledged and opened.response.content == "Kasino #1 was cancelled."
     assert opened.response.components == []
@@ -198,7 +200,7 @@ async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(
     alice, bob, carol, dave = members[:4]
     no_threads = _no_threads_channel(guild)
     opened = await carol.slash(no_threads, "garbage new", seats=2)
-    await dave.click(opened.response, label="Join")
+    await dave.click(response_of(opened), label="Join")
     second = await bot_of(simcord_env).service.open_lobby(
         "garbage",
         LobbyOptions(seats=2),
@@ -209,7 +211,7 @@ async def test_start_still_refuses_a_second_game_in_a_channel_without_threads(
     )
     await bot_of(simcord_env).service.join(second.id, bob.id, "bob")
     await bot_of(simcord_env).service.start(second.id, alice.id)
-    refused = await carol.click(opened.response, label="Start")
+    refused = await carol.click(response_of(opened), label="Start")
     # Its table was never posted (it was started behind the bot's back), so the link is to the channel.
     assert f"Garbage #{second.id} (<#{no_threads.id}>) is already being played in this channel" in private_text(refused)
     assert opened.response is not None
@@ -285,7 +287,7 @@ async def test_kasino_commands_outside_a_game_are_refused_with_a_reason(
     options = {"move": "5h place"} if command == "kasino play" else {}
     refused = await members[0].slash(channel, command, **options)
     assert private_text(refused) == "You are not playing in a Kasino game in this server."
-    assert public_texts(channel.guild) == ""
+    assert public_texts(guild_of(channel)) == ""
 
 
 @pytest.mark.simcord(approved_intents=discord.Intents.default())

@@ -11,7 +11,7 @@ import simcord
 from i18n import say
 from render import render_table
 from service.errors import RefusedError
-from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, response_of, table_message
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -69,10 +69,10 @@ async def test_without_attach_files_the_table_goes_out_as_text(
     # A server that invited the bot before pictures: Discord refuses the upload (403), the text table still posts.
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new", seats=2)
-    await bob.click(opened.response, label="Join")
+    await bob.click(response_of(opened), label="Join")
     no_attach = {"status": 403, "code": 50013, "message": "Missing Permissions"}
     simcord_env.inject_error("POST", "/channels/*/messages", **no_attach, times=1)
-    started = await alice.click(opened.response, label="Start")
+    started = await alice.click(response_of(opened), label="Start")
     assert started.acknowledged
     assert opened.response is not None
     game_id = int(opened.response.content.split("#", 1)[1].split(" ", 1)[0])

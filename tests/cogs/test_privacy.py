@@ -28,6 +28,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     public_messages,
+    response_of,
     table_message,
 )
 from tests.cogs.test_history import finished_kasino, shown
@@ -102,7 +103,7 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     _, running_id = await open_and_start(channel, bob, [alice, carol], seats=3)
     hosted = await alice.slash(lobbies, "kasino new")
     others = await dave.slash(guild.create_text_channel("more"), "kasino new")
-    await alice.click(others.response, custom_id=lobby_button(others.response, "join"))
+    await alice.click(response_of(others), custom_id=lobby_button(response_of(others), "join"))
     finished = [versus_bob.id, versus_computer.id]
     hosted_id, others_id = lobby_id(hosted), lobby_id(others)
     before = await answers_to(simcord_env, bob, channel, [*finished, running_id])
@@ -159,7 +160,7 @@ async def test_keep_changes_nothing(
     await resigned_game(simcord_env, channel, alice, bob)
     rows = await every_row(simcord_env)
     asked = await alice.slash(channel, "privacy forget")
-    kept = await alice.click(asked.response, label="Keep")
+    kept = await alice.click(response_of(asked), label="Keep")
     assert kept.response is not None
     assert kept.response.content == "Nothing changed: everything is kept as it was."
     assert not kept.response.components

@@ -13,7 +13,15 @@ from cogs.runtime.text import TEXT_STYLE, legible
 from db.errors import AlreadySeatedError
 from engine.cards import Card
 from engine.message import Message
-from tests.cogs.helpers import game_thread, member_for, open_and_start, private_text
+from tests.cogs.helpers import (
+    game_thread,
+    member_for,
+    open_and_start,
+    private_text,
+    response_of,
+    seat_to_move,
+    state_of,
+)
 from tests.cogs.test_kasino_flow import state
 from tests.cogs.test_language import speaking
 
@@ -32,7 +40,7 @@ async def test_a_store_refusal_comes_in_the_clickers_language(
     alice = members[0]
     speaking(monkeypatch, alice, "hu")
     opened = await alice.slash(channel, "kasino new", seats=2)
-    again = await alice.click(opened.response, label="Join")  # the host already has a seat
+    again = await alice.click(response_of(opened), label="Join")  # the host already has a seat
     assert shown(again) == told(AlreadySeatedError(), "hu") != told(AlreadySeatedError(), "en")
 
 
@@ -46,21 +54,21 @@ async def test_engine_and_service_refusals_come_in_each_actors_language(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await state(simcord_env, game_id)
     thread = game_thread(channel, game_id)
-    mover = member_for(members, record, game.to_move)
-    waiting = member_for(members, record, 1 - game.to_move)
+    mover = member_for(members, record, seat_to_move(game))
+    waiting = member_for(members, record, 1 - seat_to_move(game))
     speaking(monkeypatch, mover, "no")
     speaking(monkeypatch, waiting, "id")
-    hand = record.state["hands"][game.to_move]
+    hand = state_of(record)["hands"][seat_to_move(game)]
     absent = next(code for code in ["K♠", "K♥", "K♦", "K♣", "Q♠", "Q♥"] if code not in hand)
 
     refused = await mover.slash(thread, "kasino play", move=f"{absent} place")
     not_held = Message("kasino.refused.not-in-hand", {"card": Card.parse(absent)})
     assert refused.ephemeral and shown(refused) == told(not_held, "no") != told(not_held, "en")
 
-    refused = await waiting.slash(thread, "kasino play", move=f"{record.state['hands'][1 - game.to_move][0]} place")
-    others_turn = Message("refused.others-turn", {"player": record.seats[game.to_move].name})
+    refused = await waiting.slash(thread, "kasino play", move=f"{state_of(record)['hands'][1 - seat_to_move(game)][0]} place")
+    others_turn = Message("refused.others-turn", {"player": record.seats[seat_to_move(game)].name})
     assert refused.ephemeral and shown(refused) == told(others_turn, "id") != told(others_turn, "en")
-    assert record.seats[game.to_move].name in shown(refused)
+    assert record.seats[seat_to_move(game)].name in shown(refused)
 
     after, _ = await state(simcord_env, game_id)
     assert after.version == record.version and after.state == record.state

@@ -5,7 +5,7 @@ import simcord
 
 from engine.kasino import KasinoGame
 from i18n import render_message
-from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start
+from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, seat_to_move, state_of
 from tests.cogs.test_kasino_twotap import deal_in
 from tests.cogs.test_language import speaking
 
@@ -41,5 +41,5 @@ async def test_a_norwegian_player_types_moves_with_norwegian_ranks(
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
     game = KasinoGame.from_dict(record.state)
-    assert record.move_count == 1 and "Q♠" not in record.state["hands"][0] and game.to_move == 1
+    assert record.move_count == 1 and "Q♠" not in state_of(record)["hands"][0] and seat_to_move(game) == 1
     assert "D♠" in render_message(record.narration[0], "no", [seat.name for seat in record.seats])
