@@ -2,6 +2,8 @@
 
 import random
 import re
+from collections.abc import Iterator
+from typing import Any, cast
 
 import discord
 import pytest
@@ -21,7 +23,7 @@ from engine.kasino import KasinoGame
 BIG_ID, BIG_VERSION = 10**19, 10**7  # far beyond any snowflake-sized game id or version we will reach
 
 
-def items():
+def items() -> Iterator[discord.ui.DynamicItem[Any]]:
     yield from (
         LobbyButton(kind, BIG_ID, action)
         for kind in ("kasino", "garbage")
@@ -53,7 +55,7 @@ def items():
 
 
 @pytest.mark.parametrize("item", list(items()), ids=lambda item: item.custom_id)
-def test_custom_id_matches_its_template_and_fits(item) -> None:
+def test_custom_id_matches_its_template_and_fits(item: discord.ui.DynamicItem[Any]) -> None:
     assert isinstance(item, discord.ui.DynamicItem)
     assert 1 <= len(item.custom_id) <= 100
     assert re.fullmatch(item.__discord_ui_compiled_template__, item.custom_id)
@@ -70,13 +72,15 @@ async def test_the_card_button_reads_back_its_card() -> None:
     for card in new_deck():
         button = CardButton(1, 2, card)
         match = re.fullmatch(CardButton.__discord_ui_compiled_template__, button.custom_id)
-        rebuilt = await CardButton.from_custom_id(None, button.item, match)
+        assert match is not None
+        # The card button reads its custom id alone: no interaction is needed.
+        rebuilt = await CardButton.from_custom_id(cast("discord.Interaction", None), button.item, match)
         assert (rebuilt.game_id, rebuilt.version, rebuilt.card) == (1, 2, card)
 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4))
-def test_every_kasino_move_fits_a_select_option_and_an_autocomplete_value(seed: int, players) -> None:
+def test_every_kasino_move_fits_a_select_option_and_an_autocomplete_value(seed: int, players: int) -> None:
     # Discord caps option values and autocomplete values at 100 characters; a move's notation is both.
     game = KasinoGame.new(players, seed)
     chooser = random.Random(seed)
@@ -90,5 +94,8 @@ async def test_the_page_button_reads_back_whether_computers_show() -> None:
     for shown in (True, False):
         button = PageButton("garbage", "wins", 3, computers=shown)
         match = re.fullmatch(PageButton.__discord_ui_compiled_template__, button.custom_id)
-        rebuilt = await PageButton.from_custom_id(None, button.item, match)
+        assert match is not None
+        # The page button reads its custom id alone: no interaction is needed.
+        rebuilt = await PageButton.from_custom_id(cast("discord.Interaction", None), button.item, match)
+
         assert (rebuilt.page, rebuilt.computers) == (3, shown)

@@ -228,7 +228,9 @@ async def test_each_player_gets_their_hand_by_dm_and_only_their_own(
     to_move = member_for(members, record, seat_to_move(game))
     # The mover's panel shows the hand as buttons, every card with at least one move (K11: a card can always be placed).
     hand_buttons = components(dm_hand_message(to_move, record, seat_to_move(game)))[:-1]  # the last one is Refresh
-    assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, game.view(seat_to_move(game)).hand))
+    hand = game.view(seat_to_move(game)).hand
+    assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, hand))
+
 
 
 async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(

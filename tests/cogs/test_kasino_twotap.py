@@ -7,6 +7,8 @@ table's narration name a move the same way.
 
 import random
 import re
+from collections.abc import Sequence
+from typing import Any, cast
 
 import pytest
 import simcord
@@ -14,8 +16,11 @@ import simcord
 from cogs.kasino.panel import CardButton, MoveButton, MoveSelect
 from cogs.runtime.text import TEXT_STYLE
 from cogs.runtime.words import said as told
+from db.records import GameRecord
 from engine.kasino import KasinoGame
+from engine.kasino.positions import CardsSpec, ItemSpec
 from tests.cogs.helpers import (
+    Shown,
     bot_of,
     components,
     game_thread,
@@ -23,6 +28,7 @@ from tests.cogs.helpers import (
     open_and_start,
     private_text,
     response_of,
+    seat_to_move,
     table_message,
 )
 from tests.cogs.test_ids import BIG_ID, BIG_VERSION, items
@@ -37,7 +43,7 @@ from tests.cogs.test_kasino_flow import (
 )
 
 
-def plain(text):
+def plain(text: str) -> str:
     """Text as written, without the text-style selector that follows black suits."""
     return text.replace(TEXT_STYLE, "")
 
@@ -47,21 +53,21 @@ async def play_by_panels(
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
     game_id: int,
-    closed,
-    rng,
-    limit=3000,
-):
+    closed: set[int],
+    rng: random.Random,
+    limit: int = 3000,
+) -> list[int]:
     """Play to the end with the two-tap panel only: a DM panel, or Show my hand for a player whose DMs are closed.
 
     Returns the taps of each move, counted from the shown panel.
     """
     thread = game_thread(channel, game_id)
-    taps = []
+    taps: list[int] = []
     for _ in range(limit):
         record, game = await state(env, game_id)
         if record.status == "finished":
             return taps
-        seat = game.to_move
+        seat = seat_to_move(game)
         member = member_for(members, record, seat)
         if member.id in closed:
             shown = await member.click(table_message(thread, game_id), label="Show my hand")
@@ -106,10 +112,15 @@ TABLE = ["K♥", "3♥", "10♥", "6♦", "5♣", "7♣"]
 STOCK = "8♣ 8♥ 8♦ J♠ J♣ J♥ J♦ Q♠"
 
 
-def deal_in(monkeypatch: pytest.MonkeyPatch, hands, table, stock=""):
+def deal_in(
+    monkeypatch: pytest.MonkeyPatch, hands: Sequence[CardsSpec], table: Sequence[ItemSpec], stock: CardsSpec = ""
+
+) -> int:
     """Every new Kasino game starts in this position, seat 0 to move (a replay of its log starts there too)."""
 
-    def dealt(cls, players, seed: int, settings=None):
+    def dealt(
+        cls: type[KasinoGame], players: int, seed: int, settings: dict[str, Any] | None = None
+    ) -> KasinoGame:
         return KasinoGame.from_position(hands, table, stock=stock, to_move=0, seed=seed, settings=settings)
 
     monkeypatch.setattr(KasinoGame, "new", classmethod(dealt))
@@ -117,26 +128,26 @@ def deal_in(monkeypatch: pytest.MonkeyPatch, hands, table, stock=""):
 
 
 @pytest.fixture
-def crafted_deal(monkeypatch: pytest.MonkeyPatch):
+def crafted_deal(monkeypatch: pytest.MonkeyPatch) -> int:
     return deal_in(monkeypatch, [MOVER_HAND, OTHER_HAND], [*TABLE, {"build": "4♦ 2♦", "owner": 1}], STOCK)
 
 
-def hand_buttons(panel):
+def hand_buttons(panel: Shown) -> list[dict[str, Any]]:
     return [c for c in components(panel) if ":card:" in c["custom_id"] or ":pick:" in c["custom_id"]]
 
 
-def moves_of(panel, card):
+def moves_of(panel: Shown, card: str) -> dict[str, str]:
     """The labels and ids of the move buttons of one hand card (the second row on)."""
     return {plain(c["label"]): c["custom_id"] for c in components(panel)
             if ":pick:" in c["custom_id"] and card_of(c["custom_id"]) == card}  # fmt: skip
 
 
-def narration(record):
+def narration(record: GameRecord) -> list[str]:
     return [plain(line) for line in told(record, record.narration)]
 
 
 async def test_k2_k6_to_k11_moves_have_imperative_words_and_one_name_everywhere(
-    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], crafted_deal
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], crafted_deal: int
 ) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
@@ -148,7 +159,7 @@ async def test_k2_k6_to_k11_moves_have_imperative_words_and_one_name_everywhere(
 
     # First tap: the hand as buttons, each saying how many moves it has.
     shown = await mover.click(table_message(thread, game_id), label="Show my hand")
-    panel = shown.response
+    panel = response_of(shown)
     assert [plain(c["label"]) for c in hand_buttons(panel)] == [
         "3♣ (6 moves)", "4♠ (2 moves)", "9♥ (3 moves)", "10♦ (6 moves)",
     ]  # fmt: skip
@@ -195,7 +206,7 @@ async def test_k2_k6_to_k11_moves_have_imperative_words_and_one_name_everywhere(
 
 
 async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(
-    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], crafted_deal
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], crafted_deal: int
 ) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
@@ -203,14 +214,14 @@ async def test_a_click_on_an_old_panel_is_refused_and_changes_nothing(
     record, _ = await state(simcord_env, game_id)
     mover = member_for(members, record, mover_seat)
     thread = game_thread(channel, game_id)
-    old = (await mover.click(table_message(thread, game_id), label="Show my hand")).response
+    old = response_of(await mover.click(table_message(thread, game_id), label="Show my hand"))
     await mover.click(old, custom_id=f"k:{game_id}:{record.version}:card:10d")
     take = moves_of(old, "10d")["Take K♥+3♥ with 10♦ (16)"]
     # Its token lapses (15 minutes), so it can be neither kept current nor replaced: it stays as drawn. The panel is
     # drawn again by Show my hand, and the move made there; the first panel is now old.
     for _ in range(4):  # in steps: each advance must settle within the wall-clock settle timeout
         await simcord_env.advance_time(5 * 60)
-    new = (await mover.click(table_message(thread, game_id), label="Show my hand")).response
+    new = response_of(await mover.click(table_message(thread, game_id), label="Show my hand"))
     await mover.click(new, custom_id=f"k:{game_id}:{record.version}:card:4s")
     await mover.click(new, custom_id=moves_of(new, "4s")["Place 4♠"])
     played, _ = await state(simcord_env, game_id)
@@ -231,10 +242,14 @@ def test_move_button_ids_fit_and_read_back() -> None:
     class Record:
         id, version = BIG_ID, BIG_VERSION
 
-    buttons = [MoveButton.build(Record, game, move, index, "en") for index, move in enumerate(game.legal_moves(0))]
+    record = cast("GameRecord", Record)  # a button reads only the id and version of the record
+    buttons = [MoveButton.build(record, game, move, index, "en") for index, move in enumerate(game.legal_moves(0))]
+
     others = {type(item) for item in items()} | {MoveButton}
     for button in buttons:
+        assert button.item.label is not None
         assert 1 <= len(button.custom_id) <= 100 and len(button.item.label) <= 80
+
         claimed = [cls for cls in others if re.fullmatch(cls.__discord_ui_compiled_template__, button.custom_id)]
         assert claimed == [MoveButton]
     assert {CardButton, MoveSelect} <= others
