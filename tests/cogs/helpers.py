@@ -44,7 +44,6 @@ def state_of(record: GameRecord) -> dict[str, Any]:
 
 
 def guild_of(channel: simcord.ChannelHandle) -> simcord.GuildHandle:
-
     """The guild of a channel or thread (not a DM)."""
     assert channel.guild is not None, channel
     return channel.guild

@@ -97,5 +97,4 @@ async def test_the_page_button_reads_back_whether_computers_show() -> None:
         assert match is not None
         # The page button reads its custom id alone: no interaction is needed.
         rebuilt = await PageButton.from_custom_id(cast("discord.Interaction", None), button.item, match)
-
         assert (rebuilt.page, rebuilt.computers) == (3, shown)

@@ -183,7 +183,6 @@ async def play_to_end(
     limit: int = 2000,
 ) -> GameRecord:
     for turn in range(limit):
-
         record = await play_turn(env, channel, members, game_id, rng, ways[turn % len(ways)])
         if record.status == "finished":
             return record
@@ -413,7 +412,6 @@ async def test_hand_pictures_are_drawn_off_the_event_loop(
     draw = render.kasino_hand.render_hand
 
     def recording(view: KasinoView, locale: str) -> Rendered:
-
         drawn_in.append(threading.current_thread())
         return draw(view, locale)
 

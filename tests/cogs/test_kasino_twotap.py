@@ -244,12 +244,10 @@ def test_move_button_ids_fit_and_read_back() -> None:
 
     record = cast("GameRecord", Record)  # a button reads only the id and version of the record
     buttons = [MoveButton.build(record, game, move, index, "en") for index, move in enumerate(game.legal_moves(0))]
-
     others = {type(item) for item in items()} | {MoveButton}
     for button in buttons:
         assert button.item.label is not None
         assert 1 <= len(button.custom_id) <= 100 and len(button.item.label) <= 80
-
         claimed = [cls for cls in others if re.fullmatch(cls.__discord_ui_compiled_template__, button.custom_id)]
         assert claimed == [MoveButton]
     assert {CardButton, MoveSelect} <= others

@@ -67,7 +67,6 @@ async def test_engine_and_service_refusals_come_in_each_actors_language(
 
     waiting_card = state_of(record)["hands"][1 - seat_to_move(game)][0]
     refused = await waiting.slash(thread, "kasino play", move=f"{waiting_card} place")
-
     others_turn = Message("refused.others-turn", {"player": record.seats[seat_to_move(game)].name})
     assert refused.ephemeral and shown(refused) == told(others_turn, "id") != told(others_turn, "en")
     assert record.seats[seat_to_move(game)].name in shown(refused)
