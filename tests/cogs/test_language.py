@@ -8,17 +8,22 @@ ones marked "⟦hu⟧", so a text told in that locale shows the mark and one tol
 
 import random
 from types import SimpleNamespace
+from typing import Any, cast
 
 import discord
 import pytest
 import simcord.interactions
+from simcord.backend import Backend
+from simcord.backend.models import Interaction
 
 import i18n.render
 from cogs.runtime.language import Languages, catalog_locale
 from cogs.runtime.text import clip, legible
+from db.records import GameRecord
 from i18n import render_message, say, sentence_start
 from i18n.catalog import Entry, LocaleCatalog, load
 from service.errors import RefusedError
+from service.ports import ServerSettings
 from tests.cogs.helpers import (
     bot_of,
     components,
@@ -26,6 +31,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    record_of,
     response_of,
     seat_to_move,
     table_message,
@@ -33,11 +39,11 @@ from tests.cogs.helpers import (
 from tests.cogs.test_kasino_flow import play_turn
 
 
-def pseudo_catalogs(monkeypatch: pytest.MonkeyPatch, *locales):
+def pseudo_catalogs(monkeypatch: pytest.MonkeyPatch, *locales: str) -> None:
     """The given locales' catalogs become English words marked with the locale ("⟦hu⟧ Place 4♠")."""
-    real = i18n.render.load
+    real = load  # what i18n.render reads its catalogs with
 
-    def load_marked(locale: str):
+    def load_marked(locale: str) -> LocaleCatalog:
         if locale not in locales:
             return real(locale)
         english = real("en")
@@ -50,11 +56,11 @@ def pseudo_catalogs(monkeypatch: pytest.MonkeyPatch, *locales):
     monkeypatch.setattr(i18n.render, "load", load_marked)
 
 
-def speaking(monkeypatch: pytest.MonkeyPatch, member: simcord.MemberActor, locale: str):
+def speaking(monkeypatch: pytest.MonkeyPatch, member: simcord.MemberActor, locale: str) -> None:
     """The member's Discord client speaks `locale`: their interactions carry it (SimCord always says en-US)."""
     real = simcord.interactions.base_payload
 
-    def base_payload(backend: str, **fields):
+    def base_payload(backend: Backend, **fields: Any) -> tuple[Interaction, dict[str, Any]]:
         record, payload = real(backend, **fields)
         if fields.get("user_id") == member.id:
             payload["locale"] = locale
@@ -63,27 +69,29 @@ def speaking(monkeypatch: pytest.MonkeyPatch, member: simcord.MemberActor, local
     monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
 
 
-def manager(env: simcord.Env, guild: simcord.GuildHandle):
+def manager(env: simcord.Env, guild: simcord.GuildHandle) -> simcord.MemberActor:
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     return guild.add_member(env.create_user("mod"), roles=[mods])
 
 
-def last_move_field(place, game_id: int, locale: str):
+def last_move_field(place: simcord.ChannelHandle, game_id: int, locale: str) -> str:
     """The table's "Last move" field, as the table names it in `locale`."""
     embed = table_message(place, game_id).embeds[0]
-    return next(field.value for field in embed.fields if field.name == say(locale, "kasino.table.last-move"))
+    value = next(field.value for field in embed.fields if field.name == say(locale, "kasino.table.last-move"))
+    assert value is not None
+    return value
 
 
 async def one_move_played(
     env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int
-):
+) -> tuple[GameRecord, list[str]]:
     await play_turn(env, channel, members, game_id, random.Random(3), "dm")
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
     return record, [seat.name for seat in record.seats]
 
 
-def told(record, names, locale: str):
+def told(record: GameRecord, names: list[str], locale: str) -> list[str]:
     return [legible(render_message(message, locale, names)) for message in record.narration]
 
 
@@ -150,7 +158,7 @@ async def test_a_hungarian_player_gets_their_panel_and_suggestions_in_hungarian(
     pseudo_catalogs(monkeypatch, "hu")
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
-    record = await bot_of(simcord_env).store.get_game(game_id)
+    record = await record_of(simcord_env, game_id)
     game = bot_of(simcord_env).service.game_of(record)
     assert game.to_move is not None
     mover = member_for(members, record, seat_to_move(game))
@@ -195,15 +203,16 @@ async def test_the_server_default_follows_the_servers_own_language(
 
 async def test_without_the_guild_cached_the_latest_interactions_guild_locale_is_the_default() -> None:
     class Settings:
-        async def language(self, guild_id):
+        async def language(self, guild_id: int) -> str | None:
             return None
 
-    languages = Languages(lambda guild_id: None, Settings())
+    # Languages asks the settings for the server's language alone.
+    languages = Languages(lambda guild_id: None, cast("ServerSettings", Settings()))
     assert languages.server_default(7) == "en"
     interaction = SimpleNamespace(
         user=SimpleNamespace(id=1), locale=discord.Locale.hungarian, guild_id=7, guild_locale=discord.Locale.norwegian
     )
-    await languages.note_interaction(interaction)
+    await languages.note_interaction(cast("discord.Interaction", interaction))  # reads the ids and locales alone
     assert languages.server_default(7) == "no" and await languages.public(7) == "no"
     assert await languages.of_user(1, 7) == "hu"  # a DM follows the user's own language
     assert await languages.of_user(2, 7) == "no"  # else the server's
