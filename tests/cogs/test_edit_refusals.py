@@ -12,7 +12,7 @@ import simcord
 
 from cogs.runtime.delivery import CATCH_UP
 from i18n import say
-from tests.cogs.helpers import bot_of, game_thread, lobby_button, private_text
+from tests.cogs.helpers import bot_of, game_thread, lobby_button, private_text, record_of
 from tests.cogs.test_kasino_flow import dm_hand_message
 from tests.cogs.test_projection import (
     assert_panel_matches_the_seat_view,
@@ -177,4 +177,4 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     started = await alice.click(lobbies[0], custom_id=lobby_button(lobbies[0], "start"))
     assert started.acknowledged
     assert game_thread(channel, game_id) is not None
-    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "running"
+    assert (await record_of(simcord_env, game_id)).status == "running"

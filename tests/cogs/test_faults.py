@@ -23,6 +23,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    state_of,
     table_message,
 )
 from tests.cogs.test_kasino_flow import play_turn
@@ -89,7 +90,7 @@ async def test_missing_access_50001_on_thread_and_channel_for_one_move_then_the_
         if record.status == "finished":
             break
     assert record.status == "finished" and record.thread_id == before.thread_id
-    assert KasinoGame.from_dict(record.state).outcome() is not None
+    assert KasinoGame.from_dict(state_of(record)).outcome() is not None
     assert alice is not None
     assert channel.guild is not None
     results = await bot_of(simcord_env).store.player_stats(alice.id, channel.guild.id)

@@ -15,6 +15,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    record_of,
     seat_to_move,
     table_message,
 )
@@ -45,7 +46,7 @@ async def test_an_unreplayable_game_is_frozen_with_one_message_and_refuses_moves
     mover = member_for(members, record, seat_to_move(game))
     refused = await mover.slash(thread, "kasino play", move=str(game.legal_moves(seat_to_move(game))[0]))
     assert "stopped because it could not be restored" in private_text(refused)
-    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "frozen"
+    assert (await record_of(simcord_env, game_id)).status == "frozen"
 
     await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())

@@ -23,6 +23,7 @@ from tests.cogs.helpers import (
     is_enabled,
     lobby_button,
     private_text,
+    response_of,
     table_message,
     texts_visible_to,
 )
@@ -82,7 +83,7 @@ def speaking_server(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: s
 async def started_against_a_computer(channel: simcord.ChannelHandle, player, command, strength, **options):
     """A two-seat game of `player` against a computer, started from its lobby; returns its id and thread."""
     opened, game_id = await solo_lobby(channel, player, command, [strength], seats=2, **options)
-    await player.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    await player.click(response_of(opened), custom_id=lobby_button(response_of(opened), "start"))
     return game_id, game_thread(channel, game_id)
 
 

@@ -21,14 +21,17 @@ from tests.cogs.helpers import (
     open_and_start,
     private_text,
     public_texts,
+    record_of,
     result_message,
+    seat_to_move,
+    state_of,
     table_message,
 )
 
 
 async def hidden_cards(env: simcord.Env, game_id: int):
     """Every card face down right now, as text (Garbage shows none of them, G11)."""
-    state = (await bot_of(env).store.get_game(game_id)).state
+    state = (await record_of(env, game_id)).state
     hidden = {
         code
         for layout, face_up in zip(state["layouts"], state["face_up"], strict=True)
@@ -43,7 +46,7 @@ async def play_turn_by_buttons(
 ):
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
-    game = GarbageGame.from_dict(record.state)
+    game = GarbageGame.from_dict(state_of(record))
     assert game.to_move is not None
     player = member_for(members, record, game.to_move)
     table = table_message(game_thread(channel, game_id), game_id)
@@ -127,7 +130,7 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
     for _ in range(300):  # draw from the stock until someone must choose a spot for a Jack (G6c)
         record = await bot_of(simcord_env).store.get_game(game_id)
         assert record is not None
-        player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+        player = member_for(members, record, seat_to_move(GarbageGame.from_dict(state_of(record))))
         table = table_message(thread, game_id)
         shown = labels(table)
         if shown[0].startswith("Jack"):
@@ -136,14 +139,14 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
     else:
         pytest.fail("no Jack needed a spot in 300 turns")
     assert record is not None
-    game = GarbageGame.from_dict(record.state)
+    game = GarbageGame.from_dict(state_of(record))
     seat = game.to_move
     assert seat is not None
     face_down = game.public_view().seats[seat].face_down_spots
     assert shown == [f"Jack → spot {spot}" for spot in face_down]
     chosen = face_down[-1]
     await player.click(table, label=f"Jack → spot {chosen}")
-    after = GarbageGame.from_dict((await bot_of(simcord_env).store.get_game(game_id)).state)
+    after = GarbageGame.from_dict((await record_of(simcord_env, game_id)).state)
     assert after.public_view().seats[seat].spots[chosen - 1] is not None
     narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
     assert f"spot {chosen}" in narration
@@ -156,7 +159,7 @@ async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
-    game = GarbageGame.from_dict(record.state)
+    game = GarbageGame.from_dict(state_of(record))
     assert game.to_move is not None
     waiting = member_for(members, record, 1 - game.to_move)
     table = table_message(game_thread(channel, game_id), game_id)
@@ -165,7 +168,7 @@ async def test_non_player_and_out_of_turn_clicks_are_refused_and_change_nothing(
     early = await waiting.click(table, label="Draw from stock")
     mover = record.seats[game.to_move].name
     assert private_text(early) == f"It is {mover}'s turn, not yours."
-    assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
+    assert (await record_of(simcord_env, game_id)).version == record.version
 
 
 async def test_a_double_click_applies_once(
@@ -175,7 +178,7 @@ async def test_a_double_click_applies_once(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
-    player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+    player = member_for(members, record, seat_to_move(GarbageGame.from_dict(state_of(record))))
     table = table_message(game_thread(channel, game_id), game_id)
     first = await player.click(table, label="Draw from stock")
     second = await player.click(table, label="Draw from stock")
@@ -195,7 +198,7 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
-    player = record.seats[GarbageGame.from_dict(record.state).to_move].user_id
+    player = record.seats[seat_to_move(GarbageGame.from_dict(state_of(record)))].user_id
     assert player is not None
     service = bot_of(simcord_env).service
     outcomes = await asyncio.gather(
@@ -217,7 +220,7 @@ async def test_slash_commands_make_the_same_decisions(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
-    player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+    player = member_for(members, record, seat_to_move(GarbageGame.from_dict(state_of(record))))
     thread = game_thread(channel, game_id)
     empty = await player.slash(thread, "garbage draw", source="draw discard")
     assert "discard pile is empty" in private_text(empty).lower()
@@ -244,7 +247,7 @@ async def test_restart_mid_hand_keeps_the_old_buttons_working(
     await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     assert before is not None
-    player = member_for(members, before, GarbageGame.from_dict(before.state).to_move)
+    player = member_for(members, before, seat_to_move(GarbageGame.from_dict(state_of(before))))
     clicked = await player.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
     assert clicked.acknowledged and not clicked.ephemeral
     after = await bot_of(simcord_env).store.get_game(game_id)

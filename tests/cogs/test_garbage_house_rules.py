@@ -25,6 +25,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     response_of,
+    state_of,
     table_message,
 )
 from tests.cogs.test_words import embed_text, record_stub
@@ -140,7 +141,7 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         assert record is not None
         if record.status == "finished":
             break
-        game = GarbageGame.from_dict(record.state)
+        game = GarbageGame.from_dict(state_of(record))
         table = table_message(thread, game_id)
         shown = table.content + str(table.embeds[0].to_dict())
         # G11: every face-down spot is shown as "?" (two decks here: a hidden card may share its face with a copy in

@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import create_bot
 from engine.registry import game_class
-from tests.cogs.helpers import bot_of, game_thread
+from tests.cogs.helpers import bot_of, game_thread, response_of, state_of
 from tests.cogs.test_computers import solo_lobby
 
 
@@ -49,13 +49,13 @@ def total(found, name, **labels):
 async def play_some_moves(env: simcord.Env, channel: simcord.ChannelHandle, member: simcord.MemberActor, moves):
     """A member against a medium computer player: `moves` of the member's turns (the computer answers each)."""
     opened, game_id = await solo_lobby(channel, member, "kasino new", ["medium"], seats=2)
-    await member.click(opened.response, label="Start")
+    await member.click(response_of(opened), label="Start")
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
     for _ in range(moves):
         record = await bot_of(env).store.get_game(game_id)
         assert record is not None
-        game = game_class(record.kind).from_dict(record.state)
+        game = game_class(record.kind).from_dict(state_of(record))
         assert game.to_move is not None
         assert not record.seats[game.to_move].is_computer
         legal = [str(move) for move in game.legal_moves(game.to_move)]

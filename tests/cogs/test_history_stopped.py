@@ -21,7 +21,7 @@ import cogs.history
 import service.history
 from bot import CardBot
 from service.export import read_export
-from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text
+from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, record_of
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -42,7 +42,7 @@ async def frozen_game(
     with sqlite3.connect(db_path) as conn:  # the second move names a card nobody was dealt
         conn.execute("UPDATE moves SET move = 'Z♠ place' WHERE game_id = ? AND seq = 2", (game_id,))
     await env.restart_bot(make_bot())
-    assert (await bot_of(env).store.get_game(game_id)).status == "frozen"
+    assert (await record_of(env, game_id)).status == "frozen"
     return game_id
 
 
@@ -96,7 +96,7 @@ async def test_a_cancelled_games_export_says_it_can_never_be_replayed(
     await play_turn(simcord_env, channel, members, game_id, random.Random(5), "slash")
     thread = game_thread(channel, game_id)
     await alice.slash(thread, "game cancel")
-    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "cancelled"
+    assert (await record_of(simcord_env, game_id)).status == "cancelled"
 
     exported = await bob.slash(thread, "game export")
     assert exported.response is not None

@@ -20,7 +20,9 @@ from tests.cogs.helpers import (
     lobby_button,
     member_for,
     private_text,
+    record_of,
     response_of,
+    state_of,
     table_message,
 )
 
@@ -138,7 +140,7 @@ async def test_start_is_refused_while_the_rules_do_not_fit_the_players_seated(
     assert opened.response is not None
     assert "Before Start" not in opened.response.content
     await alice.click(opened.response, custom_id=lobby_button(opened.response, "start"))
-    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "running"
+    assert (await record_of(simcord_env, game_id)).status == "running"
 
 
 async def test_a_server_preset_applies_to_new_lobbies_and_is_shown_and_reset(
@@ -230,11 +232,11 @@ async def test_the_table_rules_and_stats_tell_the_house_rules_of_the_game(
     for _ in range(2):  # one card each
         record = await bot_of(simcord_env).store.get_game(game_id)
         assert record is not None
-        game = toy_game.HighCard.from_dict(record.state)
+        game = toy_game.HighCard.from_dict(state_of(record))
         assert game.to_move is not None
         player = member_for(members, record, game.to_move)
         await player.slash(thread, "toy play", move=str(game.legal_moves(game.to_move)[0]))
-    assert (await bot_of(simcord_env).store.get_game(game_id)).status == "finished"
+    assert (await record_of(simcord_env, game_id)).status == "finished"
     stats = await alice.slash(channel, "stats")
     assert stats.response is not None
     field = next(field for field in stats.response.embeds[0].fields if field.name == "High Card")
@@ -254,13 +256,13 @@ async def test_a_lobby_redrawn_in_its_channel_after_an_edit_refused_with_30046_i
     simcord_env.inject_error("PATCH", f"/channels/{channel.id}/messages/{old}", **refused, times=None)
 
     await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
-    new = (await bot_of(simcord_env).store.get_game(game_id)).lobby_message_id
+    new = (await record_of(simcord_env, game_id)).lobby_message_id
     assert new != old
     lobbies = [message for message in channel.history() if f"#{game_id}" in (message.content or "")]
     assert [message.id for message in lobbies] == [new]  # one new lobby; the old one deleted
     assert "House rules: Rounds: one card." in lobbies[0].content
 
     await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))  # the new lobby is edited
-    assert (await bot_of(simcord_env).store.get_game(game_id)).lobby_message_id == new
+    assert (await record_of(simcord_env, game_id)).lobby_message_id == new
     shown = next(message for message in channel.history() if message.id == new)
     assert "House rules: Rounds: one card; Showdown: lowest wins." in shown.content

@@ -19,8 +19,10 @@ from tests.cogs.helpers import (
     game_thread,
     lobby_button,
     private_text,
+    record_of,
     response_of,
     result_message,
+    state_of,
     table_message,
 )
 from tests.cogs.test_kasino_flow import play_to_end, state
@@ -130,7 +132,7 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
     names = [seat.name for seat in record.seats]
     assert f"**Team 1:** {names[0]} & {names[2]}" in table.embeds[0].description
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(4), ["dm", "slash", "panel"])
-    game = KasinoGame.from_dict(record.state)
+    game = KasinoGame.from_dict(state_of(record))
     outcome = game.outcome()
     assert outcome is not None
     assert outcome.teams == ((0, 2), (1, 3))
@@ -193,7 +195,7 @@ async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_d
     assert turned.acknowledged and private_text(turned) == ""  # no apology, no refusal: the change stands
     assert panel.response is not None
     assert "Building: off" in panel.response.content  # the host's panel (edited through the interaction) says so
-    assert (await bot_of(simcord_env).store.get_game(game_id)).settings["building"] is False
+    assert (await record_of(simcord_env, game_id)).settings["building"] is False
     assert opened.response is not None
     assert "Building" not in opened.response.content  # the public lobby missed this redraw only
     await host.select(panel.response, ["1"], custom_id=control(panel.response, ":hr:3"))  # the next change redraws it

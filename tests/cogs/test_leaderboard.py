@@ -14,6 +14,8 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    seat_to_move,
+    state_of,
     table_message,
 )
 
@@ -28,7 +30,7 @@ async def finish_garbage(
         assert record is not None
         if record.status == "finished":
             return record
-        player = member_for(members, record, GarbageGame.from_dict(record.state).to_move)
+        player = member_for(members, record, seat_to_move(GarbageGame.from_dict(state_of(record))))
         table = table_message(thread, game_id)
         await player.click(table, custom_id=rng.choice([c for c in custom_ids(table) if is_enabled(table, c)]))
     raise AssertionError("game did not finish")
@@ -114,7 +116,7 @@ async def test_resign_in_a_three_player_game_lets_the_others_play_on(
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
     assert record.status == "running"
-    game = GarbageGame.from_dict(record.state)
+    game = GarbageGame.from_dict(state_of(record))
     assert game.public_view().seats[record.seat_of(carol.id)].resigned
     assert game.to_move != record.seat_of(carol.id)
     again = await carol.slash(thread, "game resign")

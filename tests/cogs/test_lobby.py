@@ -13,6 +13,7 @@ from tests.cogs.helpers import (
     open_and_start,
     private_text,
     public_texts,
+    record_of,
     response_of,
     table_message,
 )
@@ -114,7 +115,7 @@ async def test_member_with_manage_server_cancels_a_running_game(
     refused = await bob.slash(thread, "game cancel")
     assert "Only the host or someone with Manage Server" in private_text(refused)
     done = await mod.slash(thread, "game cancel")
-    players = " and ".join(seat.name for seat in (await bot_of(simcord_env).store.get_game(game_id)).seats)
+    players = " and ".join(seat.name for seat in (await record_of(simcord_env, game_id)).seats)
     assert private_text(done) == f"You cancelled Kasino #{game_id}, the game of {players}; no results are recorded."
     announced = [followup for followup in done.followups if not followup.ephemeral]
     assert [followup.content for followup in announced] == [
@@ -231,8 +232,8 @@ async def test_cancel_with_several_games_here_offers_them_in_a_menu_and_says_wha
     assert options == ["Kasino #1 — lobby of alice (1/2)", "Garbage #2 — lobby of alice (1/3)"]
     done = await alice.select(menu, ["2"], custom_id="game:cancel")
     assert "You cancelled Garbage #2, the lobby of alice; no results are recorded." in private_text(done)
-    assert (await bot_of(simcord_env).store.get_game(2)).status == "cancelled"
-    assert (await bot_of(simcord_env).store.get_game(1)).status == "lobby"
+    assert (await record_of(simcord_env, 2)).status == "cancelled"
+    assert (await record_of(simcord_env, 1)).status == "lobby"
     assert any(
         m.content == f"Garbage #2 was cancelled by {alice.mention}; no results recorded." for m in channel.history()
     )

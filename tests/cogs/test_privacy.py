@@ -28,6 +28,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     public_messages,
+    record_of,
     response_of,
     table_message,
 )
@@ -131,7 +132,7 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
     choices = await mover.autocomplete(thread, "kasino play", "move", "")
     played = await mover.slash(thread, "kasino play", move=choices[0]["value"])
     assert record is not None
-    assert played.acknowledged and (await bot_of(simcord_env).store.get_game(running_id)).version > record.version
+    assert played.acknowledged and (await record_of(simcord_env, running_id)).version > record.version
     table = table_message(thread, running_id)
     assert "a former player" in str(table.embeds[0].to_dict()) + (table.content or "")
 

@@ -31,6 +31,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    record_of,
     table_message,
 )
 from tests.cogs.test_kasino_flow import choose_on_panel, dm_hand_message
@@ -112,7 +113,7 @@ async def test_a_failed_table_edit_says_the_move_counted_and_the_table_catches_u
     told = private_text(played)
     assert CATCH_UP in told and APOLOGY not in told
     assert await moves_logged(simcord_env, game_id) == 1
-    assert not (await bot_of(simcord_env).store.get_game(game_id)).shown
+    assert not (await record_of(simcord_env, game_id)).shown
     await simcord_env.advance_time(7)  # the retry
     await assert_table_shows_the_stored_game(simcord_env, thread, game_id)
     assert await moves_logged(simcord_env, game_id) == 1

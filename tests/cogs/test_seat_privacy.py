@@ -14,13 +14,13 @@ import simcord
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
 from i18n import card_words
-from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, private_text, state_of, table_message
 
 
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
-    return record, KasinoGame.from_dict(record.state)
+    return record, KasinoGame.from_dict(state_of(record))
 
 
 def a_move(game):

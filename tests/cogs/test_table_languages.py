@@ -23,7 +23,16 @@ from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from i18n import LOCALES, counted, say
 from i18n.catalog import LOCALES_DIR, load, read_catalog
-from tests.cogs.helpers import bot_of, components, game_thread, labels, member_for, open_and_start, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    components,
+    game_thread,
+    labels,
+    member_for,
+    open_and_start,
+    state_of,
+    table_message,
+)
 from tests.cogs.test_kasino_flow import dm_hand_message, play_to_end
 from tests.cogs.test_language import manager, speaking
 
@@ -39,7 +48,7 @@ async def norwegian(env: simcord.Env, guild: simcord.GuildHandle, channel: simco
 async def kasino_state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
-    return record, KasinoGame.from_dict(record.state)
+    return record, KasinoGame.from_dict(state_of(record))
 
 
 def warning_language(text, record, message_id, **params):
@@ -100,7 +109,7 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
 
     # The players' clients speak English: their own panels and answers stay English while the game plays out.
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(5), ["dm", "slash"])
-    game = KasinoGame.from_dict(record.state)
+    game = KasinoGame.from_dict(state_of(record))
     posts = [message.content for message in thread.history()]
     scores = legible(score_table(names, game.public_view().last_round, 1, "no"))
     assert scores in posts and legible(score_table(names, game.public_view().last_round, 1, "en")) not in posts
@@ -129,7 +138,7 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     thread = game_thread(channel, game_id)
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
-    game = GarbageGame.from_dict(record.state)
+    game = GarbageGame.from_dict(state_of(record))
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
     layout = "\n" + house_rules_line("garbage", record.settings, "no")  # a layout of 3 is house rule GV3

@@ -15,7 +15,9 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    record_of,
     result_message,
+    state_of,
     table_message,
 )
 
@@ -23,7 +25,7 @@ from tests.cogs.helpers import (
 async def state(env: simcord.Env, game_id: int):
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
-    return record, game_class(record.kind).from_dict(record.state)
+    return record, game_class(record.kind).from_dict(state_of(record))
 
 
 async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(
@@ -58,7 +60,7 @@ async def test_warning_then_an_automatic_move_at_the_deadline(
     assert slow.user.dm_channel.last_message is not None
     assert slow.user.dm_channel.last_message.content.startswith("⏳ Your turn in Kasino")
     assert record is not None
-    assert (await bot_of(simcord_env).store.get_game(game_id)).version == record.version
+    assert (await record_of(simcord_env, game_id)).version == record.version
     await simcord_env.advance_time(30)  # past the deadline
     after, game_after = await state(simcord_env, game_id)
     moves = await bot_of(simcord_env).store.game_moves(game_id)

@@ -12,7 +12,7 @@ import simcord
 from bot import CardBot
 from engine import registry
 from tests import toy_game
-from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text, state_of, table_message
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ async def test_a_toy_kind_is_played_to_the_end_through_the_bot_with_no_error_log
         for _ in range(2 * toy_game.ROUNDS):
             record = await bot_of(simcord_env).store.get_game(game_id)
             assert record is not None
-            game = toy_game.HighCard.from_dict(record.state)
+            game = toy_game.HighCard.from_dict(state_of(record))
             assert game.to_move is not None
             player = member_for(members, record, game.to_move)
             hand = await player.slash(thread, "toy hand")

@@ -40,6 +40,6 @@ async def test_a_norwegian_player_types_moves_with_norwegian_ranks(
     assert played.ephemeral
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
-    game = KasinoGame.from_dict(record.state)
+    game = KasinoGame.from_dict(state_of(record))
     assert record.move_count == 1 and "Q♠" not in state_of(record)["hands"][0] and seat_to_move(game) == 1
     assert "D♠" in render_message(record.narration[0], "no", [seat.name for seat in record.seats])

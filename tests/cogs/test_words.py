@@ -35,7 +35,9 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    record_of,
     result_message,
+    state_of,
     table_message,
 )
 from tests.cogs.test_leaderboard import finish_garbage
@@ -264,7 +266,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
     for _ in range(200):
         record = await bot_of(simcord_env).store.get_game(game_id)
         assert record is not None
-        game = GarbageGame.from_dict(record.state)
+        game = GarbageGame.from_dict(state_of(record))
         public = game.public_view()
         table = table_message(thread, game_id)
         assert game.to_move is not None
@@ -280,7 +282,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
                 # Still a legal choice (G5): it only ends the turn, the card going back to the pile (G6d).
                 taken = await player.click(table, label=label)
                 assert taken.acknowledged and not private_text(taken)
-                after = GarbageGame.from_dict((await bot_of(simcord_env).store.get_game(game_id)).state).public_view()
+                after = GarbageGame.from_dict((await record_of(simcord_env, game_id)).state).public_view()
                 assert after.discard_top == top and after.to_move != game.to_move
                 seen.add("clicked")
                 continue
