@@ -9,7 +9,9 @@ import simcord
 
 from bot import CardBot
 from cogs.runtime.house_rules import house_rules_line
+from db.records import GameRecord
 from engine.garbage import GarbageGame
+from service.errors import RefusedError
 from tests.cogs.helpers import (
     bot_of,
     custom_ids,
@@ -29,9 +31,9 @@ from tests.cogs.helpers import (
 )
 
 
-async def hidden_cards(env: simcord.Env, game_id: int):
+async def hidden_cards(env: simcord.Env, game_id: int) -> set[str]:
     """Every card face down right now, as text (Garbage shows none of them, G11)."""
-    state = (await record_of(env, game_id)).state
+    state = state_of(await record_of(env, game_id))
     hidden = {
         code
         for layout, face_up in zip(state["layouts"], state["face_up"], strict=True)
@@ -42,8 +44,12 @@ async def hidden_cards(env: simcord.Env, game_id: int):
 
 
 async def play_turn_by_buttons(
-    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, rng
-):
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    rng: random.Random,
+) -> GameRecord:
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
     game = GarbageGame.from_dict(state_of(record))
@@ -66,8 +72,8 @@ async def play_to_end(
     members: list[simcord.MemberActor],
     game_id: int,
     seed: int,
-    max_turns=5000,
-):
+    max_turns: int = 5000,
+) -> tuple[GameRecord, int]:
     rng = random.Random(seed)
     for turn in range(max_turns):
         record = await play_turn_by_buttons(env, channel, members, game_id, rng)
@@ -133,6 +139,7 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
         player = member_for(members, record, seat_to_move(GarbageGame.from_dict(state_of(record))))
         table = table_message(thread, game_id)
         shown = labels(table)
+        assert shown[0] is not None
         if shown[0].startswith("Jack"):
             break
         await player.click(table, label="Draw from stock")
@@ -146,7 +153,7 @@ async def test_a_jack_is_placed_by_button_on_the_chosen_spot(
     assert shown == [f"Jack → spot {spot}" for spot in face_down]
     chosen = face_down[-1]
     await player.click(table, label=f"Jack → spot {chosen}")
-    after = GarbageGame.from_dict((await record_of(simcord_env, game_id)).state)
+    after = GarbageGame.from_dict(state_of(await record_of(simcord_env, game_id)))
     assert after.public_view().seats[seat].spots[chosen - 1] is not None
     narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
     assert f"spot {chosen}" in narration
@@ -182,11 +189,13 @@ async def test_a_double_click_applies_once(
     table = table_message(game_thread(channel, game_id), game_id)
     first = await player.click(table, label="Draw from stock")
     second = await player.click(table, label="Draw from stock")
+    player_seat = record.seat_of(player.id)
+    assert player_seat is not None
     assert not first.ephemeral and private_text(first) == ""
     # The turn has passed on (or, mid-turn, the table changed): either way the second click is refused.
     assert private_text(second) in {
         "That move is out of date; the table has changed.",
-        f"It is {record.seats[1 - record.seat_of(player.id)].name}'s turn, not yours.",
+        f"It is {record.seats[1 - player_seat].name}'s turn, not yours.",
     }
     assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
@@ -209,6 +218,7 @@ async def test_concurrent_moves_on_the_service_apply_exactly_once(
     applied = [o for o in outcomes if not isinstance(o, Exception)]
     refused = [o for o in outcomes if isinstance(o, Exception)]
     assert len(applied) == 1 and len(refused) == 1
+    assert isinstance(refused[0], RefusedError), refused
     assert refused[0].message.id == "refused.out-of-date"
     assert len(await bot_of(simcord_env).store.game_moves(game_id)) == 1
 
@@ -270,9 +280,9 @@ async def test_public_messages_only_show_face_up_cards(
             assert code not in texts or _shown_face_up(record, code)
 
 
-def _shown_face_up(record, code):
+def _shown_face_up(record: GameRecord, code: str) -> bool:
     # With several decks a face-down card can share rank and suit with a face-up copy.
-    state = record.state
+    state = state_of(record)
     face_up = {
         c
         for layout, ups in zip(state["layouts"], state["face_up"], strict=True)
