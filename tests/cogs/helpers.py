@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import discord
 import simcord
@@ -17,6 +17,20 @@ from engine.registry import game_class
 
 # A message the bot posted, as SimCord shows it: a channel's discord.Message, or an interaction's response.
 Shown = discord.Message | simcord.ResponseMessage
+
+
+class InjectedError(TypedDict, total=False):
+    """The keywords of `simcord.Env.inject_error` that say what Discord answers (what is left out keeps its default)."""
+
+    status: int
+    code: int
+    message: str
+
+
+class LastingError(InjectedError, total=False):
+    """`InjectedError` with how many times it is answered (None: for the rest of the test)."""
+
+    times: int | None
 
 
 def lobby_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:

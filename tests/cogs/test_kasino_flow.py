@@ -3,7 +3,6 @@
 import random
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypedDict
 
 import discord
 import pytest
@@ -21,6 +20,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.views import KasinoView
 from render.layout import Rendered
 from tests.cogs.helpers import (
+    InjectedError,
     Shown,
     bot_of,
     components,
@@ -39,14 +39,6 @@ from tests.cogs.helpers import (
 )
 
 VERBS = {"Take", "Build", "Raise", "Double", "Place"}
-
-
-class InjectedError(TypedDict):
-    """The keywords of `simcord.Env.inject_error` that say what Discord answers."""
-
-    status: int
-    code: int
-    message: str
 
 
 CLOSED: InjectedError = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}

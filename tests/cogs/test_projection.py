@@ -9,6 +9,7 @@ import itertools
 import logging
 import random
 from collections.abc import Callable
+from typing import Any
 
 import discord
 import pytest
@@ -20,9 +21,13 @@ from cogs.runtime.delivery import CATCH_UP as CATCH_UP_ID
 from cogs.runtime.errors import APOLOGY
 from cogs.runtime.text import legible
 from cogs.runtime.words import said as said_words
+from db.records import GameRecord
+from engine.base import AnyGame
 from engine.garbage import GarbageGame
 from i18n import say
 from tests.cogs.helpers import (
+    InjectedError,
+    LastingError,
     bot_of,
     components,
     custom_ids,
@@ -32,6 +37,8 @@ from tests.cogs.helpers import (
     open_and_start,
     private_text,
     record_of,
+    seat_to_move,
+    state_of,
     table_message,
 )
 from tests.cogs.test_kasino_flow import choose_on_panel, dm_hand_message
@@ -39,24 +46,30 @@ from tests.said import label
 
 CATCH_UP = say("en", CATCH_UP_ID)  # what a player is told when the table could not be updated
 
-UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
+UNAVAILABLE: InjectedError = {"status": 503, "message": "Service Unavailable"}
 
 
-async def stored(env: simcord.Env, game_id: int):
-    record = await bot_of(env).store.get_game(game_id)
+async def stored(env: simcord.Env, game_id: int) -> tuple[GameRecord, AnyGame]:
+    record = await record_of(env, game_id)
     return record, bot_of(env).service.game_of(record)
 
 
-def message_by_id(place, message_id):
+def message_by_id(place: simcord.ChannelHandle, message_id: int | None) -> discord.Message | None:
     return next((message for message in place.history() if message.id == message_id), None)
 
 
-def embed_text(message):
+def custom_id_of(item: discord.ui.Item[Any]) -> str | None:
+    """The custom id of a view's button or menu."""
+    assert isinstance(item, discord.ui.Button | discord.ui.Select | discord.ui.DynamicItem), item
+    return item.custom_id
+
+
+def embed_text(message: discord.Message) -> tuple[Any, Any, list[tuple[Any, Any]]]:
     data = message.embeds[0].to_dict() if message.embeds else {}
     return data.get("title"), data.get("description"), [(f["name"], f["value"]) for f in data.get("fields", [])]
 
 
-async def assert_table_shows_the_stored_game(env: simcord.Env, place, game_id: int) -> None:
+async def assert_table_shows_the_stored_game(env: simcord.Env, place: simcord.ChannelHandle, game_id: int) -> None:
     """The living table is exactly the projection of the stored game: text, embed and buttons."""
     record, game = await stored(env, game_id)
     expected = bot_of(env).presenter.render(record, game)
@@ -68,38 +81,44 @@ async def assert_table_shows_the_stored_game(env: simcord.Env, place, game_id: i
         expected.embed.description,
         [(field.name, field.value) for field in expected.embed.fields],
     )
-    wanted = [item.custom_id for item in expected.view.children] if expected.view else []
+    wanted = [custom_id_of(item) for item in expected.view.children] if expected.view else []
     assert custom_ids(table) == wanted
     assert record.shown
 
 
-def assert_panel_matches_the_seat_view(env: simcord.Env, member: simcord.MemberActor, record, game, seat) -> None:
+def assert_panel_matches_the_seat_view(
+    env: simcord.Env, member: simcord.MemberActor, record: GameRecord, game: AnyGame, seat: int
+) -> None:
     """A seat's DM panel is the panel drawn from that seat's view of the stored game."""
-    expected = env.bot.presenter.uis[record.kind].hand_panel(record, game, seat, "en")
+    expected = bot_of(env).presenter.uis[record.kind].hand_panel(record, game, seat, "en")
     shown = dm_hand_message(member, record, seat)
     assert shown.content == expected["content"], (seat, shown.content)
-    wanted = [item.custom_id for item in expected["view"].children]
+    wanted = [custom_id_of(item) for item in expected["view"].children]
     assert custom_ids(shown) == wanted
 
 
-def turn_pings(place):
+def turn_pings(place: simcord.ChannelHandle) -> list[discord.Message]:
     return [message for message in place.history() if "your turn in" in (message.content or "")]
 
 
-async def moves_logged(env: simcord.Env, game_id: int):
+async def moves_logged(env: simcord.Env, game_id: int) -> int:
     return len(await bot_of(env).store.game_moves(game_id))
 
 
-async def kasino_for_two(env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]):
+async def kasino_for_two(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> tuple[int, GameRecord, AnyGame, simcord.MemberActor]:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     record, game = await stored(env, game_id)
-    return game_id, record, game, member_for(members, record, game.to_move)
+    return game_id, record, game, member_for(members, record, seat_to_move(game))
 
 
-async def play_from_dm(env: simcord.Env, member: simcord.MemberActor, game_id: int, rng):
+async def play_from_dm(
+    env: simcord.Env, member: simcord.MemberActor, game_id: int, rng: random.Random
+) -> simcord.InteractionResult:
     record, game = await stored(env, game_id)
-    return await choose_on_panel(member.user, dm_hand_message(member, record, game.to_move), rng)
+    return await choose_on_panel(member.user, dm_hand_message(member, record, seat_to_move(game)), rng)
 
 
 async def test_a_failed_table_edit_says_the_move_counted_and_the_table_catches_up(
@@ -132,7 +151,7 @@ async def test_garbage_is_not_stuck_after_a_failed_table_update(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
     record, game = await stored(simcord_env, game_id)
-    player = member_for(members, record, game.to_move)
+    player = member_for(members, record, seat_to_move(game))
     old_table = table_message(thread, game_id)
     # The click's own table update (through the interaction) fails once.
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **UNAVAILABLE)
@@ -147,7 +166,7 @@ async def test_garbage_is_not_stuck_after_a_failed_table_update(
     record, game = await stored(simcord_env, game_id)
     table = table_message(thread, game_id)
     choice = next(cid for cid in custom_ids(table) if is_enabled(table, cid))
-    await member_for(members, record, game.to_move).click(table, custom_id=choice)
+    await member_for(members, record, seat_to_move(game)).click(table, custom_id=choice)
     assert await moves_logged(simcord_env, game_id) == 2
     # The retry, when it comes, finds nothing owed and changes nothing.
     await simcord_env.advance_time(61)
@@ -162,7 +181,7 @@ async def test_a_failed_ping_is_posted_later_exactly_once(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=3)
     thread = game_thread(channel, game_id)
     record, game = await stored(simcord_env, game_id)
-    player = member_for(members, record, game.to_move)
+    player = member_for(members, record, seat_to_move(game))
     table = table_message(thread, game_id)
     # Draw, then (unless a Jack waits for a spot) the turn passes and the next player is pinged by a followup.
     simcord_env.inject_error("POST", "/webhooks/*", status=403, code=50013, message="Missing Permissions", times=1)
@@ -175,7 +194,7 @@ async def test_a_failed_ping_is_posted_later_exactly_once(
     record, game = await stored(simcord_env, game_id)
     pings = turn_pings(thread)
     assert [ping.id for ping in pings] == [record.ping_message_id]
-    assert f"<@{record.seats[game.to_move].user_id}>" in pings[0].content
+    assert f"<@{record.seats[seat_to_move(game)].user_id}>" in pings[0].content
     assert record.shown and await moves_logged(simcord_env, game_id) == 1
 
 
@@ -184,7 +203,7 @@ async def test_a_failed_dm_edit_is_redone_and_the_player_told(
 ) -> None:
     game_id, record, game, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
-    seat = game.to_move
+    seat = seat_to_move(game)
     dm = mover.user.dm_channel
     simcord_env.inject_error("PATCH", f"/channels/{dm.id}/messages/*", **UNAVAILABLE)
     move = game.legal_moves(seat)[0]
@@ -225,7 +244,7 @@ async def test_a_deleted_thread_moves_the_game_to_its_channel(
 ) -> None:
     game_id, _, _, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
-    gone = {"status": 404, "code": 10003, "message": "Unknown Channel", "times": None}
+    gone: LastingError = {"status": 404, "code": 10003, "message": "Unknown Channel", "times": None}
     for method in ("GET", "POST", "PATCH", "DELETE"):
         simcord_env.inject_error(method, f"/channels/{thread.id}/*", **gone)
     with caplog.at_level(logging.INFO):
@@ -250,7 +269,9 @@ async def test_a_deleted_table_message_is_posted_again(
     thread = game_thread(channel, game_id)
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
-    await mod.delete(message_by_id(thread, record.table_message_id))
+    table = message_by_id(thread, record.table_message_id)
+    assert table is not None
+    await mod.delete(table)
     await play_from_dm(simcord_env, mover, game_id, random.Random(4))
     after, _ = await stored(simcord_env, game_id)
     assert after.table_message_id != record.table_message_id
@@ -267,14 +288,15 @@ async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(
 ) -> None:
     alice, bob = members[:2]
     bob.user.dm_channel  # noqa: B018 - opens bob's DM channel, so that sends into it can be refused
-    closed = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
+    closed: LastingError = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
     simcord_env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **closed)
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
     record, game = await stored(simcord_env, game_id)
-    mover = record.seats[game.to_move]
+    mover = record.seats[seat_to_move(game)]
+    assert mover.user_id is not None
     # The move is saved, and the process stops before anything is shown.
-    await bot_of(simcord_env).service.play(game_id, mover.user_id, str(game.legal_moves(game.to_move)[0]))
+    await bot_of(simcord_env).service.play(game_id, mover.user_id, str(game.legal_moves(seat_to_move(game))[0]))
     saved, _ = await stored(simcord_env, game_id)
     assert not saved.shown
     await bot_of(simcord_env).store.close()
@@ -286,13 +308,13 @@ async def test_stopping_between_saving_and_showing_is_repaired_at_start_up(
     )
     assert "The game continues." not in str(embed_text(table_message(thread, game_id)))
     # Whoever moves next is told: bob (DMs closed) by one ping in the thread, alice by a new DM panel.
-    next_player = record.seats[game.to_move]
+    next_player = record.seats[seat_to_move(game)]
     pings = turn_pings(thread)
     if next_player.user_id == bob.id:
         assert [ping.id for ping in pings] == [record.ping_message_id]
     else:
         assert pings == []
-        assert_panel_matches_the_seat_view(simcord_env, alice, record, game, game.to_move)
+        assert_panel_matches_the_seat_view(simcord_env, alice, record, game, seat_to_move(game))
     assert await moves_logged(simcord_env, game_id) == 1
 
 
@@ -311,7 +333,7 @@ async def test_every_seat_sees_its_own_current_panel_after_every_move(
                 checks += 1
             if record.status == "finished":
                 break
-            await play_from_dm(simcord_env, member_for(members, record, game.to_move), game_id, rng)
+            await play_from_dm(simcord_env, member_for(members, record, seat_to_move(game)), game_id, rng)
         assert checks > players * 20
         # Finished: no panel keeps a live menu.
         for seat in range(players):
@@ -324,7 +346,7 @@ async def test_a_finished_game_leaves_no_ping_and_posts_round_scores_before_the_
 ) -> None:
     alice, bob = members[:2]
     bob.user.dm_channel  # noqa: B018 - bob plays with DMs closed, so his turns are pinged in the thread
-    closed = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
+    closed: LastingError = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
     simcord_env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **closed)
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, target=3)
     thread = game_thread(channel, game_id)
@@ -333,8 +355,8 @@ async def test_a_finished_game_leaves_no_ping_and_posts_round_scores_before_the_
         record, game = await stored(simcord_env, game_id)
         if record.status == "finished":
             break
-        member = member_for(members, record, game.to_move)
-        move = rng.choice([str(move) for move in game.legal_moves(game.to_move)])
+        member = member_for(members, record, seat_to_move(game))
+        move = rng.choice([str(move) for move in game.legal_moves(seat_to_move(game))])
         await member.slash(thread, "kasino play", move=move)
     assert turn_pings(thread) == []
     texts = [message.content or "" for message in thread.history()]
@@ -380,11 +402,11 @@ async def test_garbage_pings_each_turn_once_and_never_reposts_for_the_same_playe
             break
         table = table_message(thread, game_id)
         choice = rng.choice([cid for cid in custom_ids(table) if is_enabled(table, cid)])
-        await member_for(members, record, game.to_move).click(table, custom_id=choice)
+        await member_for(members, record, seat_to_move(game)).click(table, custom_id=choice)
         record, game = await stored(simcord_env, game_id)
         pings = turn_pings(thread)
         if record.status == "running":
-            assert len(pings) == 1 and f"<@{record.seats[game.to_move].user_id}>" in pings[0].content
+            assert len(pings) == 1 and f"<@{record.seats[seat_to_move(game)].user_id}>" in pings[0].content
     posted = [
         entry.json["content"]
         for entry in simcord_env.http_requests[start:]
@@ -405,7 +427,7 @@ async def test_a_turn_warning_goes_once_the_turn_is_played(
     assert record.warned and record.warning_message_id is not None
     assert message_by_id(thread, record.warning_message_id) is not None
     table = table_message(thread, game_id)
-    await member_for(members, record, game.to_move).click(table, label="Draw from stock")
+    await member_for(members, record, seat_to_move(game)).click(table, label="Draw from stock")
     after, _ = await stored(simcord_env, game_id)
     assert after.warning_message_id is None
     assert message_by_id(thread, record.warning_message_id) is None
@@ -437,16 +459,16 @@ async def test_a_finishing_move_whose_edit_failed_is_repaired_by_a_restart(
         record, game = await stored(simcord_env, game_id)
         table = table_message(thread, game_id)
         choice = rng.choice([cid for cid in custom_ids(table) if is_enabled(table, cid)])
-        trial = GarbageGame.from_dict(record.state)
+        trial = GarbageGame.from_dict(state_of(record))
         action = choice.split(":")[3]
         text = {"stock": "draw stock", "discard": "draw discard"}.get(action) or f"jack {choice.split(':')[4]}"
-        trial.play(game.to_move, text)
+        trial.play(seat_to_move(game), text)
         if trial.is_over():
             break
-        await member_for(members, record, game.to_move).click(table, custom_id=choice)
+        await member_for(members, record, seat_to_move(game)).click(table, custom_id=choice)
     # Every edit through the click fails (not only the first: which edit comes first is not fixed).
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **UNAVAILABLE, times=None)
-    await member_for(members, record, game.to_move).click(table, custom_id=choice)
+    await member_for(members, record, seat_to_move(game)).click(table, custom_id=choice)
     record, _ = await stored(simcord_env, game_id)
     assert record.status == "finished" and not record.shown
     # The bot stops before its retry; Discord is well again, and the new bot repairs the table at start-up.
