@@ -12,7 +12,7 @@ import simcord
 
 from cogs.runtime.delivery import CATCH_UP
 from i18n import say
-from tests.cogs.helpers import bot_of, game_thread, lobby_button, private_text, record_of
+from tests.cogs.helpers import bot_of, game_thread, lobby_button, private_text, record_of, seat_to_move
 from tests.cogs.test_kasino_flow import dm_hand_message
 from tests.cogs.test_projection import (
     assert_panel_matches_the_seat_view,
@@ -57,7 +57,7 @@ async def test_a_table_edit_refused_with_30046_posts_one_new_table_stores_it_and
     # The next move edits the new table in place.
     new = record.table_message_id
     record, game = await stored(simcord_env, game_id)
-    mover = next(m for m in members if m.id == record.seats[game.to_move].user_id)
+    mover = next(m for m in members if m.id == record.seats[seat_to_move(game)].user_id)
     await play_from_dm(simcord_env, mover, game_id, rng)
     record, _ = await stored(simcord_env, game_id)
     assert record.table_message_id == new and posts_to(simcord_env, thread.id) == posted + 1
@@ -68,7 +68,7 @@ async def test_a_table_edit_refused_with_30046_posts_one_new_table_stores_it_and
     # A second refusal (of the new table) leads to one more new table, and nothing loops.
     simcord_env.inject_error("PATCH", f"/channels/{thread.id}/messages/{new}", **EDIT_CAP, times=None)
     record, game = await stored(simcord_env, game_id)
-    mover = next(m for m in members if m.id == record.seats[game.to_move].user_id)
+    mover = next(m for m in members if m.id == record.seats[seat_to_move(game)].user_id)
     await play_from_dm(simcord_env, mover, game_id, rng)
     for _ in range(3):  # long enough for several retries, were any owed
         await simcord_env.advance_time(60)

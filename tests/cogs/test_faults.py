@@ -23,6 +23,7 @@ from tests.cogs.helpers import (
     member_for,
     open_and_start,
     private_text,
+    seat_to_move,
     state_of,
     table_message,
 )
@@ -44,7 +45,7 @@ async def click_any(env: simcord.Env, members: list[simcord.MemberActor], place,
     """The player to move clicks one of the table's live buttons."""
     record, game = await stored(env, game_id)
     table = table_message(place, game_id)
-    return await member_for(members, record, game.to_move).click(table, custom_id=rng.choice(enabled_ids(table)))
+    return await member_for(members, record, seat_to_move(game)).click(table, custom_id=rng.choice(enabled_ids(table)))
 
 
 async def play_garbage_to_the_end(
@@ -203,7 +204,7 @@ async def test_disk_full_then_freed_the_first_click_counts_or_is_truthfully_refu
     thread = game_thread(channel, game_id)
     filler = fill(db_path.parent)
     record, game = await stored(simcord_env, game_id)
-    player = member_for(members, record, game.to_move)
+    player = member_for(members, record, seat_to_move(game))
     table = table_message(thread, game_id)
     full = await player.click(table, label="Draw from stock")
     said = private_text(full)
@@ -229,13 +230,13 @@ async def test_table_edits_failing_the_next_click_redraws_through_the_interactio
     # Every edit of the table through the channel fails for a while; edits through a click still work.
     simcord_env.inject_error("PATCH", f"/channels/{thread.id}/messages/{record.table_message_id}", **UNAVAILABLE,
                              times=None)  # fmt: skip
-    first = member_for(members, record, game.to_move)
+    first = member_for(members, record, seat_to_move(game))
     await first.slash(thread, "garbage draw", source="draw stock")  # typed: the table is edited through the channel
     after_first, game = await stored(simcord_env, game_id)
     assert after_first.version == record.version + 1 and not after_first.shown
     # The player now to move clicks the table they see, which is behind: it is redrawn through their click at once.
     stale = table_message(thread, game_id)
-    clicker = member_for(members, after_first, game.to_move)
+    clicker = member_for(members, after_first, seat_to_move(game))
     refused = await clicker.click(stale, custom_id=enabled_ids(stale)[0])
     assert refused.acknowledged and "out of date" in private_text(refused)
     now, game = await stored(simcord_env, game_id)
@@ -244,5 +245,5 @@ async def test_table_edits_failing_the_next_click_redraws_through_the_interactio
     # The following click, on the redrawn table, counts.
     moves = await moves_logged(simcord_env, game_id)
     table = table_message(thread, game_id)
-    await member_for(members, now, game.to_move).click(table, custom_id=enabled_ids(table)[0])
+    await member_for(members, now, seat_to_move(game)).click(table, custom_id=enabled_ids(table)[0])
     assert await moves_logged(simcord_env, game_id) == moves + 1

@@ -3,7 +3,7 @@ TV2 showdown, on/off for three seats only; TV3 aces low, on/off and also an opti
 the lobby, refusals with their reasons, a server's usual house rules, and the rules told on the table, in `/rules`
 and counted by `/stats`."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import discord
 import pytest
@@ -13,6 +13,8 @@ from bot import CardBot
 from engine import registry
 from tests import toy_game
 from tests.cogs.helpers import (
+    InjectedError,
+    Shown,
     bot_of,
     components,
     custom_ids,
@@ -28,32 +30,32 @@ from tests.cogs.helpers import (
 
 
 @pytest.fixture
-def simcord_bot(make_bot: Callable[[], CardBot]):
+def simcord_bot(make_bot: Callable[[], CardBot]) -> Iterator[CardBot]:
     with registry.registered(toy_game.KIND), toy_game.toy_words():
         yield make_bot()
 
 
-def manager(env: simcord.Env, guild: simcord.GuildHandle):
+def manager(env: simcord.Env, guild: simcord.GuildHandle) -> simcord.MemberActor:
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     return guild.add_member(env.create_user("mod"), roles=[mods])
 
 
-def game_id_of(opened):
-    return int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+def game_id_of(opened: simcord.InteractionResult) -> int:
+    return int(response_of(opened).content.split("#", 1)[1].split("*", 1)[0])
 
 
-def rule_control(message, index, value=None):
+def rule_control(message: Shown, index: int, value: str | None = None) -> str:
     """The custom id of the panel's control of rule `index` (a toggle carries the value it sets)."""
     suffix = f":hr:{index}" if value is None else f":hr:{index}:{value}"
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(suffix))
 
 
-def house_rules_button(message):
+def house_rules_button(message: Shown) -> str:
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(":0:houserules"))
 
 
-async def open_panel(host, opened):
-    panel = await host.click(opened.response, custom_id=house_rules_button(opened.response))
+async def open_panel(host: simcord.MemberActor, opened: simcord.InteractionResult) -> simcord.InteractionResult:
+    panel = await host.click(response_of(opened), custom_id=house_rules_button(response_of(opened)))
     assert panel.ephemeral, panel
     return panel
 
@@ -66,9 +68,9 @@ async def test_the_host_sets_house_rules_and_the_lobby_lists_those_off_their_def
     assert opened.response is not None
     assert "House rules" not in opened.response.content  # the main rules: nothing to list
     panel = await open_panel(alice, opened)
-    assert panel.response.content.startswith(f"**House rules for High Card #{game_id_of(opened)}.**")
-    assert "No house rules: the main rules." in panel.response.content
-    shown = {component["custom_id"].split(":hr:")[1]: component for component in components(panel.response)}
+    assert response_of(panel).content.startswith(f"**House rules for High Card #{game_id_of(opened)}.**")
+    assert "No house rules: the main rules." in response_of(panel).content
+    shown = {component["custom_id"].split(":hr:")[1]: component for component in components(response_of(panel))}
     assert [option["label"] for option in shown["0"]["options"]] == [
         "Rounds: three cards",
         "Rounds: one card",
@@ -78,20 +80,20 @@ async def test_the_host_sets_house_rules_and_the_lobby_lists_those_off_their_def
     assert shown["0"]["options"][1]["description"] == "Each player is dealt one card: one show decides."
     assert shown["1:on"]["label"] == "Showdown: highest wins" and shown["2:on"]["label"] == "Aces: high"
 
-    await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
-    await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
+    await alice.select(response_of(panel), ["1"], custom_id=rule_control(response_of(panel), 0))
+    await alice.click(response_of(panel), custom_id=rule_control(response_of(panel), 1, "on"))
     content = opened.response.content  # live: the lobby message as it is now
     assert "House rules: Rounds: one card; Showdown: lowest wins." in content
     # Showdown is for three players; one is seated so far: the lobby says what Start needs.
     assert "Before Start: Showdown needs exactly three players, not 1." in content
-    assert "House rules: Rounds: one card; Showdown: lowest wins." in panel.response.content  # the panel redrawn
-    toggles = {component["custom_id"]: component for component in components(panel.response)}
+    assert "House rules: Rounds: one card; Showdown: lowest wins." in response_of(panel).content  # the panel redrawn
+    toggles = {component["custom_id"]: component for component in components(response_of(panel))}
     assert any(custom_id.endswith(":hr:1:off") for custom_id in toggles)  # pressed again, it turns showdown off
     record = await bot_of(simcord_env).store.get_game(game_id_of(opened))
     assert record is not None
     assert record.settings == {"rounds": 1, "showdown": True}
 
-    await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "off"))
+    await alice.click(response_of(panel), custom_id=rule_control(response_of(panel), 1, "off"))
     assert "House rules: Rounds: one card." in opened.response.content
     assert "Before Start" not in opened.response.content
 
@@ -104,7 +106,7 @@ async def test_a_guest_is_refused_the_panel_with_the_reason(
     await bob.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
     refused = await bob.click(response_of(opened), custom_id=house_rules_button(response_of(opened)))
     assert private_text(refused) == "Only the host can change the house rules."
-    assert (await bot_of(simcord_env).store.get_game(game_id_of(opened))).settings == {}
+    assert (await record_of(simcord_env, game_id_of(opened))).settings == {}
 
 
 async def test_a_rule_that_does_not_fit_the_seats_is_refused_with_the_reason(
@@ -113,12 +115,12 @@ async def test_a_rule_that_does_not_fit_the_seats_is_refused_with_the_reason(
     alice = members[0]
     opened = await alice.slash(channel, "toy new", seats=2)
     panel = await open_panel(alice, opened)
-    refused = await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
+    refused = await alice.click(response_of(panel), custom_id=rule_control(response_of(panel), 1, "on"))
     assert private_text(refused) == "Showdown needs exactly three players, not 2."
-    assert (await bot_of(simcord_env).store.get_game(game_id_of(opened))).settings == {}
+    assert (await record_of(simcord_env, game_id_of(opened))).settings == {}
     assert opened.response is not None
     assert "House rules" not in opened.response.content
-    assert any(custom_id.endswith(":hr:1:on") for custom_id in custom_ids(panel.response))  # still off
+    assert any(custom_id.endswith(":hr:1:on") for custom_id in custom_ids(response_of(panel)))  # still off
 
 
 async def test_start_is_refused_while_the_rules_do_not_fit_the_players_seated(
@@ -128,7 +130,7 @@ async def test_start_is_refused_while_the_rules_do_not_fit_the_players_seated(
     opened = await alice.slash(channel, "toy new", seats=3)
     game_id = game_id_of(opened)
     panel = await open_panel(alice, opened)
-    await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))
+    await alice.click(response_of(panel), custom_id=rule_control(response_of(panel), 1, "on"))
     await bob.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
     assert opened.response is not None
     assert "not 2." in opened.response.content  # told again as the seats change
@@ -154,10 +156,10 @@ async def test_a_server_preset_applies_to_new_lobbies_and_is_shown_and_reset(
     refused = await alice.slash(channel, "houserules edit", game="toy")
     assert private_text(refused) == "Only someone with Manage Server can change this server's usual house rules."
     panel = await mod.slash(channel, "houserules edit", game="toy")
-    assert panel.response.content.startswith("**High Card: this server's usual house rules.**")
-    await mod.select(panel.response, ["2"], custom_id=rule_control(panel.response, 0))
-    await mod.click(panel.response, custom_id=rule_control(panel.response, 2, "on"))
-    assert "House rules: Rounds: two cards; Aces: low." in panel.response.content
+    assert response_of(panel).content.startswith("**High Card: this server's usual house rules.**")
+    await mod.select(response_of(panel), ["2"], custom_id=rule_control(response_of(panel), 0))
+    await mod.click(response_of(panel), custom_id=rule_control(response_of(panel), 2, "on"))
+    assert "House rules: Rounds: two cards; Aces: low." in response_of(panel).content
     assert await bot_of(simcord_env).store.house_rules_preset(guild.id, "toy") == {"rounds": 2, "aces_low": True}
 
     shown = await bob.slash(channel, "houserules show", game="toy")
@@ -193,13 +195,13 @@ async def test_a_manager_saves_a_lobbys_rules_for_the_server_and_a_member_cannot
     alice = members[0]
     opened = await alice.slash(channel, "toy new", seats=2)
     panel = await open_panel(alice, opened)
-    assert not any(custom_id.endswith(":hrsave") for custom_id in custom_ids(panel.response))  # not a manager
+    assert not any(custom_id.endswith(":hrsave") for custom_id in custom_ids(response_of(panel)))  # not a manager
     mod = manager(simcord_env, guild)
     opened = await mod.slash(channel, "toy new", seats=2)
     panel = await open_panel(mod, opened)
-    await mod.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
-    save = next(custom_id for custom_id in custom_ids(panel.response) if custom_id.endswith(":hrsave"))
-    saved = await mod.click(panel.response, custom_id=save)
+    await mod.select(response_of(panel), ["1"], custom_id=rule_control(response_of(panel), 0))
+    save = next(custom_id for custom_id in custom_ids(response_of(panel)) if custom_id.endswith(":hrsave"))
+    saved = await mod.click(response_of(panel), custom_id=save)
     assert private_text(saved) == (
         "Saved: new High Card lobbies in this server start from these house rules. House rules: Rounds: one card."
     )
@@ -213,7 +215,7 @@ async def test_the_table_rules_and_stats_tell_the_house_rules_of_the_game(
     opened = await alice.slash(channel, "toy new", seats=2)
     game_id = game_id_of(opened)
     panel = await open_panel(alice, opened)
-    await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
+    await alice.select(response_of(panel), ["1"], custom_id=rule_control(response_of(panel), 0))
     await bob.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
     await alice.click(response_of(opened), custom_id=lobby_button(response_of(opened), "start"))
     thread = game_thread(channel, game_id)
@@ -240,6 +242,7 @@ async def test_the_table_rules_and_stats_tell_the_house_rules_of_the_game(
     stats = await alice.slash(channel, "stats")
     assert stats.response is not None
     field = next(field for field in stats.response.embeds[0].fields if field.name == "High Card")
+    assert field.value is not None
     assert "1 game under house rules" in field.value
 
 
@@ -252,17 +255,20 @@ async def test_a_lobby_redrawn_in_its_channel_after_an_edit_refused_with_30046_i
     assert opened.response is not None
     game_id, old = game_id_of(opened), opened.response.message.id
     panel = await open_panel(alice, opened)
-    refused = {"status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"}
+    refused: InjectedError = {
+        "status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"
+    }
     simcord_env.inject_error("PATCH", f"/channels/{channel.id}/messages/{old}", **refused, times=None)
 
-    await alice.select(panel.response, ["1"], custom_id=rule_control(panel.response, 0))
+    await alice.select(response_of(panel), ["1"], custom_id=rule_control(response_of(panel), 0))
     new = (await record_of(simcord_env, game_id)).lobby_message_id
     assert new != old
     lobbies = [message for message in channel.history() if f"#{game_id}" in (message.content or "")]
     assert [message.id for message in lobbies] == [new]  # one new lobby; the old one deleted
     assert "House rules: Rounds: one card." in lobbies[0].content
 
-    await alice.click(panel.response, custom_id=rule_control(panel.response, 1, "on"))  # the new lobby is edited
+    # the new lobby is edited
+    await alice.click(response_of(panel), custom_id=rule_control(response_of(panel), 1, "on"))
     assert (await record_of(simcord_env, game_id)).lobby_message_id == new
     shown = next(message for message in channel.history() if message.id == new)
     assert "House rules: Rounds: one card; Showdown: lowest wins." in shown.content
