@@ -8,6 +8,7 @@ code's own words: a new command, or a changed description, without its translati
 """
 
 import unicodedata
+from typing import Any, cast
 
 import discord
 import pytest
@@ -17,6 +18,7 @@ from discord.app_commands import TranslationContext, TranslationContextLocation
 
 from cogs.lobby import new_lobby_command
 from cogs.runtime.hands import hand_command
+from cogs.runtime.host import GameBot
 from cogs.runtime.translator import CommandTranslator, Entry, entry_for, is_proper_name, slash, words
 from engine import registry
 from tests import toy_cog, toy_game
@@ -26,7 +28,7 @@ LOCALES = ("no", "id", "hu")
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2  # option types that are commands, not values
 
 
-def valid_name(name):
+def valid_name(name: str) -> bool:
     """Discord's rule for command and option names: `^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$`, lowercase."""
     return (
         1 <= len(name) <= 32
@@ -35,18 +37,18 @@ def valid_name(name):
     )
 
 
-def problems_in(payloads):
+def problems_in(payloads: list[dict[str, Any]]) -> list[str]:
     """Every way the synced commands break Discord's rules or lack a language, in words naming the command."""
-    problems = []
+    problems: list[str] = []
 
-    def unique(siblings, where) -> None:
+    def unique(siblings: list[dict[str, Any]], where: str) -> None:
         for locale in LOCALES:
             names = [item.get("name_localizations", {}).get(locale, item["name"]) for item in siblings]
             twice = sorted({name for name in names if names.count(name) > 1})
             if twice:
                 problems.append(f"{where}: the {locale} names {twice} are given twice")
 
-    def localized(item, where) -> None:
+    def localized(item: dict[str, Any], where: str) -> None:
         for key, check in (("name_localizations", valid_name), ("description_localizations", described)):
             given = item.get(key) or {}
             problems.extend(f"{where}: no {key} for {locale}" for locale in LOCALES if locale not in given)
@@ -56,7 +58,7 @@ def problems_in(payloads):
                 if not check(text)
             )
 
-    def visit(item, path) -> None:
+    def visit(item: dict[str, Any], path: list[str]) -> None:
         where = "/" + " ".join(path)
         localized(item, where)
         options = item.get("options") or []
@@ -87,15 +89,15 @@ def problems_in(payloads):
     return problems
 
 
-def described(text):
+def described(text: str) -> bool:
     return 1 <= len(text) <= 100
 
 
-def untranslated(tree):
+def untranslated(tree: app_commands.CommandTree[Any]) -> list[str]:
     """Each text of the tree whose entry is missing in a catalog or whose English differs from the code's words."""
-    found = []
+    found: list[str] = []
 
-    def check(entry, english, where) -> None:
+    def check(entry: Entry, english: str, where: str) -> None:
         said = words(entry, "en")
         if said is None:
             found.append(f"{where}: no entry ({entry.keys[0]})")
@@ -137,7 +139,9 @@ async def test_every_synced_command_carries_its_words_in_norwegian_indonesian_an
 
 async def test_the_translated_payload_of_the_tree_is_what_was_synced(simcord_env: simcord.Env) -> None:
     tree = bot_of(simcord_env).tree
-    translated = [await command.get_translated_payload(tree, tree.translator) for command in tree.get_commands()]
+    translator = tree.translator
+    assert translator is not None
+    translated = [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
     assert problems_in(translated) == []
 
 
@@ -153,7 +157,11 @@ async def test_a_command_without_its_words_is_named() -> None:
         group = app_commands.Group(name="toy", description=toy_game.KIND.tagline)
         for command in (new_lobby_command(toy_game.KIND), hand_command(toy_game.KIND)):
             group.add_command(command)
-        group.add_command(toy_cog.ToyCog(None).app_command.get_command("play"))
+        cog = toy_cog.ToyCog(cast("GameBot", None))  # its commands are defined without a bot
+        assert cog.app_command is not None
+        play = cog.app_command.get_command("play")
+        assert play is not None
+        group.add_command(play)
         tree.add_command(group)
         missing = untranslated(tree)
     assert "/toy play description: no entry (toy.command.play.description)" in missing
@@ -170,7 +178,8 @@ async def test_the_translator_gives_nothing_for_english_or_a_language_without_a_
     translator = bot_of(simcord_env).tree.translator
     assert isinstance(translator, CommandTranslator)
     rules = bot_of(simcord_env).tree.get_command("rules")
-    context = TranslationContext(TranslationContextLocation.command_name, rules)
+    assert isinstance(rules, app_commands.Command)
+    context: TranslationContext[Any, Any] = TranslationContext(TranslationContextLocation.command_name, rules)
     said = {
         locale: await translator.translate(app_commands.locale_str("rules"), locale, context)
         for locale in (
@@ -208,12 +217,12 @@ def test_a_kinds_own_entry_comes_before_the_one_every_kind_shares() -> None:
     assert entry_for("rules", "option.game.name").keys == ("command.rules.option.game.name",)
 
 
-def test_the_payload_check_can_fail():
-    def names(no, id_, hu):
+def test_the_payload_check_can_fail() -> None:
+    def names(no: str, id_: str, hu: str) -> dict[str, str]:
         return {"no": no, "id": id_, "hu": hu}
 
     said = names("x", "y", "z")
-    payloads = [
+    payloads: list[dict[str, Any]] = [
         {
             "name": "rules",
             "name_localizations": names("regler", "aturan", "szabályok"),
