@@ -3,22 +3,35 @@
 import random
 import re
 
+import discord
 import pytest
 import simcord
 
 from cogs.runtime.text import legible
-from tests.cogs.helpers import bot_of, components, game_thread, member_for, open_and_start, table_message
+from db.records import GameRecord
+from tests.cogs.helpers import (
+    InjectedError,
+    Shown,
+    components,
+    game_thread,
+    member_for,
+    open_and_start,
+    record_of,
+    response_of,
+    state_of,
+    table_message,
+)
 
-CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
+CLOSED: InjectedError = {"status": 403, "code": 50007, "message": "Cannot send messages to this user"}
 STAMP = re.compile(r"Drawn <t:(\d+):R>")
 TOKEN_LIFETIME = 15 * 60
 
 
-def panel_text(message):
+def panel_text(message: Shown) -> str:
     return "\n".join([message.content or "", *(embed.description or "" for embed in message.embeds)])
 
 
-def drawn_at(message):
+def drawn_at(message: Shown) -> int | None:
     found = STAMP.search(panel_text(message))
     return int(found[1]) if found else None
 
@@ -27,28 +40,33 @@ class Table:
     """The members of a game, and which panel each was last shown."""
 
     def __init__(
-        self, env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], closed, game_id: int
+        self,
+        env: simcord.Env,
+        channel: simcord.ChannelHandle,
+        members: list[simcord.MemberActor],
+        closed: set[int],
+        game_id: int,
     ) -> None:
         self.env, self.channel, self.members, self.game_id = env, channel, members, game_id
         self.closed = closed
-        self.ephemeral = {}  # member id → id of their latest ephemeral panel
+        self.ephemeral: dict[int, int] = {}  # member id → id of their latest ephemeral panel
         self.thread = game_thread(channel, game_id)
 
-    async def record(self):
-        return await bot_of(self.env).store.get_game(self.game_id)
+    async def record(self) -> GameRecord:
+        return await record_of(self.env, self.game_id)
 
-    def dm_panel(self, member: simcord.MemberActor):
+    def dm_panel(self, member: simcord.MemberActor) -> discord.Message | None:
         found = [m for m in member.user.dm_channel.history() if components(m) and f"#{self.game_id}" in m.content]
         return found[-1] if found else None
 
-    def ephemeral_panel(self, member: simcord.MemberActor):
+    def ephemeral_panel(self, member: simcord.MemberActor) -> discord.Message | None:
         wanted = self.ephemeral.get(member.id)
         return next((m for m in self.thread.history(viewer=member) if m.id == wanted), None)
 
-    def latest_panel(self, member: simcord.MemberActor):
+    def latest_panel(self, member: simcord.MemberActor) -> discord.Message | None:
         return self.ephemeral_panel(member) if member.id in self.closed else self.dm_panel(member)
 
-    async def show_hand(self, member: simcord.MemberActor):
+    async def show_hand(self, member: simcord.MemberActor) -> discord.Message | None:
         pings = [m for m in self.thread.history() if member.mention in (m.content or "") and components(m)]
         shown = await member.click(
             pings[-1] if pings else table_message(self.thread, self.game_id), label="Show my hand"
@@ -58,9 +76,9 @@ class Table:
         self.ephemeral[member.id] = shown.response.message.id
         return self.ephemeral_panel(member)
 
-    def assert_current_or_plainly_old(self, record) -> None:
+    def assert_current_or_plainly_old(self, record: GameRecord) -> None:
         """Every seat's latest panel shows its real hand and whose turn it is, or says plainly how old it is."""
-        game_state = record.state
+        game_state = state_of(record)
         now = int(self.env.now().timestamp())
         for seat, player in enumerate(record.seats):
             member = next(m for m in self.members if m.id == player.user_id)
@@ -89,18 +107,19 @@ class Table:
                 assert bool(live) == mine
 
 
-async def play(table, member: simcord.MemberActor, rng) -> None:
+async def play(table: Table, member: simcord.MemberActor, rng: random.Random) -> None:
     """`member` plays a move from the panel they have, asking for their hand only when it does not show the turn."""
     record = await table.record()
     if member.id in table.closed:
         panel = table.ephemeral_panel(member)
         if panel is None or not any(f":{record.version}:" in c.get("custom_id", "") for c in components(panel)):
             panel = await table.show_hand(member)
-        actor = member
+        actor: simcord.MemberActor | simcord.UserHandle = member
     else:
         panel, actor = table.dm_panel(member), member.user
     before: set[str] = set()
     for _ in range(5):
+        assert panel is not None, "no panel to play from"
         # The player follows what their last tap opened (a card's moves) rather than tapping another card.
         shown = [c for c in components(panel) if c.get("label") != "Refresh"]
         parts, before = [c for c in shown if c["custom_id"] not in before] or shown, {c["custom_id"] for c in shown}
@@ -136,7 +155,7 @@ async def test_every_panel_is_current_or_plainly_old_through_whole_games(
         record = await table.record()
         if record.status != "running":
             break
-        mover = member_for(seated, record, record.state["to_move"])
+        mover = member_for(seated, record, state_of(record)["to_move"])
         if not waited and mover.id not in closed and table.ephemeral:
             # The closed-DM player's token lapses while the others play: their panel cannot change any more.
             for _ in range(4):
@@ -157,14 +176,16 @@ async def test_an_expired_panel_shows_its_age_and_a_click_on_it_answers_with_the
     table = Table(simcord_env, channel, [alice, bob], {bob.id}, game_id)
     rng = random.Random(1)
     record = await table.record()
-    if member_for([alice, bob], record, record.state["to_move"]) is alice:
+    if member_for([alice, bob], record, state_of(record)["to_move"]) is alice:
         await play(table, alice, rng)
     shown = await table.show_hand(bob)
+    assert shown is not None
     assert "Your turn" in shown.content and drawn_at(shown) == int(simcord_env.now().timestamp())
     await play(table, bob, rng)
     # Alice plays while bob's token lives: bob's panel follows, with his turn and a live menu.
     await play(table, alice, rng)
     panel = table.ephemeral_panel(bob)
+    assert panel is not None
     record = await table.record()
     assert "Your turn" in panel.content
     assert any(f":{record.version}:" in c.get("custom_id", "") for c in components(panel))
@@ -173,8 +194,11 @@ async def test_an_expired_panel_shows_its_age_and_a_click_on_it_answers_with_the
         await simcord_env.advance_time(4 * 60)
     await play(table, alice, rng)  # bob's token has lapsed: his panel cannot follow
     old = table.ephemeral_panel(bob)
+    assert old is not None
     assert "Your turn" not in old.content
-    assert int(simcord_env.now().timestamp()) - drawn_at(old) >= TOKEN_LIFETIME
+    old_stamp = drawn_at(old)
+    assert old_stamp is not None
+    assert int(simcord_env.now().timestamp()) - old_stamp >= TOKEN_LIFETIME
     # The turn ping brings him back in one tap, and it links to the table.
     record = await table.record()
     ping = [m for m in table.thread.history() if bob.mention in (m.content or "") and "your turn" in m.content][-1]
@@ -184,6 +208,7 @@ async def test_an_expired_panel_shows_its_age_and_a_click_on_it_answers_with_the
     refreshed = await bob.click(old, label="Refresh")
     assert refreshed.acknowledged
     now = table.ephemeral_panel(bob)
+    assert now is not None
     assert "Your turn" in now.content and drawn_at(now) == int(simcord_env.now().timestamp())
 
 
@@ -193,7 +218,7 @@ async def test_show_my_hand_replaces_the_panel_before_it(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     thread = game_thread(channel, game_id)
-    first = (await alice.click(table_message(thread, game_id), label="Show my hand")).response.message.id
+    first = response_of(await alice.click(table_message(thread, game_id), label="Show my hand")).message.id
     second = await alice.click(table_message(thread, game_id), label="Show my hand")
     ids = [m.id for m in thread.history(viewer=alice) if m.flags.ephemeral]
     assert second.response is not None
@@ -217,7 +242,7 @@ async def test_one_notice_for_every_closed_dm_and_no_confirmation_of_a_click(
     rng = random.Random(4)
     for _ in range(4):
         record = await table.record()
-        mover = member_for(seated, record, record.state["to_move"])
+        mover = member_for(seated, record, state_of(record)["to_move"])
         before = {m.id for m in thread.history(viewer=mover)}
         await play(table, mover, rng)
         said = [m for m in thread.history(viewer=mover) if m.id not in before and m.flags.ephemeral]
@@ -225,5 +250,5 @@ async def test_one_notice_for_every_closed_dm_and_no_confirmation_of_a_click(
     # The table tells every move since the player to move last moved: the three others'.
     record = await table.record()
     told = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
-    others = [seat.name for index, seat in enumerate(record.seats) if index != record.state["to_move"]]
+    others = [seat.name for index, seat in enumerate(record.seats) if index != state_of(record)["to_move"]]
     assert all(name in told for name in others), told
