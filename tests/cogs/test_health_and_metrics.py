@@ -2,6 +2,7 @@
 
 import itertools
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -9,14 +10,14 @@ import pytest
 import simcord
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import create_bot
+from bot import CardBot, create_bot
 from engine.registry import game_class
 from tests.cogs.helpers import bot_of, game_thread, response_of, state_of
 from tests.cogs.test_computers import solo_lobby
 
 
 @pytest.fixture
-async def simcord_bot(db_path: Path, computers_without_pause: None):
+async def simcord_bot(db_path: Path, computers_without_pause: None) -> AsyncIterator[CardBot]:
     """The bot with /healthz and /metrics on 127.0.0.1, on a port the system picks (port 0)."""
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, metrics_port=0)
@@ -24,29 +25,35 @@ async def simcord_bot(db_path: Path, computers_without_pause: None):
     await bot.close()
 
 
-async def get(bot, path):
+async def get(bot: CardBot, path: str) -> tuple[int, str]:
     """GET `path` from the bot's own server, over a real socket: (status, body)."""
+    assert bot.health is not None
     url = f"http://127.0.0.1:{bot.health.port}{path}"
     async with aiohttp.ClientSession() as session, session.get(url, timeout=aiohttp.ClientTimeout(total=10)) as answer:
         return answer.status, await answer.text()
 
 
-def samples(text):
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def samples(text: str) -> Samples:
     """Every sample of a scrape: {(name, ((label, value), ...)): value}."""
-    found = {}
+    found: Samples = {}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
     return found
 
 
-def total(found, name, **labels):
+def total(found: Samples, name: str, **labels: str) -> float:
     """The sum of the samples called `name` whose labels include `labels`."""
     wanted = set(labels.items())
     return sum(value for (sample, have), value in found.items() if sample == name and wanted <= set(have))
 
 
-async def play_some_moves(env: simcord.Env, channel: simcord.ChannelHandle, member: simcord.MemberActor, moves):
+async def play_some_moves(
+    env: simcord.Env, channel: simcord.ChannelHandle, member: simcord.MemberActor, moves: int
+) -> int:
     """A member against a medium computer player: `moves` of the member's turns (the computer answers each)."""
     opened, game_id = await solo_lobby(channel, member, "kasino new", ["medium"], seats=2)
     await member.click(response_of(opened), label="Start")
@@ -67,7 +74,7 @@ async def play_some_moves(env: simcord.Env, channel: simcord.ChannelHandle, memb
 async def test_metrics_count_moves_by_kind_latency_requests_by_route_and_the_running_game(
     simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
 ) -> None:
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     await play_some_moves(simcord_env, channel, members[0], moves=3)
 
     status, text = await get(bot, "/metrics")
@@ -92,7 +99,7 @@ async def test_metrics_count_moves_by_kind_latency_requests_by_route_and_the_run
 async def test_healthz_turns_503_with_the_database_reason_once_the_database_is_gone(
     simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
 ) -> None:
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     await play_some_moves(simcord_env, channel, members[0], moves=1)
     assert await get(bot, "/healthz") == (200, "ok\n")
     await bot.store.close()
@@ -109,8 +116,9 @@ async def test_healthz_turns_503_with_the_database_reason_once_the_database_is_g
 async def test_healthz_turns_503_with_the_gateway_reason_while_disconnected_and_200_once_back(
     simcord_env: simcord.Env,
 ) -> None:
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     shard = bot.get_shard(0)
+    assert shard is not None
     await shard.disconnect()
     assert await get(bot, "/healthz") == (503, "gateway: disconnected\n")
     await shard.reconnect()
@@ -118,7 +126,7 @@ async def test_healthz_turns_503_with_the_gateway_reason_while_disconnected_and_
 
 
 async def test_discord_errors_are_counted_by_code(simcord_env: simcord.Env, channel: simcord.ChannelHandle) -> None:
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     with pytest.raises(Exception):  # noqa: B017 - whichever HTTPException: its code is what is counted
         await bot.http.get_message(channel.id, 1)  # no such message: 10008
     found = samples((await get(bot, "/metrics"))[1])
