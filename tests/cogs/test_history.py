@@ -7,10 +7,14 @@ reads back and replays to the stored final state (B1), a running game's carries 
 """
 
 import random
+from typing import Any
 
 import pytest
 import simcord
+from simcord.types import HttpLogEntry
 
+from db.records import GameRecord, MoveRecord
+from engine.base import AnyGame
 from engine.registry import game_class
 from i18n import say
 from render import render_table
@@ -23,6 +27,7 @@ from tests.cogs.helpers import (
     labels,
     open_and_start,
     public_texts,
+    response_of,
     texts_visible_to,
 )
 from tests.cogs.test_computers import solo_lobby
@@ -30,10 +35,12 @@ from tests.cogs.test_garbage_flow import hidden_cards, play_turn_by_buttons
 from tests.cogs.test_language import speaking
 
 
-async def finished_kasino(env: simcord.Env, channel: simcord.ChannelHandle, alice, target):
+async def finished_kasino(
+    env: simcord.Env, channel: simcord.ChannelHandle, alice: simcord.MemberActor, target: int
+) -> GameRecord:
     """A Kasino game of alice against an easy computer, played to its end by alice's typed moves."""
     opened, game_id = await solo_lobby(channel, alice, "kasino new", ["easy"], seats=2, target=target)
-    await alice.click(opened.response, label="Start")
+    await alice.click(response_of(opened), label="Start")
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
     for _ in range(2000):
@@ -48,43 +55,47 @@ async def finished_kasino(env: simcord.Env, channel: simcord.ChannelHandle, alic
     return record
 
 
-def shown(result):
+def shown(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral page: content, embed and components."""
-    response = result.response
+    response = response_of(result)
     parts = [response.content or ""]
     parts += [str(embed.to_dict()) for embed in response.embeds]
     parts += [str(component) for component in components(response)]
     return "\n".join(parts)
 
 
-def button(result, label):
-    return next(c for c in components(result.response) if c.get("label") == label)
+def button(result: simcord.InteractionResult, label: str) -> dict[str, Any]:
+    return next(c for c in components(response_of(result)) if c.get("label") == label)
 
 
-def enabled(result, label):
+def enabled(result: simcord.InteractionResult, label: str) -> bool:
     return not button(result, label).get("disabled", False)
 
 
-async def click(member: simcord.MemberActor, result, label):
-    clicked = await member.click(result.response, custom_id=button(result, label)["custom_id"])
+async def click(
+    member: simcord.MemberActor, result: simcord.InteractionResult, label: str
+) -> simcord.InteractionResult:
+    clicked = await member.click(response_of(result), custom_id=button(result, label)["custom_id"])
     assert clicked.response is not None
     assert clicked.acknowledged and clicked.response.ephemeral, clicked
     return clicked
 
 
-def counted_since(env: simcord.Env, start):
+def counted_since(env: simcord.Env, start: int) -> list[HttpLogEntry]:
     """The requests since `start` that count against the global rate limit (as `bench.bench_requests` counts)."""
     free = ("/interactions/", "/webhooks/")  # interaction callbacks, and followups and edits through a token
     return [entry for entry in env.http_requests[start:] if not entry.path.startswith(free)]
 
 
-def replayed(record, moves, upto):
+def replayed(record: GameRecord, moves: list[MoveRecord], upto: int) -> AnyGame:
     cls = game_class(record.kind)
     return cls.replay(len(record.seats), record.seed, record.settings, [(m.seat, m.move) for m in moves[:upto]])
 
 
-def description(result):
-    return result.response.embeds[0].description
+def description(result: simcord.InteractionResult) -> str:
+    text = response_of(result).embeds[0].description
+    assert text is not None, result
+    return text
 
 
 async def test_k16_history_and_replay_of_a_finished_kasino_game(
@@ -121,10 +132,11 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     # The replay: the table at the deal, then move by move, and round by round from the menu.
     replay = await click(carol, back, "Replay")
     first = pages[-2].split("`", 2)[1]  # the first move on that page
+    assert replay.response is not None
     assert replay.response.content.startswith(f"Replay of Kasino #{record.id}: move {first} of {len(moves)} · round ")
-    rounds = next(c for c in components(replay.response) if c.get("custom_id", "").endswith(":round"))
+    rounds = next(c for c in components(response_of(replay)) if c.get("custom_id", "").endswith(":round"))
     assert len(rounds["options"]) >= 2, "a game to 21 takes more than one round"
-    replay = await carol.select(replay.response, ["0"], custom_id=rounds["custom_id"])
+    replay = await carol.select(response_of(replay), ["0"], custom_id=rounds["custom_id"])
     assert replay.response is not None
     assert replay.response.content.startswith(f"Replay of Kasino #{record.id}: move 0 of {len(moves)} · round 1")
     assert not enabled(replay, "◀")
@@ -132,11 +144,11 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     picture = await replay.response.attachments[0].read()
     assert picture == render_table(replayed(record, moves, 0).public_view(), names, "en").png
     step = await click(carol, replay, "▶")
-    assert f": move 1 of {len(moves)} · round 1" in step.response.content
-    picture = await step.response.attachments[0].read()
+    assert f": move 1 of {len(moves)} · round 1" in response_of(step).content
+    picture = await response_of(step).attachments[0].read()
     assert picture == render_table(replayed(record, moves, 1).public_view(), names, "en").png
     last_round = rounds["options"][-1]
-    jumped = await carol.select(step.response, [last_round["value"]], custom_id=rounds["custom_id"])
+    jumped = await carol.select(response_of(step), [last_round["value"]], custom_id=rounds["custom_id"])
     assert jumped.response is not None
     assert f": move {last_round['value']} of {len(moves)} · round {len(rounds['options'])}" in jumped.response.content
     while enabled(jumped, "▶"):
@@ -149,7 +161,7 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     assert await jumped.response.attachments[0].read() == render_table(final.public_view(), names, "en").png
     history = await click(carol, jumped, "History")  # back to the page holding this move
     assert description(history) == pages[-1]
-    assert not history.response.attachments
+    assert not response_of(history).attachments
 
     # Every page was an answer to its own interaction: nothing counted against the rate limit, nothing public.
     assert counted_since(simcord_env, start) == []
@@ -185,7 +197,8 @@ async def test_g11_history_and_replay_of_a_running_garbage_game_show_no_hidden_c
         replay = await click(carol, replay, "▶")
         seen.append((len(seen), shown(replay)))
     assert len(seen) == len(moves) + 1
-    assert not any(c.get("custom_id", "").endswith(":round") for c in components(replay.response))  # one hand so far
+    # one hand so far
+    assert not any(c.get("custom_id", "").endswith(":round") for c in components(response_of(replay)))
     # Nothing face down at a move is named on that move's replay page (G11; the stock never ran out in 16 turns).
     for step, text in seen:
         game = replayed(record, moves, step)
@@ -250,11 +263,12 @@ async def test_a_norwegian_reader_gets_the_history_in_norwegian(
     assert opened.response is not None
     assert opened.response.embeds[0].title == say("no", "history.title", title=title) == f"Historikken til {title}"
     assert opened.response.content == say("no", "history.running-note", title=title)
+    assert opened.response.embeds[0].description is not None
     assert opened.response.embeds[0].description.startswith("`0` Spillet begynner. Rekkefølge rundt bordet: ")
     assert labels(opened.response) == ["◀", "▶", "Avspilling"]
     replay = await click(carol, opened, "Avspilling")
-    assert replay.response.content.startswith(f"Avspilling av {title}: trekk 0 av 0 · runde 1")
-    assert labels(replay.response)[-1] == "Historikk"
+    assert response_of(replay).content.startswith(f"Avspilling av {title}: trekk 0 av 0 · runde 1")
+    assert labels(response_of(replay))[-1] == "Historikk"
 
 
 async def test_a_lobby_or_another_servers_game_has_no_history(
