@@ -13,7 +13,7 @@ import simcord
 from cogs.runtime.delivery import CATCH_UP
 from cogs.runtime.errors import APOLOGY
 from i18n import say
-from tests.cogs.helpers import components, member_for, open_and_start
+from tests.cogs.helpers import components, member_for, open_and_start, state_of
 from tests.cogs.test_panels import CLOSED, Table, play
 from tests.cogs.test_projection import moves_logged
 
@@ -31,7 +31,7 @@ async def bobs_turn_on_an_ephemeral_panel(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     table = Table(env, channel, [alice, bob], {bob.id}, game_id)
     record = await table.record()
-    if member_for([alice, bob], record, record.state["to_move"]) is alice:
+    if member_for([alice, bob], record, state_of(record)["to_move"]) is alice:
         await play(table, alice, random.Random(1))
     await table.show_hand(bob)
     return table, alice, bob
