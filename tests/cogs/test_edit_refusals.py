@@ -8,15 +8,17 @@ that later updates edit the new message, and that a second refusal leads to one 
 
 import random
 
+import discord
 import simcord
 
 from cogs.runtime.delivery import CATCH_UP
 from i18n import say
-from tests.cogs.helpers import bot_of, game_thread, lobby_button, private_text, record_of, seat_to_move
+from tests.cogs.helpers import InjectedError, bot_of, game_thread, lobby_button, private_text, record_of, seat_to_move
 from tests.cogs.test_kasino_flow import dm_hand_message
 from tests.cogs.test_projection import (
     assert_panel_matches_the_seat_view,
     assert_table_shows_the_stored_game,
+    existing_message,
     kasino_for_two,
     message_by_id,
     moves_logged,
@@ -24,16 +26,18 @@ from tests.cogs.test_projection import (
     stored,
 )
 
-EDIT_CAP = {"status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"}
+EDIT_CAP: InjectedError = {
+    "status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"
+}
 COUNTED = say("en", CATCH_UP)
 
 
-def posts_to(env: simcord.Env, channel_id):
+def posts_to(env: simcord.Env, channel_id: int) -> int:
     """How many messages the bot has posted in a channel through its own route (counted requests)."""
     return sum(1 for r in env.http_requests if r.method == "POST" and r.path == f"/channels/{channel_id}/messages")
 
 
-def tables_in(place, game_id: int):
+def tables_in(place: simcord.ChannelHandle, game_id: int) -> list[discord.Message]:
     return [m for m in place.history() if m.embeds and f"#{game_id} " in (m.embeds[0].title or "") + " "]
 
 
@@ -93,6 +97,7 @@ async def test_where_deleting_the_refused_table_is_refused_it_is_edited_once_to_
     record, _ = await stored(simcord_env, game_id)
     assert record.table_message_id != old and record.shown
     pointer = message_by_id(thread, old)
+    assert pointer is not None
     assert thread is not None
     assert thread.guild is not None
     link = f"https://discord.com/channels/{thread.guild.id}/{thread.id}/{record.table_message_id})"
@@ -108,7 +113,7 @@ async def test_a_dm_panel_edit_refused_with_30046_posts_one_new_panel_stores_it_
 ) -> None:
     game_id, record, game, mover = await kasino_for_two(simcord_env, channel, members)
     thread = game_thread(channel, game_id)
-    seat = game.to_move
+    seat = seat_to_move(game)
     dm = mover.user.dm_channel
     old = record.seats[seat].hand_message_id
     simcord_env.inject_error("PATCH", f"/channels/{dm.id}/messages/{old}", **EDIT_CAP, times=None)
@@ -154,16 +159,17 @@ async def test_a_lobby_edit_refused_with_30046_posts_one_new_lobby_stores_it_and
     assert new != old and posts_to(simcord_env, channel.id) == posted + 1
     assert message_by_id(channel, old) is None
     lobby = message_by_id(channel, new)
+    assert lobby is not None
     assert "bob" in lobby.content
     # The next click on the new lobby edits it in place.
     await carol.click(lobby, custom_id=lobby_button(lobby, "join"))
     record = await bot_of(simcord_env).store.get_game(game_id)
     assert record is not None
     assert record.lobby_message_id == new and posts_to(simcord_env, channel.id) == posted + 1
-    assert "carol" in message_by_id(channel, new).content
+    assert "carol" in existing_message(channel, new).content
     # A second refusal leads to one more new lobby, and nothing loops.
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", **EDIT_CAP, times=1)
-    await dave.click(message_by_id(channel, new), custom_id=lobby_button(lobby, "join"))
+    await dave.click(existing_message(channel, new), custom_id=lobby_button(lobby, "join"))
     for _ in range(3):  # long enough for several retries, were any owed
         await simcord_env.advance_time(60)
     record = await bot_of(simcord_env).store.get_game(game_id)

@@ -58,6 +58,13 @@ def message_by_id(place: simcord.ChannelHandle, message_id: int | None) -> disco
     return next((message for message in place.history() if message.id == message_id), None)
 
 
+def existing_message(place: simcord.ChannelHandle, message_id: int | None) -> discord.Message:
+    """The message of that id, which must be there."""
+    found = message_by_id(place, message_id)
+    assert found is not None, message_id
+    return found
+
+
 def custom_id_of(item: discord.ui.Item[Any]) -> str | None:
     """The custom id of a view's button or menu."""
     assert isinstance(item, discord.ui.Button | discord.ui.Select | discord.ui.DynamicItem), item

@@ -30,6 +30,7 @@ from tests.cogs.helpers import (
     labels,
     member_for,
     open_and_start,
+    seat_to_move,
     state_of,
     table_message,
 )
@@ -188,7 +189,7 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
     record, game = await kasino_state(simcord_env, game_id)
-    seat = game.to_move
+    seat = seat_to_move(game)
     magyar = member_for(members, record, seat)
     speaking(monkeypatch, magyar, "hu")
     thread = game_thread(channel, game_id)
