@@ -10,7 +10,16 @@ import pytest
 import simcord
 
 from cogs.runtime.errors import APOLOGY
-from tests.cogs.helpers import bot_of, custom_ids, game_thread, member_for, open_and_start, private_text, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    custom_ids,
+    game_thread,
+    member_for,
+    open_and_start,
+    private_text,
+    record_of,
+    table_message,
+)
 from tests.cogs.test_hostile_input import post_forged
 from tests.cogs.test_seat_changes import state, three_player_kasino
 
@@ -36,7 +45,7 @@ def no_error_logged(caplog: pytest.LogCaptureFixture):
 
 
 async def stored(env: simcord.Env, game_id: int):
-    record = await bot_of(env).store.get_game(game_id)
+    record = await record_of(env, game_id)
     return record, bot_of(env).service.game_of(record)
 
 
@@ -144,14 +153,14 @@ async def test_a_house_rules_control_planted_on_a_public_message_changes_nothing
     assert opened.response is not None
     lobby_id = int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
     custom_id = planted.format(lobby=lobby_id)
-    before = await bot_of(simcord_env).store.get_game(lobby_id)
+    before = await record_of(simcord_env, lobby_id)
     forged = await post_forged(simcord_env, channel, custom_id)
     clicked = await alice.click(forged, custom_id=custom_id)
     answered_in_words(clicked, "house rules panel")
     after = next(message for message in channel.history() if message.id == forged.id)
     assert after.content == forged.content == "Forged controls"
     assert custom_ids(after) == [custom_id]
-    after_lobby = await bot_of(simcord_env).store.get_game(lobby_id)
+    after_lobby = await record_of(simcord_env, lobby_id)
     assert before is not None
     assert after_lobby is not None
     assert (after_lobby.version, after_lobby.settings) == (before.version, before.settings)

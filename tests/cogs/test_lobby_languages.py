@@ -18,7 +18,7 @@ from cogs.runtime.timing import in_words
 from db.records import LeaderboardPage, LeaderboardRow
 from engine.registry import GAME_KINDS, game_kind
 from i18n import LOCALES, SOURCE_LOCALE, counted, render_message, say
-from tests.cogs.helpers import bot_of, components, lobby_button, open_and_start, private_text
+from tests.cogs.helpers import bot_of, components, lobby_button, open_and_start, private_text, record_of
 from tests.cogs.test_language import manager, speaking
 from tests.cogs.test_leaderboard import finish_garbage
 
@@ -87,13 +87,13 @@ async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord
     locale = await bot_of(simcord_env).languages.public(guild.id)
     assert locale in TRANSLATED
     opened = await host.slash(channel, "kasino new", seats=3, timer="2m")
-    record = await bot_of(simcord_env).store.get_game(1)
+    record = await record_of(simcord_env, 1)
     check_lobby(opened.response.content, opened.response, locale, record, host)
     assert "Players" not in opened.response.content and "Join" not in opened.response.content
 
     await friend.click(opened.response, custom_id=lobby_button(opened.response, "join"))
     await host.select(opened.response, ["hard"], custom_id=menu(opened.response, "cpuadd")["custom_id"])
-    record = await bot_of(simcord_env).store.get_game(1)
+    record = await record_of(simcord_env, 1)
     content = opened.response.content
     # The computer is named in the server's language; the menu to remove it too, its value the stored name.
     robot = computer_words("hard", locale)
@@ -106,7 +106,7 @@ async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord
     assert [(o["label"], o["value"]) for o in dropping["options"]] == [(robot, "Computer (hard)")]
 
     await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
-    record = await bot_of(simcord_env).store.get_game(1)  # the seats are shuffled at the start
+    record = await record_of(simcord_env, 1)  # the seats are shuffled at the start
     assert record is not None
     names = ", ".join(robot if seat.is_computer else seat.name for seat in record.seats)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
@@ -120,7 +120,7 @@ async def test_a_cancelled_lobby_and_its_announcement_are_public_and_the_cancell
     _, channel, (host, friend, _) = await norwegian_server(simcord_env)
     speaking(monkeypatch, host, "id")
     _, game_id = await open_and_start(channel, host, [friend], "garbage new", seats=2, size=2)
-    record = await bot_of(simcord_env).store.get_game(game_id)
+    record = await record_of(simcord_env, game_id)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
     done = await host.slash(thread, "game cancel")
     assert record is not None

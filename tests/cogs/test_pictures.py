@@ -11,7 +11,7 @@ import simcord
 from i18n import say
 from render import render_table
 from service.errors import RefusedError
-from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, response_of, table_message
+from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, record_of, response_of, table_message
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -85,7 +85,7 @@ async def test_each_private_panel_shows_the_seats_own_hand_as_a_picture(
 ) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
-    record = await bot_of(simcord_env).store.get_game(game_id)
+    record = await record_of(simcord_env, game_id)
     assert record is not None
     seat = record.seat_of(alice.id)
     assert seat is not None
@@ -110,7 +110,7 @@ async def test_the_pictures_speak_the_servers_language_and_the_hand_its_readers(
     table = table_message(game_thread(channel, game_id), game_id)
     picture = picture_of(table)
     assert picture.description.startswith("Bilde av bordet: ")
-    record = await bot_of(simcord_env).store.get_game(game_id)
+    record = await record_of(simcord_env, game_id)
     game = bot_of(simcord_env).service.game_of(record)
     assert record is not None
     names = [seat.name for seat in record.seats]

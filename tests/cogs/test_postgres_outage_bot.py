@@ -13,7 +13,7 @@ import simcord
 
 from bot import create_bot
 from tests import pg_outages
-from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text
+from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text, record_of
 from tests.pg_outages import OwnServer
 
 own_server = pg_outages.own_server  # fixtures: a PostgreSQL of this module's own, a new database on it
@@ -41,7 +41,7 @@ async def make_bot(outage_url: str, db_path: Path, computers_without_pause: None
 
 async def stored(env: simcord.Env, game_id: int):
     """The game as stored, and its engine."""
-    record = await bot_of(env).store.get_game(game_id)
+    record = await record_of(env, game_id)
     return record, bot_of(env).service.game_of(record)
 
 

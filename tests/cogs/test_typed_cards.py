@@ -5,7 +5,7 @@ import simcord
 
 from engine.kasino import KasinoGame
 from i18n import render_message
-from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, seat_to_move, state_of
+from tests.cogs.helpers import game_thread, member_for, open_and_start, record_of, seat_to_move, state_of
 from tests.cogs.test_kasino_twotap import deal_in
 from tests.cogs.test_language import speaking
 
@@ -24,7 +24,7 @@ async def test_a_norwegian_player_types_moves_with_norwegian_ranks(
     deal_in(monkeypatch, [MOVER_HAND, OTHER_HAND], TABLE, "8♣ 8♥ 8♦ 3♠ 3♣ 3♥ 3♦ 6♠")
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
-    record = await bot_of(simcord_env).store.get_game(game_id)
+    record = await record_of(simcord_env, game_id)
     mover = member_for(members, record, 0)
     speaking(monkeypatch, mover, "no")
     thread = game_thread(channel, game_id)
@@ -38,7 +38,7 @@ async def test_a_norwegian_player_types_moves_with_norwegian_ranks(
     # Typed by hand with the Norwegian letters, the move is made.
     played = await mover.slash(thread, "kasino play", move="D♠ take dh")
     assert played.ephemeral
-    record = await bot_of(simcord_env).store.get_game(game_id)
+    record = await record_of(simcord_env, game_id)
     assert record is not None
     game = KasinoGame.from_dict(state_of(record))
     assert record.move_count == 1 and "Q♠" not in state_of(record)["hands"][0] and seat_to_move(game) == 1
