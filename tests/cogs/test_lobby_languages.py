@@ -6,6 +6,9 @@ message rendered with `say` in that language, and each is checked to differ from
 text left in English cannot pass for a translation.
 """
 
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
+
 import discord
 import pytest
 import simcord
@@ -15,10 +18,19 @@ from cogs.runtime.lookup import game_title
 from cogs.runtime.names import computer_words
 from cogs.runtime.text import RESIGNED_TURNS
 from cogs.runtime.timing import in_words
-from db.records import LeaderboardPage, LeaderboardRow
+from db.records import GameRecord, LeaderboardPage, LeaderboardRow
 from engine.registry import GAME_KINDS, game_kind
 from i18n import LOCALES, SOURCE_LOCALE, counted, render_message, say
-from tests.cogs.helpers import bot_of, components, lobby_button, open_and_start, private_text, record_of
+from tests.cogs.helpers import (
+    Shown,
+    bot_of,
+    components,
+    lobby_button,
+    open_and_start,
+    private_text,
+    record_of,
+    response_of,
+)
 from tests.cogs.test_language import manager, speaking
 from tests.cogs.test_leaderboard import finish_garbage
 
@@ -26,30 +38,33 @@ TRANSLATED = [locale for locale in LOCALES if locale != SOURCE_LOCALE]
 ACTIONS = ("join", "leave", "start", "cancel")
 BUTTONS = {action: f"lobby.button.{action}" for action in ACTIONS} | {"houserules": "lobby.button.house-rules"}
 
+# A server of three members: the guild, its channel and the members.
+Server = tuple[simcord.GuildHandle, simcord.ChannelHandle, list[simcord.MemberActor]]
 
-def translated(locale: str, message_id, **params):
+
+def translated(locale: str, message_id: str, **params: Any) -> str:
     """The message in `locale`, checked to be words of its own: not the English rendering of the same message."""
     words = say(locale, message_id, **params)
     assert words != say(SOURCE_LOCALE, message_id, **params), (locale, message_id, words)
     return words
 
 
-def menu(message, action):
+def menu(message: Shown, action: str) -> dict[str, Any]:
     return next(c for c in components(message) if c.get("custom_id", "").endswith(f":0:{action}"))
 
 
-def lines_of(content):
+def lines_of(content: str) -> list[str]:
     return content.split("\n")
 
 
-async def norwegian_server(env: simcord.Env):
+async def norwegian_server(env: simcord.Env) -> Server:
     guild = env.create_guild("Kortklubben", preferred_locale="no")
     channel = guild.create_text_channel("spill")
     members = [guild.add_member(env.create_user(name)) for name in ("kari", "ola", "nora")]
     return guild, channel, members
 
 
-async def hungarian_server(env: simcord.Env):
+async def hungarian_server(env: simcord.Env) -> Server:
     """A server whose managers chose Hungarian with /language (its own Discord language is English)."""
     guild = env.create_guild("Kártyaklub")
     channel = guild.create_text_channel("jatek")
@@ -58,7 +73,7 @@ async def hungarian_server(env: simcord.Env):
     return guild, channel, members
 
 
-def check_lobby(content, view, locale: str, record, host) -> None:
+def check_lobby(content: str, view: Shown, locale: str, record: GameRecord, host: simcord.MemberActor) -> None:
     """The open lobby: heading, settings, timer, seats, the join line and the buttons, all in `locale`."""
     heading, seated, join = lines_of(content)
     title = game_title(record)
@@ -66,6 +81,7 @@ def check_lobby(content, view, locale: str, record, host) -> None:
     assert heading.startswith(translated(locale, "lobby.heading", title=title, host=host.mention))
     settings = render_message(kind.describe_settings(record.settings), locale)
     assert settings != render_message(kind.describe_settings(record.settings), SOURCE_LOCALE)
+    assert record.turn_seconds is not None
     timer = translated(locale, "lobby.timer", per_turn=in_words(record.turn_seconds, locale), limit=record.afk_limit)
     assert f" {settings} {timer} {translated(locale, 'lobby.resigned-turns')}" in heading
     names = ", ".join(seat.name for seat in record.seats)
@@ -82,36 +98,38 @@ def check_lobby(content, view, locale: str, record, host) -> None:
 
 
 @pytest.mark.parametrize("server", [norwegian_server, hungarian_server], ids=["no", "hu"])
-async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(simcord_env: simcord.Env, server) -> None:
+async def test_a_lobby_speaks_the_servers_language_from_opening_to_start(
+    simcord_env: simcord.Env, server: Callable[[simcord.Env], Awaitable[Server]]
+) -> None:
     guild, channel, (host, friend, _) = await server(simcord_env)
     locale = await bot_of(simcord_env).languages.public(guild.id)
     assert locale in TRANSLATED
     opened = await host.slash(channel, "kasino new", seats=3, timer="2m")
     record = await record_of(simcord_env, 1)
-    check_lobby(opened.response.content, opened.response, locale, record, host)
-    assert "Players" not in opened.response.content and "Join" not in opened.response.content
+    check_lobby(response_of(opened).content, response_of(opened), locale, record, host)
+    assert "Players" not in response_of(opened).content and "Join" not in response_of(opened).content
 
-    await friend.click(opened.response, custom_id=lobby_button(opened.response, "join"))
-    await host.select(opened.response, ["hard"], custom_id=menu(opened.response, "cpuadd")["custom_id"])
+    await friend.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
+    await host.select(response_of(opened), ["hard"], custom_id=menu(response_of(opened), "cpuadd")["custom_id"])
     record = await record_of(simcord_env, 1)
-    content = opened.response.content
+    content = response_of(opened).content
     # The computer is named in the server's language; the menu to remove it too, its value the stored name.
     robot = computer_words("hard", locale)
     assert robot == translated(locale, "computers.name", strength=translated(locale, "computers.strength.hard"))
     names = f"{host.name}, {friend.name}, {robot}"
     players = translated(locale, "lobby.players", seated=3, seats=3, players=names)
     assert lines_of(content)[1:] == [players, translated(locale, "lobby.full")]
-    dropping = menu(opened.response, "cpudrop")
+    dropping = menu(response_of(opened), "cpudrop")
     assert dropping["placeholder"] == translated(locale, "lobby.remove-computer")
     assert [(o["label"], o["value"]) for o in dropping["options"]] == [(robot, "Computer (hard)")]
 
-    await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    await host.click(response_of(opened), custom_id=lobby_button(response_of(opened), "start"))
     record = await record_of(simcord_env, 1)  # the seats are shuffled at the start
     assert record is not None
     names = ", ".join(robot if seat.is_computer else seat.name for seat in record.seats)
     thread = next(thread for thread in channel.threads if thread.name == game_title(record))
     started = translated(locale, "lobby.started-in", title=game_title(record), players=names, thread=f"<#{thread.id}>")
-    assert opened.response.content == started and opened.response.components == []
+    assert response_of(opened).content == started and response_of(opened).components == []
 
 
 async def test_a_cancelled_lobby_and_its_announcement_are_public_and_the_cancellers_answer_is_theirs(
@@ -130,9 +148,11 @@ async def test_a_cancelled_lobby_and_its_announcement_are_public_and_the_cancell
     assert announced == [translated("no", "manage.cancelled-by", title=game_title(record), user=host.mention)]
 
 
-def _no_threads_channel(guild: simcord.GuildHandle):
+def _no_threads_channel(guild: simcord.GuildHandle) -> simcord.ChannelHandle:
+    me = guild.me
+    assert me is not None
     return guild.create_text_channel(
-        "uten-tråder", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
+        "uten-tråder", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
     )
 
 
@@ -144,13 +164,13 @@ async def test_the_one_game_refusal_with_its_jump_link_is_in_the_refused_users_o
     opened = await host.slash(no_threads, "kasino new", seats=2)
     speaking(monkeypatch, other, "hu")
     refused = await other.slash(no_threads, "kasino new", seats=2)
-    link = f"[Kasino #1](https://discord.com/channels/{guild.id}/{no_threads.id}/{opened.response.message.id})"
+    link = f"[Kasino #1](https://discord.com/channels/{guild.id}/{no_threads.id}/{response_of(opened).message.id})"
     assert refused.ephemeral
     assert private_text(refused) == translated("hu", "lobby.one-game-waiting", game=link)
     # The host started it in the channel, and was told why there is no thread in their own language (Norwegian).
     speaking(monkeypatch, host, "no")
-    await friend.click(opened.response, custom_id=lobby_button(opened.response, "join"))
-    started = await host.click(opened.response, custom_id=lobby_button(opened.response, "start"))
+    await friend.click(response_of(opened), custom_id=lobby_button(response_of(opened), "join"))
+    started = await host.click(response_of(opened), custom_id=lobby_button(response_of(opened), "start"))
     assert private_text(started) == translated("no", "lobby.threads-not-allowed")
     # The lookup's refusals are the actor's too: no game in this channel.
     missing = await other.slash(channel, "game resign")
@@ -168,14 +188,14 @@ async def test_the_cancel_menu_and_the_games_list_are_in_the_readers_language(
     await alice.slash(channel, "kasino new", seats=2)
     await alice.slash(channel, "garbage new", seats=3)
     listed = await alice.slash(channel, "games")
-    records = [await bot_of(simcord_env).store.get_game(game_id) for game_id in (1, 2)]
+    records = [await record_of(simcord_env, game_id) for game_id in (1, 2)]
     assert set(lines_of(private_text(listed))) == {
         translated("hu", "games.line-lobby", title=game_title(r), where=f"<#{channel.id}>", players="alice")
         for r in records
     }
     offered = await alice.slash(channel, "game cancel")
     assert private_text(offered) == translated("hu", "manage.cancel-which")
-    shown = offered.followups[0] if offered.followups else offered.response
+    shown = offered.followups[0] if offered.followups else response_of(offered)
     picker = components(shown)[0]
     assert picker["placeholder"] == translated("hu", "manage.choose-cancel")
     assert [option["label"] for option in picker["options"]] == [
@@ -209,6 +229,7 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env: simcord.Env, mon
     assert {row.name for row in board.rows} == {"alice", "bob"}
     said, english = leaderboard_embed("Kartu", "garbage", board, "id"), leaderboard_embed("Kartu", "garbage", board)
     assert embed.description == said.description and embed.footer.text == said.footer.text
+    assert embed.description is not None and english.description is not None
     assert len(lines_of(embed.description)) == 2
     for line, in_english in zip(lines_of(embed.description), lines_of(english.description), strict=True):
         assert line != in_english
@@ -227,6 +248,7 @@ async def test_leaderboard_and_stats_in_indonesian(simcord_env: simcord.Env, mon
         for line, in_english in zip(lines_of(field.value), lines_of(_kind_field(kind_stats)), strict=True):
             assert line != in_english
     garbage = next(kind for kind in stats.kinds if kind.kind == "garbage")
+    assert garbage.rating is not None
     rank = translated(
         "id", "stats.rating-rank", rating=shown_rating(garbage.rating), rank=garbage.rank, of=garbage.rated_players
     )
@@ -260,7 +282,8 @@ def test_the_board_s_pages_computers_and_buttons_in_indonesian() -> None:
     assert hidden.footer.text.split(" · ")[-1] == translated("id", "board.computers-hidden")
     view = leaderboard_view("kasino", "rating", page, "id")
     assert view is not None
-    assert [item.item.label for item in view.children] == [
+    assert all(isinstance(item, discord.ui.DynamicItem) for item in view.children)  # the page buttons
+    assert [cast("discord.ui.DynamicItem[Any]", item).item.label for item in view.children] == [
         translated("id", "board.previous"),
         translated("id", "board.next"),
     ]
