@@ -6,7 +6,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
+from typing import cast
 
+import discord
 import simcord
 
 from cogs.garbage.cog import no_use
@@ -17,7 +19,7 @@ from cogs.leaderboard import _kind_field, leaderboard_embed, shown_rating
 from cogs.runtime.text import CONTENT_LIMIT, RESIGNED_TURNS
 from cogs.runtime.timing import in_words
 from db.ratings import DEFAULT_SKILL
-from db.records import KindStats, LeaderboardPage, LeaderboardRow, Tally
+from db.records import GameRecord, KindStats, LeaderboardPage, LeaderboardRow, Tally
 from engine.cards import Card
 from engine.events import AutoPlayed
 from engine.garbage import GarbageGame
@@ -26,6 +28,7 @@ from engine.kasino import KasinoGame
 from engine.kasino.scoring import SeatScore
 from render.garbage import render_garbage_table
 from render.kasino import render_kasino_table
+from render.layout import Rendered
 from tests.cogs.helpers import (
     bot_of,
     custom_ids,
@@ -48,17 +51,18 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding=
 WRONG = re.compile(r"\b1 (cards|points|spots|hands|games|wins|turns|seconds|minutes|hours)\b|\bpts\b")
 
 
-def record_stub(kind, names, *, game_id: int = 7):
+def record_stub(kind: str, names: list[str], *, game_id: int = 7) -> GameRecord:
     """What the table functions read of a game's record: kind, id, status and the seats' names."""
     seats = tuple(SimpleNamespace(name=name, is_computer=False, user_id=None) for name in names)
-    return SimpleNamespace(kind=kind, id=game_id, status="running", seats=seats)
+    # The table functions read these fields alone: the stub stands in for the whole record.
+    return cast("GameRecord", SimpleNamespace(kind=kind, id=game_id, status="running", seats=seats))
 
 
-def embed_text(embed):
+def embed_text(embed: discord.Embed) -> str:
     return "\n".join([embed.description or "", *(f"{f.name}\n{f.value}" for f in embed.fields)])
 
 
-def picture_words(picture):
+def picture_words(picture: Rendered) -> list[str]:
     return [written.words for written in picture.texts]
 
 
@@ -126,6 +130,7 @@ def test_boards_stats_and_timers_count_one_right() -> None:
     page = LeaderboardPage((row,), 0, 1, 1, "win_rate", 1)
     embed = leaderboard_embed("Cards", "kasino", page)
     assert embed.description == "**1.** alice — rating 1000 · 1 win / 1 game (100%) · 1 point"
+    assert embed.footer.text is not None
     assert "at least 1 game" in embed.footer.text
     field = _kind_field(KindStats("kasino", Tally(1, 1, 1), Tally(1, 0, 0), 0.0, 1, 1))
     assert (
@@ -169,19 +174,27 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(
     assert channel.guild is not None
     stored = await bot_of(simcord_env).store.player_stats(loser.id, channel.guild.id)
     # openskill's ordinal (mu - 3 sigma), as stored: below zero after a first loss.
-    assert next(kind for kind in stored.kinds if kind.kind == "garbage").rating < 0
+    rating = next(kind for kind in stored.kinds if kind.kind == "garbage").rating
+    assert rating is not None
+    assert rating < 0
     stats = await loser.slash(channel, "stats")
     assert stats.response is not None
     field = next(f for f in stats.response.embeds[0].fields if f.name == "Garbage")
-    shown = int(re.search(r"rating (-?\d+)", field.value)[1])
+    assert field.value is not None
+    found = re.search(r"rating (-?\d+)", field.value)
+    assert found is not None
+    shown = int(found[1])
     assert 800 < shown < 1000, field.value
     board = await carol.slash(channel, "leaderboard", game="garbage")
     assert board.response is not None
+    assert board.response.embeds[0].description is not None
     ratings = [int(n) for n in re.findall(r"rating (-?\d+)", board.response.embeds[0].description)]
     assert len(ratings) == 2 and all(rating > 0 for rating in ratings)
     newcomer = await carol.slash(channel, "stats")
     assert newcomer.response is not None
-    assert "unrated" in next(f for f in newcomer.response.embeds[0].fields if f.name == "Garbage").value
+    newcomer_field = next(f for f in newcomer.response.embeds[0].fields if f.name == "Garbage")
+    assert newcomer_field.value is not None
+    assert "unrated" in newcomer_field.value
 
 
 # ----- one rule, one wording -------------------------------------------------------------------------------------
@@ -189,13 +202,14 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(
 
 async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rules_and_timer_text(
     channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
-):
+) -> None:
     """What the engines do (engine/core.py `apply`): the seat places last, its later turns are played with the game's
     simple move, and a game with one player left ends. README, `/rules` of both games and the lobby's timer line
     say it in the same sentence."""
     alice = members[0]
 
-    def flat(text):
+    def flat(text: str | None) -> str:
+        assert text is not None
         return " ".join(text.split())
 
     assert RESIGNED_TURNS in flat(README)
@@ -203,6 +217,7 @@ async def test_the_resigned_players_turns_are_told_in_one_sentence_in_readme_rul
         shown = await alice.slash(channel, "rules", game=game)
         assert shown.response is not None
         assert RESIGNED_TURNS in flat(shown.response.embeds[0].description), game
+        assert shown.response.embeds[0].description is not None
         assert "remaining turns" not in shown.response.embeds[0].description
     opened = await alice.slash(channel, "kasino new", timer="15m")
     assert opened.response is not None
@@ -262,7 +277,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2)
     thread = game_thread(channel, game_id)
     rng = random.Random(3)
-    seen = set()
+    seen: set[bool | str] = set()
     for _ in range(200):
         record = await bot_of(simcord_env).store.get_game(game_id)
         assert record is not None
@@ -274,7 +289,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
         top = public.discard_top
         if top is not None and public.seats[game.to_move].pending is None:
             wasted = no_use(top, public.seats[game.to_move])
-            label = next(label for label in labels(table) if label.startswith("Take discard"))
+            label = next(label for label in labels(table) if label is not None and label.startswith("Take discard"))
             expected = f"Take discard ({top})".replace("♠", "♠\ufe0e").replace("♣", "♣\ufe0e")
             assert label == expected + (" — no use to you" if wasted else ""), label
             seen.add(wasted)
@@ -282,7 +297,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
                 # Still a legal choice (G5): it only ends the turn, the card going back to the pile (G6d).
                 taken = await player.click(table, label=label)
                 assert taken.acknowledged and not private_text(taken)
-                after = GarbageGame.from_dict((await record_of(simcord_env, game_id)).state).public_view()
+                after = GarbageGame.from_dict(state_of(await record_of(simcord_env, game_id))).public_view()
                 assert after.discard_top == top and after.to_move != game.to_move
                 seen.add("clicked")
                 continue
