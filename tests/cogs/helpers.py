@@ -57,6 +57,12 @@ def state_of(record: GameRecord) -> dict[str, Any]:
     return record.state
 
 
+def given(text: str | None) -> str:
+    """A text Discord may leave out (an embed's description, a field's name ...), which must be there."""
+    assert text is not None
+    return text
+
+
 def guild_of(channel: simcord.ChannelHandle) -> simcord.GuildHandle:
     """The guild of a channel or thread (not a DM)."""
     assert channel.guild is not None, channel

@@ -43,7 +43,7 @@ async def test_scheduled_backups_keep_backup_keep_files_taken_off_the_event_loop
     backup_dir,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
-):
+) -> None:
     caplog.set_level(logging.INFO)
     loop_thread = threading.get_ident()
     threads, taken_now = [], []

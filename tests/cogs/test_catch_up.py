@@ -32,7 +32,7 @@ def busiest_second(stamps):
     return max(sum(1 for other in stamps if stamp - 1 < other <= stamp) for stamp in stamps)
 
 
-async def test_catch_up_reads_pages_and_spends_only_what_play_leaves_under_the_target():
+async def test_catch_up_reads_pages_and_spends_only_what_play_leaves_under_the_target() -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep)
     stamps, pages, settled = [], [], []
@@ -90,7 +90,7 @@ async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
     monkeypatch: pytest.MonkeyPatch,
-):
+) -> None:
     alice, bob = members[:2]
     games = [(await open_and_start(channel, alice, [bob], "garbage new", seats=2))[1] for _ in range(5)]
     service = bot_of(simcord_env).service

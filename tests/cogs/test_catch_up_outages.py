@@ -8,7 +8,7 @@ from db.errors import StorageUnavailableError
 from tests.cogs.test_catch_up import VirtualTime
 
 
-async def test_the_catch_up_outlives_refused_reads_of_the_owed_games_and_settles_every_one_after():
+async def test_the_catch_up_outlives_refused_reads_of_the_owed_games_and_settles_every_one_after() -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep)
     owed = list(range(1, 31))

@@ -6,17 +6,21 @@ is refused the panel, and partnerships are refused where the lobby is not for fo
 
 import random
 from types import SimpleNamespace
+from typing import cast
 
 import simcord
 
 from cogs.kasino.render import hand_text, public_table, score_table, scoring_rules
+from db.records import GameRecord
 from engine.kasino import KasinoGame, KasinoSettings
 from engine.kasino.events import RoundEnded
 from engine.kasino.scoring import SeatScore
 from tests.cogs.helpers import (
+    Shown,
     bot_of,
     custom_ids,
     game_thread,
+    given,
     lobby_button,
     private_text,
     record_of,
@@ -33,7 +37,7 @@ NAMES = ["Kari", "Ola", "Nora", "Per"]
 PARTNERS = {"partnerships": True}
 
 
-def ended(game, text):
+def ended(game: KasinoGame, text: str) -> RoundEnded:
     return next(event for event in game.play(0, text) if isinstance(event, RoundEnded))
 
 
@@ -49,7 +53,7 @@ def test_kv5_a_round_is_scored_once_per_team_named_by_both_partners() -> None:
     assert said_round(event) == "Kari & Nora 10 (10), Ola & Per 3 (3)"
 
 
-def said_round(event):
+def said_round(event: RoundEnded) -> str:
     return said(event.message(), NAMES).split("(total): ", 1)[1].rstrip(".")
 
 
@@ -87,15 +91,16 @@ def test_default_rules_say_no_scoring_line() -> None:
 def test_kv5_the_table_names_the_teams_and_each_seat_its_team() -> None:
     game = KasinoGame.new(4, seed=9, settings=PARTNERS)
     _, embed = public_table(record_stub("kasino", NAMES), game.public_view(), [])
-    assert "**Team 1:** Kari & Nora · **Team 2:** Ola & Per" in embed.description
+    assert "**Team 1:** Kari & Nora · **Team 2:** Ola & Per" in given(embed.description)
     headings = [field.name for field in embed.fields[:4]]
-    assert [heading.rsplit(" · ", 1)[1] for heading in headings] == ["team 1", "team 2", "team 1", "team 2"]
-    assert all("team **0** points" in field.value for field in embed.fields[:4])
+    assert [given(heading).rsplit(" · ", 1)[1] for heading in headings] == ["team 1", "team 2", "team 1", "team 2"]
+    assert all("team **0** points" in given(field.value) for field in embed.fields[:4])
 
 
 def test_kv5_a_players_panel_names_the_partner_and_the_opponents() -> None:
     game = KasinoGame.new(4, seed=9, settings=PARTNERS)
-    record = SimpleNamespace(**vars(record_stub("kasino", NAMES)), thread_id=1, channel_id=1)
+    # The panel reads these fields alone: the stub stands in for the whole record.
+    record = cast("GameRecord", SimpleNamespace(**vars(record_stub("kasino", NAMES)), thread_id=1, channel_id=1))
     for seat in range(4):
         text = hand_text(record, game, seat)
         partner, opponents = NAMES[(seat + 2) % 4], [NAMES[(seat + 1) % 4], NAMES[(seat + 3) % 4]]
@@ -103,7 +108,7 @@ def test_kv5_a_players_panel_names_the_partner_and_the_opponents() -> None:
     assert "You play with" not in hand_text(record, KasinoGame.new(4, seed=9), 0)
 
 
-def control(message, suffix):
+def control(message: Shown, suffix: str) -> str:
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(suffix))
 
 
@@ -130,7 +135,7 @@ async def test_kv5_a_partnership_game_plays_to_its_result_through_the_bot(
     thread = game_thread(channel, game_id)
     table = table_message(thread, game_id)
     names = [seat.name for seat in record.seats]
-    assert f"**Team 1:** {names[0]} & {names[2]}" in table.embeds[0].description
+    assert f"**Team 1:** {names[0]} & {names[2]}" in given(table.embeds[0].description)
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(4), ["dm", "slash", "panel"])
     game = KasinoGame.from_dict(state_of(record))
     outcome = game.outcome()
@@ -161,10 +166,10 @@ async def test_kv5_partnerships_are_refused_for_three_seats_and_a_guest_may_not_
 
 async def test_kv1_the_usual_targets_are_offered_first_and_any_from_1_to_99_may_be_typed(
     channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
-):
+) -> None:
     host = members[0]
 
-    async def offered(typed):
+    async def offered(typed: str) -> list[int]:
         return [choice["value"] for choice in await host.autocomplete(channel, "kasino new", "target", typed)]
 
     assert await offered("") == [11, 16, 21]

@@ -56,7 +56,7 @@ async def test_moves_while_postgres_is_down_are_refused_as_unreachable_and_play_
     members: list[simcord.MemberActor],
     own_server: OwnServer,
     outage_url: str,
-):
+) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
     thread = game_thread(channel, game_id)

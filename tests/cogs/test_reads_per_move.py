@@ -93,7 +93,7 @@ async def test_a_move_reads_its_game_once_and_restores_no_engine(simcord_env, ch
     assert counts["get_game"] == 0, counts
 
 
-async def test_the_computer_watcher_never_reads_a_game_without_computer_seats(simcord_env, channel, members):
+async def test_the_computer_watcher_never_reads_a_game_without_computer_seats(simcord_env, channel, members) -> None:
     cog = simcord_env.bot.get_cog("ComputerCog")
     looked_at = []
     waiting = cog.players.waiting

@@ -32,7 +32,7 @@ def test_interaction_webhook_paths_become_discord_py_templates_and_other_paths_a
     assert free_template("POST", "/api/v10/channels/1/messages") is None
 
 
-async def test_the_sessions_trace_counts_interaction_answers_as_free_and_their_errors_by_status():
+async def test_the_sessions_trace_counts_interaction_answers_as_free_and_their_errors_by_status() -> None:
     async def answer(request: pytest.FixtureRequest):
         return web.Response(status=404 if "gone" in request.path else 204)
 
