@@ -2,30 +2,39 @@
 has more rules than one message holds), and a result in partnerships shows each team as one entry."""
 
 import contextlib
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 import cogs.runtime.house_rules
 from cogs.house_rules import offered, panel, panel_pages, preset_panel
+from cogs.runtime.host import GameBot
 from cogs.runtime.presenter import Presenter
+from db.records import GameRecord
 from engine import registry
+from engine.base import AnyGame
 from engine.kinds import GameKind, HouseRule
+from engine.message import Message
 from tests import toy_game
 from tests.db.helpers import TeamOutcome
 from tests.discord_limits import violations
+
+# Lists a fake kind among the registry's kinds while the test runs, and returns it.
+Listed = Callable[[GameKind], GameKind]
 
 TARGET = HouseRule("KV1", "target", (11, 16, 21, *(n for n in range(1, 100) if n not in (11, 16, 21))), 16)
 
 
 @pytest.fixture
-def listed():
+def listed() -> Iterator[Listed]:
     """Lists the fake kinds a test makes (`listed(kind)`) while it runs."""
     with contextlib.ExitStack() as stack:
         yield lambda kind: stack.enter_context(registry.registered(kind))
 
 
-def fake_kind(choices, toggles):
+def fake_kind(choices: int, toggles: int) -> GameKind:
     """A kind (the toy's engine) with `choices` rules of three values and `toggles` on/off rules, and KV1's target."""
     rules = [TARGET]
     rules += [HouseRule(f"C{n}", f"choice{n}", ("a", "b", "c"), "a") for n in range(choices - 1)]
@@ -38,7 +47,8 @@ def fake_kind(choices, toggles):
         private_hands=True,
         tagline="",
         options=(),
-        settings_line=str,
+        # The fake kinds' words are their catalog ids (`words`): any object's text will do as the lobby's line.
+        settings_line=cast("Callable[[Any], Message]", str),
         house_rules=tuple(rules),
     )
 
@@ -49,13 +59,15 @@ def words(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cogs.runtime.house_rules, "say", lambda locale, key, **params: f"{key}{sorted(params.items())}")
 
 
-def payload(shown):
+def payload(shown: dict[str, Any]) -> dict[str, Any]:
     return {"content": shown["content"], "components": shown["view"].to_components()}
 
 
 @pytest.mark.parametrize(("choices", "toggles", "pages"), [(4, 3, 1), (1, 1, 1), (6, 6, 2), (9, 13, 3)])
 @pytest.mark.parametrize("saving", [False, True])
-def test_every_page_of_the_panel_fits_a_message(choices: int, toggles: int, pages: int, saving: bool, listed) -> None:
+def test_every_page_of_the_panel_fits_a_message(
+    choices: int, toggles: int, pages: int, saving: bool, listed: Listed
+) -> None:
     kind = listed(fake_kind(choices, toggles))
     assert len(panel_pages(kind, saving=saving)) == pages
     for page in range(pages):
@@ -75,7 +87,7 @@ def test_every_page_of_the_panel_fits_a_message(choices: int, toggles: int, page
     assert len(controls) == choices + toggles  # every rule has its control on some page
 
 
-def test_a_menu_offers_25_values_the_usual_first_and_the_current_one_always(listed) -> None:
+def test_a_menu_offers_25_values_the_usual_first_and_the_current_one_always(listed: Listed) -> None:
     assert offered(TARGET, 16)[:3] == [11, 16, 21] and len(offered(TARGET, 16)) == 25
     assert offered(TARGET, 99)[-1] == 99 and len(offered(TARGET, 99)) == 25
     shown = panel(listed(fake_kind(1, 0)), 7, {"target": 99}, "head", "en", 0, saving=False)
@@ -83,7 +95,7 @@ def test_a_menu_offers_25_values_the_usual_first_and_the_current_one_always(list
     assert [option["value"] for option in menu["options"] if option.get("default")] == ["99"]
 
 
-def test_the_managers_panel_names_the_servers_usual_rules_and_has_no_save_button(listed) -> None:
+def test_the_managers_panel_names_the_servers_usual_rules_and_has_no_save_button(listed: Listed) -> None:
     shown = preset_panel(listed(fake_kind(2, 2)), {"toggle0": True}, "en")
     ids = [item["custom_id"] for row in shown["view"].to_components() for item in row["components"]]
     assert all(custom_id.startswith("f:0:0:") for custom_id in ids) and not any("hrsave" in i for i in ids)
@@ -101,15 +113,17 @@ def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch: pyte
     )
     teams = TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9), ((0, 2), (1, 3)))
     game = SimpleNamespace(outcome=lambda: teams)
-    line = Presenter(None).result_line(record, game, "en")
+    # The result line reads the record's kind, id and seats and the game's outcome alone; it needs no bot.
+    no_bot = cast("GameBot", None)
+    line = Presenter(no_bot).result_line(cast("GameRecord", record), cast("AnyGame", game), "en")
     assert line == "Kasino #9 is over. 1. Kari & Nora (16 points), 3. Ola & Per (9 points)"
     alone = SimpleNamespace(outcome=lambda: TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9)))
-    line = Presenter(None).result_line(record, alone, "en")
+    line = Presenter(no_bot).result_line(cast("GameRecord", record), cast("AnyGame", alone), "en")
     assert line is not None
     assert line.startswith("Kasino #9 is over. 1. Kari (16 points), 1. Nora")
 
 
-async def test_a_control_naming_no_rule_or_no_value_is_refused(listed) -> None:
+async def test_a_control_naming_no_rule_or_no_value_is_refused(listed: Listed) -> None:
     from cogs.house_rules import HouseRuleControl
     from service.errors import RefusedError
 
