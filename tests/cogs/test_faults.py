@@ -6,6 +6,7 @@ table that is behind redraws it through the click; a full disk that is freed get
 
 import logging
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,12 @@ import simcord
 
 from cogs.runtime.delivery import PAUSED
 from db.errors import StorageUnavailableError
+from db.records import GameRecord
 from engine.kasino import KasinoGame
 from i18n import say
 from tests.cogs.helpers import (
+    InjectedError,
+    Shown,
     bot_of,
     custom_ids,
     game_thread,
@@ -32,16 +36,22 @@ from tests.cogs.test_projection import assert_table_shows_the_stored_game, moves
 from tests.conftest import mounted_tmpfs
 from tests.said import refusal
 
-MISSING_ACCESS = {"status": 403, "code": 50001, "message": "Missing Access"}
-UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
+MISSING_ACCESS: InjectedError = {"status": 403, "code": 50001, "message": "Missing Access"}
+UNAVAILABLE: InjectedError = {"status": 503, "message": "Service Unavailable"}
 DRAWS = ("draw stock", "draw discard")
 
 
-def enabled_ids(table):
+def enabled_ids(table: Shown) -> list[str]:
     return [cid for cid in custom_ids(table) if is_enabled(table, cid)]
 
 
-async def click_any(env: simcord.Env, members: list[simcord.MemberActor], place, game_id: int, rng):
+async def click_any(
+    env: simcord.Env,
+    members: list[simcord.MemberActor],
+    place: simcord.ChannelHandle,
+    game_id: int,
+    rng: random.Random,
+) -> simcord.InteractionResult:
     """The player to move clicks one of the table's live buttons."""
     record, game = await stored(env, game_id)
     table = table_message(place, game_id)
@@ -49,8 +59,13 @@ async def click_any(env: simcord.Env, members: list[simcord.MemberActor], place,
 
 
 async def play_garbage_to_the_end(
-    env: simcord.Env, members: list[simcord.MemberActor], place, game_id: int, rng, limit=600
-):
+    env: simcord.Env,
+    members: list[simcord.MemberActor],
+    place: simcord.ChannelHandle,
+    game_id: int,
+    rng: random.Random,
+    limit: int = 600,
+) -> GameRecord:
     for _ in range(limit):
         record, _ = await stored(env, game_id)
         if record.status != "running":
@@ -59,7 +74,7 @@ async def play_garbage_to_the_end(
     raise AssertionError("the game did not end")
 
 
-def deny_access(env: simcord.Env, *channels, times) -> None:
+def deny_access(env: simcord.Env, *channels: simcord.ChannelHandle, times: int | None) -> None:
     for channel in channels:
         for method in ("POST", "PATCH", "DELETE"):
             env.inject_error(method, f"/channels/{channel.id}/*", **MISSING_ACCESS, times=times)
@@ -170,20 +185,21 @@ async def test_a_later_notice_failing_after_the_first_succeeded_sends_no_duplica
 
 
 @pytest.fixture
-def roomy_tmpfs(tmp_path: Path):
+def roomy_tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A real 16 MiB tmpfs at tmp_path/mnt, to fill and free (needs root, else the test skips)."""
     with mounted_tmpfs(tmp_path / "mnt", "16m") as mount_point:
         yield mount_point
 
 
 @pytest.fixture
-def db_path(request: pytest.FixtureRequest, tmp_path: Path):
+def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     if "disk_full" not in request.node.name:
         return tmp_path / "games.sqlite3"
-    return request.getfixturevalue("roomy_tmpfs") / "games.sqlite3"
+    mount_point: Path = request.getfixturevalue("roomy_tmpfs")
+    return mount_point / "games.sqlite3"
 
 
-def fill(folder):
+def fill(folder: Path) -> Path:
     """Fill the file system until a write fails; returns the filler."""
     filler = folder / "filler"
     with filler.open("wb") as out:

@@ -11,7 +11,16 @@ import simcord
 from i18n import say
 from render import render_table
 from service.errors import RefusedError
-from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, record_of, response_of, table_message
+from tests.cogs.helpers import (
+    InjectedError,
+    bot_of,
+    game_thread,
+    open_and_start,
+    private_text,
+    record_of,
+    response_of,
+    table_message,
+)
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -70,7 +79,7 @@ async def test_without_attach_files_the_table_goes_out_as_text(
     alice, bob = members[:2]
     opened = await alice.slash(channel, "kasino new", seats=2)
     await bob.click(response_of(opened), label="Join")
-    no_attach = {"status": 403, "code": 50013, "message": "Missing Permissions"}
+    no_attach: InjectedError = {"status": 403, "code": 50013, "message": "Missing Permissions"}
     simcord_env.inject_error("POST", "/channels/*/messages", **no_attach, times=1)
     started = await alice.click(response_of(opened), label="Start")
     assert started.acknowledged

@@ -13,11 +13,11 @@ import simcord
 from cogs.runtime.delivery import CATCH_UP
 from cogs.runtime.errors import APOLOGY
 from i18n import say
-from tests.cogs.helpers import components, member_for, open_and_start, state_of
+from tests.cogs.helpers import InjectedError, components, member_for, open_and_start, state_of
 from tests.cogs.test_panels import CLOSED, Table, play
 from tests.cogs.test_projection import moves_logged
 
-UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}
+UNAVAILABLE: InjectedError = {"status": 503, "message": "Service Unavailable"}
 COUNTED = say("en", CATCH_UP)
 TOKEN_EDITS = "/webhooks/*/messages/@original"  # an edit of an interaction's message through its token
 
