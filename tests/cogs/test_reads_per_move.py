@@ -7,10 +7,18 @@ own code makes it (a caller in `cogs/` or `service/`), not the test looking at t
 import random
 import sys
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
+import pytest
+import simcord
+
+from db.records import GameRecord
 from engine.kasino import KasinoGame
-from tests.cogs.helpers import member_for, open_and_start
+from tests.cogs.helpers import bot_of, member_for, open_and_start, record_of, seat_to_move, state_of
+from tests.cogs.test_computers import computer_cog
 from tests.cogs.test_kasino_flow import dm_hand_message, two_taps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +35,8 @@ READS = (
 )
 
 
-def made_by_the_bot():
-    frame = sys._getframe(2)
+def made_by_the_bot() -> bool:
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_filename.startswith(BOT_CODE):
             return True
@@ -36,11 +44,13 @@ def made_by_the_bot():
     return False
 
 
-def count_reads(monkeypatch, store, counts):
+def count_reads(monkeypatch: pytest.MonkeyPatch, store: object, counts: Counter[str]) -> None:
     for name in READS:
         original = getattr(store, name)
 
-        async def counting(*args, _original=original, _name=name, **kwargs):
+        async def counting(
+            *args: Any, _original: Callable[..., Awaitable[Any]] = original, _name: str = name, **kwargs: Any
+        ) -> Any:
             by_bot = made_by_the_bot()
             found = await _original(*args, **kwargs)
             if by_bot and found is not None:
@@ -51,11 +61,18 @@ def count_reads(monkeypatch, store, counts):
         monkeypatch.setattr(store, name, counting)
 
 
-def count_rebuilds(monkeypatch, counts):
+def count_rebuilds(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
     for name in ("from_dict", "new"):
         original = getattr(KasinoGame, name).__func__
 
-        def rebuilding(cls, /, *args, _original=original, _name=name, **kwargs):
+        def rebuilding(
+            cls: type[KasinoGame],
+            /,
+            *args: Any,
+            _original: Callable[..., Any] = original,
+            _name: str = name,
+            **kwargs: Any,
+        ) -> Any:
             if made_by_the_bot():
                 counts["rebuilds"] += 1
                 counts[_name] += 1
@@ -64,25 +81,32 @@ def count_rebuilds(monkeypatch, counts):
         monkeypatch.setattr(KasinoGame, name, classmethod(rebuilding))
 
 
-async def play_from_dms(env, members, game_id, rng):
+async def play_from_dms(
+    env: simcord.Env, members: list[simcord.MemberActor], game_id: int, rng: random.Random
+) -> int:
     """Play the game to its end from the movers' DM panels; returns the number of moves."""
-    record = await env.bot.store.get_game(game_id)
+    record = await record_of(env, game_id)
     first = record.move_count
     while record.status == "running":
-        seat = KasinoGame.from_dict(record.state).to_move
+        seat = seat_to_move(KasinoGame.from_dict(state_of(record)))
         member = member_for(members, record, seat)
         await two_taps(member.user, dm_hand_message(member, record, seat), rng)
-        after = await env.bot.store.get_game(game_id)
+        after = await record_of(env, game_id)
         assert after.version > record.version, "the move was not applied"
         record = after
     return record.move_count - first
 
 
-async def test_a_move_reads_its_game_once_and_restores_no_engine(simcord_env, channel, members, monkeypatch) -> None:
+async def test_a_move_reads_its_game_once_and_restores_no_engine(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     host, guest = members[:2]
     _, game_id = await open_and_start(channel, host, [guest], "kasino new", seats=2, target=5)
-    counts = Counter()
-    count_reads(monkeypatch, simcord_env.bot.store, counts)
+    counts: Counter[str] = Counter()
+    count_reads(monkeypatch, bot_of(simcord_env).store, counts)
     count_rebuilds(monkeypatch, counts)
     moves = await play_from_dms(simcord_env, [host, guest], game_id, random.Random(5))
     assert moves > 10
@@ -93,16 +117,21 @@ async def test_a_move_reads_its_game_once_and_restores_no_engine(simcord_env, ch
     assert counts["get_game"] == 0, counts
 
 
-async def test_the_computer_watcher_never_reads_a_game_without_computer_seats(simcord_env, channel, members) -> None:
-    cog = simcord_env.bot.get_cog("ComputerCog")
-    looked_at = []
+async def test_the_computer_watcher_never_reads_a_game_without_computer_seats(
+    simcord_env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cog = computer_cog(simcord_env)
+    looked_at: list[int] = []
     waiting = cog.players.waiting
 
-    async def watched(game_id):
+    async def watched(game_id: int) -> GameRecord | None:
         looked_at.append(game_id)
         return await waiting(game_id)
 
-    cog.players.waiting = watched
+    monkeypatch.setattr(cog.players, "waiting", watched)
     host, guest = members[:2]
     _, game_id = await open_and_start(channel, host, [guest], "kasino new", seats=2, target=5)
     await play_from_dms(simcord_env, [host, guest], game_id, random.Random(6))
