@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict, TypeVar, cast
 
 import discord
 import simcord
+from discord.ext import commands
 
 from bot import CardBot
 from db.records import GameRecord
@@ -92,6 +93,16 @@ async def open_and_start(
 def lobby_button(message: Shown, action: str) -> str:
     """The custom id of a lobby's button by its action ("join", "start" …), whatever language its label is in."""
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(f":0:{action}"))
+
+
+CogT = TypeVar("CogT", bound=commands.Cog)
+
+
+def cog_of(env: simcord.Env, cog_type: type[CogT]) -> CogT:
+    """The bot's cog of that class (looked up by its name, as discord.py does)."""
+    cog = bot_of(env).get_cog(cog_type.__name__)
+    assert isinstance(cog, cog_type), cog
+    return cog
 
 
 def bot_of(env: simcord.Env) -> CardBot:

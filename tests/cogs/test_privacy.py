@@ -9,19 +9,25 @@ RETENTION_DAYS, unless the bot is added back within them.
 
 import itertools
 import json
+from collections.abc import AsyncIterator, Iterable
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import simcord
 
-from bot import DEFAULT_RETENTION_DAYS, ConfigError, Settings, create_bot
+from bot import DEFAULT_RETENTION_DAYS, CardBot, ConfigError, Settings, create_bot
+from cogs.computers import ComputerCog
+from cogs.privacy import PrivacyCog
 from cogs.runtime.names import player_name, seat_name
+from cogs.timers import TimerCog
 from db.copy import TABLES
-from db.records import FORMER_PLAYER_NAME, SeatRecord, former_player_id
+from db.records import FORMER_PLAYER_NAME, GameRecord, SeatRecord, former_player_id
+from db.sql_store import SqlStore
 from service.export import read_export
 from tests.cogs.helpers import (
     bot_of,
+    cog_of,
     game_state,
     game_thread,
     lobby_button,
@@ -39,22 +45,31 @@ RETENTION_DAYS = 2  # a month of virtual time costs a minute of heartbeats; the 
 
 
 @pytest.fixture
-async def simcord_bot(db_path: Path, computers_without_pause: None):
+async def simcord_bot(db_path: Path, computers_without_pause: None) -> AsyncIterator[CardBot]:
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, retention_days=RETENTION_DAYS)
     yield bot
     await bot.close()
 
 
-async def every_row(env: simcord.Env):
+def sql_store(env: simcord.Env) -> SqlStore:
+    """The bot's store: SQL, on SQLite or on PostgreSQL."""
+    store = bot_of(env).store
+    assert isinstance(store, SqlStore), store
+    return store
+
+
+async def every_row(env: simcord.Env) -> str:
     lines = []
-    async with bot_of(env).store.transaction() as conn:
+    async with sql_store(env).transaction() as conn:
         for table in TABLES:
             lines += [f"{table}: {tuple(row)}" for row in await conn.execute_fetchall(f"SELECT * FROM {table}")]
     return "\n".join(lines)
 
 
-async def resigned_game(env: simcord.Env, channel: simcord.ChannelHandle, winner, loser):
+async def resigned_game(
+    env: simcord.Env, channel: simcord.ChannelHandle, winner: simcord.MemberActor, loser: simcord.MemberActor
+) -> GameRecord:
     """A Kasino game of two members that `loser` resigns at once: finished, `winner` first."""
     _, game_id = await open_and_start(channel, winner, [loser])
     resigned = await loser.slash(game_thread(channel, game_id), "game resign")
@@ -65,7 +80,9 @@ async def resigned_game(env: simcord.Env, channel: simcord.ChannelHandle, winner
     return record
 
 
-async def answers_to(env: simcord.Env, member: simcord.MemberActor, channel: simcord.ChannelHandle, game_ids):
+async def answers_to(
+    env: simcord.Env, member: simcord.MemberActor, channel: simcord.ChannelHandle, game_ids: Iterable[int]
+) -> str:
     """What `member` can ask the bot about these games and the boards: history pages, exports, boards, stats."""
     said = []
     for game_id in game_ids:
@@ -80,11 +97,11 @@ async def answers_to(env: simcord.Env, member: simcord.MemberActor, channel: sim
     return "\n".join(said)
 
 
-def lobby_id(opened):
-    return int(opened.response.content.split("#", 1)[1].split("*", 1)[0])
+def lobby_id(opened: simcord.InteractionResult) -> int:
+    return int(response_of(opened).content.split("#", 1)[1].split("*", 1)[0])
 
 
-async def forget(member: simcord.MemberActor, channel: simcord.ChannelHandle):
+async def forget(member: simcord.MemberActor, channel: simcord.ChannelHandle) -> simcord.InteractionResult:
     asked = await member.slash(channel, "privacy forget")
     assert asked.response is not None
     assert asked.ephemeral and "a former player" in asked.response.content
@@ -113,10 +130,10 @@ async def test_after_forget_no_row_table_history_export_leaderboard_or_stats_hol
 
     done = await forget(alice, channel)
 
-    told = done.response.content
+    told = response_of(done).content
     assert f"Kasino #{running_id}" in told and "Resigned for you" in told
     assert "Your lobbies, cancelled" in told and "Lobbies you left" in told
-    store = bot_of(simcord_env).store
+    store = sql_store(simcord_env)
     assert (await record_in(store, hosted_id)).status == "cancelled"  # she hosted it
     assert hosted.response is not None
     assert hosted.response.content == f"Kasino #{hosted_id} was cancelled."  # and its message says so
@@ -190,8 +207,8 @@ async def test_privacy_show_gives_the_member_only_their_own_data(
 def _stop_play_loops(env: simcord.Env) -> None:
     """The turn timers tick every 5 s and the computers' sweep often: over weeks of virtual time only the hourly
     purge matters, so the test stops the other loops (a month of 5-second ticks would take minutes)."""
-    bot_of(env).get_cog("TimerCog").tick.cancel()
-    bot_of(env).get_cog("ComputerCog").sweep.cancel()
+    cog_of(env, TimerCog).tick.cancel()
+    cog_of(env, ComputerCog).sweep.cancel()
 
 
 async def test_a_removed_servers_data_is_deleted_after_retention_days(
@@ -233,7 +250,7 @@ async def test_a_rejoin_within_retention_days_keeps_everything(
     # Added back. SimCord 3.2.1 cannot create a guild again under a removed one's id, so the handler discord.py
     # runs for a GUILD_CREATE of a guild it does not hold (`on_guild_join`) is run here, with the guild it held.
     assert cached is not None
-    await bot_of(simcord_env).get_cog("PrivacyCog").on_guild_join(cached)
+    await cog_of(simcord_env, PrivacyCog).on_guild_join(cached)
     assert await bot_of(simcord_env).store.departed_since(guild.id) is None
     await simcord_env.advance_time(timedelta(days=RETENTION_DAYS + 1).total_seconds())
     assert await bot_of(simcord_env).store.get_game(record.id) is not None
