@@ -7,29 +7,49 @@
 """
 
 import asyncio
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 import simcord
+from discord.http import Route
 
+from db.records import GameRecord
+from engine.cards import Card
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
 from i18n import card_words
-from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, private_text, state_of, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    custom_ids,
+    game_thread,
+    open_and_start,
+    private_text,
+    seat_to_move,
+    state_of,
+    table_message,
+)
 
 
-async def state(env: simcord.Env, game_id: int):
+async def state(env: simcord.Env, game_id: int) -> tuple[GameRecord, KasinoGame]:
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
     return record, KasinoGame.from_dict(state_of(record))
 
 
-def a_move(game):
+def a_move(game: KasinoGame) -> str:
     """A take where there is one (so the game moves on), else the engine's simple move."""
-    takes = [move for move in game.legal_moves(game.to_move) if isinstance(move, Take)]
-    return str(takes[0] if takes else game.auto_move(game.to_move))
+    takes = [move for move in game.legal_moves(seat_to_move(game)) if isinstance(move, Take)]
+    return str(takes[0] if takes else game.auto_move(seat_to_move(game)))
 
 
-async def play_until(env: simcord.Env, thread, members: list[simcord.MemberActor], game_id: int, done):
+async def play_until(
+    env: simcord.Env,
+    thread: simcord.ChannelHandle,
+    members: list[simcord.MemberActor],
+    game_id: int,
+    done: Callable[[GameRecord, KasinoGame], bool],
+) -> tuple[GameRecord, KasinoGame]:
     """Play the members' turns with `/kasino play` until `done(record, game)` holds; returns the record and game."""
     for _ in range(200):
         record, game = await state(env, game_id)
@@ -43,16 +63,18 @@ async def play_until(env: simcord.Env, thread, members: list[simcord.MemberActor
     raise AssertionError("never reached")
 
 
-def dm_texts(member: simcord.MemberActor):
+def dm_texts(member: simcord.MemberActor) -> list[tuple[int, str, str]]:
     channel = member.user.dm_channel
     return [(message.id, message.content, str([e.to_dict() for e in message.embeds])) for message in channel.history()]
 
 
-def shows_any(text, cards):
+def shows_any(text: str, cards: Iterable[Card]) -> list[Card]:
     return [card for card in cards if card_words(card, "en") in text]
 
 
-def slow_dm_edits_until_the_seat_changes_hands(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, dm_channel_id):
+def slow_dm_edits_until_the_seat_changes_hands(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, dm_channel_id: int
+) -> dict[str, int]:
     """Hold the bot's next edit of a message in this DM channel until a seat of any game changes hands.
 
     The edit waits as a slow request does (SimCord counts it as an outside wait, so the member's action returns);
@@ -63,7 +85,7 @@ def slow_dm_edits_until_the_seat_changes_hands(env: simcord.Env, monkeypatch: py
     http = bot_of(env).http
     request = http.request
 
-    async def slow_request(route, **kwargs):
+    async def slow_request(route: Route, **kwargs: Any) -> Any:
         if route.method == "PATCH" and f"/channels/{dm_channel_id}/messages/" in route.url and not gate.is_set():
             seen["slowed"] += 1
             await env.external_wait(gate.wait(), reason="a slow edit of the old holder's DM panel")
@@ -72,7 +94,7 @@ def slow_dm_edits_until_the_seat_changes_hands(env: simcord.Env, monkeypatch: py
     store = bot_of(env).service.store
     change_seat = store.change_seat
 
-    async def changing_hands(*args, **kwargs):
+    async def changing_hands(*args: Any, **kwargs: Any) -> Any:
         changed = await change_seat(*args, **kwargs)
         gate.set()
         return changed
@@ -93,6 +115,7 @@ async def test_a_seat_changing_hands_during_a_slowed_panel_edit_sends_later_pane
     thread = game_thread(channel, game_id)
     record, _ = await state(simcord_env, game_id)
     seat = record.seat_of(bob.id)
+    assert seat is not None
     await play_until(simcord_env, thread, [alice, bob, carol], game_id, lambda _, game: game.to_move == seat)
     bobs_dm = bob.user.dm_channel
     assert bobs_dm is not None and dm_texts(bob), "bob's turn reached him by DM"
@@ -105,6 +128,7 @@ async def test_a_seat_changing_hands_during_a_slowed_panel_edit_sends_later_pane
     asked = await dave.click(table_message(thread, game_id), custom_id=f"seat:take:{game_id}")
     assert "You asked the host" in private_text(asked)
     request = thread.last_message
+    assert request is not None
     approved = await alice.click(request, custom_id=f"seat:yes:{game_id}:{seat}:{dave.id}")
     assert approved.acknowledged
 
@@ -140,6 +164,7 @@ async def test_a_resigned_player_sees_nothing_of_the_seat_afterwards(
     thread = game_thread(channel, game_id)
     record, game = await state(simcord_env, game_id)
     seat = record.seat_of(bob.id)
+    assert seat is not None
     show_hand = f"k:{game_id}:0:hand"
     panel = await bob.click(table_message(thread, game_id), custom_id=show_hand)
     assert "**Your hand** in Kasino" in private_text(panel)
