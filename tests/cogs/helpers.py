@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import CardBot
 from db.records import GameRecord
+from db.sql_store import SqlStore
 from engine.base import AnyGame
 from engine.registry import game_class
 
@@ -108,6 +109,13 @@ def cog_of(env: simcord.Env, cog_type: type[CogT]) -> CogT:
 def bot_of(env: simcord.Env) -> CardBot:
     assert isinstance(env.bot, CardBot), env.bot
     return env.bot
+
+
+def sql_store(env: simcord.Env) -> SqlStore:
+    """The bot's store: SQL, on SQLite or on PostgreSQL."""
+    store = bot_of(env).store
+    assert isinstance(store, SqlStore), store
+    return store
 
 
 async def record_of(env: simcord.Env, game_id: int) -> GameRecord:

@@ -11,7 +11,12 @@ from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, 
 from tests.cogs.test_kasino_flow import state
 
 
-async def post_forged(simcord_env: simcord.Env, place, *custom_ids, select=None):
+async def post_forged(
+    simcord_env: simcord.Env,
+    place: simcord.ChannelHandle,
+    *custom_ids: str,
+    select: tuple[str, list[str]] | None = None,
+) -> discord.Message:
     """The bot posts buttons (and optionally a select with `select` = (custom_id, values)) with these ids."""
     view = discord.ui.View(timeout=None)
     for custom_id in custom_ids:
@@ -21,6 +26,7 @@ async def post_forged(simcord_env: simcord.Env, place, *custom_ids, select=None)
         options = [discord.SelectOption(label=value, value=value) for value in values]
         view.add_item(discord.ui.Select(custom_id=custom_id, options=options))
     channel = bot_of(simcord_env).get_channel(place.id) or await bot_of(simcord_env).fetch_channel(place.id)
+    assert isinstance(channel, discord.abc.Messageable), channel
     message = await channel.send("Forged controls", view=view)
     view.stop()  # only the bot's DynamicItems may answer these ids, as they would for a forged interaction
     return next(m for m in place.history() if m.id == message.id)

@@ -23,7 +23,6 @@ from cogs.runtime.names import player_name, seat_name
 from cogs.timers import TimerCog
 from db.copy import TABLES
 from db.records import FORMER_PLAYER_NAME, GameRecord, SeatRecord, former_player_id
-from db.sql_store import SqlStore
 from service.export import read_export
 from tests.cogs.helpers import (
     bot_of,
@@ -36,6 +35,7 @@ from tests.cogs.helpers import (
     public_messages,
     record_of,
     response_of,
+    sql_store,
     table_message,
 )
 from tests.cogs.test_history import finished_kasino, shown
@@ -50,13 +50,6 @@ async def simcord_bot(db_path: Path, computers_without_pause: None) -> AsyncIter
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, retention_days=RETENTION_DAYS)
     yield bot
     await bot.close()
-
-
-def sql_store(env: simcord.Env) -> SqlStore:
-    """The bot's store: SQL, on SQLite or on PostgreSQL."""
-    store = bot_of(env).store
-    assert isinstance(store, SqlStore), store
-    return store
 
 
 async def every_row(env: simcord.Env) -> str:

@@ -6,44 +6,62 @@ from dataclasses import replace
 
 import simcord
 
+from cogs.computers import ComputerCog
 from cogs.runtime.words import said
+from db.records import GameRecord
 from engine.kasino import KasinoGame
 from engine.kasino.moves import Take
 from service.export import export_text
 from service.history import load_history
-from tests.cogs.helpers import bot_of, custom_ids, game_thread, open_and_start, private_text, state_of, table_message
+from tests.cogs.helpers import (
+    bot_of,
+    cog_of,
+    custom_ids,
+    game_thread,
+    open_and_start,
+    private_text,
+    seat_to_move,
+    sql_store,
+    state_of,
+    table_message,
+)
 
 
-async def state(env: simcord.Env, game_id: int):
+async def state(env: simcord.Env, game_id: int) -> tuple[GameRecord, KasinoGame]:
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
     return record, KasinoGame.from_dict(state_of(record))
 
 
-async def three_player_kasino(env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]):
+async def three_player_kasino(
+    env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> tuple[int, simcord.ChannelHandle, int]:
     """alice hosts alice, bob and carol, played to 1 point (one round); bob then resigns. Returns (id, thread, seat)."""
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], seats=3, target=1)
     thread = game_thread(channel, game_id)
     record, _ = await state(env, game_id)
     seat = record.seat_of(bob.id)
+    assert seat is not None
     resigned = await bob.slash(thread, "game resign")
     assert resigned.acknowledged
     return game_id, thread, seat
 
 
-def a_move(game):
+def a_move(game: KasinoGame) -> str:
     """A take where there is one (so rounds score and the game ends), else the engine's simple move."""
-    takes = [move for move in game.legal_moves(game.to_move) if isinstance(move, Take)]
-    return str(takes[0] if takes else game.auto_move(game.to_move))
+    takes = [move for move in game.legal_moves(seat_to_move(game)) if isinstance(move, Take)]
+    return str(takes[0] if takes else game.auto_move(seat_to_move(game)))
 
 
-def dm_texts(member: simcord.MemberActor):
+def dm_texts(member: simcord.MemberActor) -> list[tuple[int, str, str]]:
     channel = member.user.dm_channel
     return [(message.id, message.content, str([e.to_dict() for e in message.embeds])) for message in channel.history()]
 
 
-async def play_out(env: simcord.Env, thread, members: list[simcord.MemberActor], game_id: int):
+async def play_out(
+    env: simcord.Env, thread: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int
+) -> GameRecord:
     """Play every member's turn with `/kasino play` (the engine's simple move) until the game ends."""
     for _ in range(200):
         record, game = await state(env, game_id)
@@ -69,6 +87,7 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     asked = await dave.click(table, custom_id=take)
     assert "You asked the host for bob's seat" in private_text(asked)
     request = thread.last_message
+    assert request is not None
     assert f"seat {seat + 1} (bob)" in request.content and alice.mention in request.content
     approve = f"seat:yes:{game_id}:{seat}:{dave.id}"
     assert approve in custom_ids(request)
@@ -102,7 +121,7 @@ async def test_a_late_member_takes_a_vacated_seat_with_the_hosts_approval_and_pl
     assert record.status == "finished"
     # bob's DMs got nothing of the seat after he left it: whatever he had then is all he has.
     assert dm_texts(bob) == bobs_dms_before
-    async with bot_of(simcord_env).store.transaction() as conn:
+    async with sql_store(simcord_env).transaction() as conn:
         rows = await conn.execute_fetchall("SELECT user_id, place, score FROM results WHERE game_id = ?", (game_id,))
     places = {user_id: place for user_id, place, _ in rows}
     assert places[bob.id] == 4  # the leaver places below every seat
@@ -137,14 +156,16 @@ async def test_the_host_gives_a_vacated_seat_to_a_hard_computer_which_then_plays
     assert record.status == "finished"
 
 
-async def play_out_with_computer(env: simcord.Env, thread, members: list[simcord.MemberActor], game_id: int):
+async def play_out_with_computer(
+    env: simcord.Env, thread: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int
+) -> GameRecord:
     for _ in range(200):
         record, game = await state(env, game_id)
         if game.to_move is None or record.status != "running":
             return record
         player = record.seats[game.to_move]
         if player.is_computer:
-            bot_of(env).get_cog("ComputerCog").poke(game_id)
+            cog_of(env, ComputerCog).poke(game_id)
             await env.settle()
             continue
         member = next(member for member in members if member.id == player.user_id)
@@ -160,6 +181,7 @@ async def test_refusals_seat_not_vacant_and_not_a_seat(
     thread = game_thread(channel, game_id)
     record, _ = await state(simcord_env, game_id)
     carols = record.seat_of(carol.id)
+    assert carols is not None
     not_vacant = await alice.slash(thread, "seat give", seat=carols + 1, strength="hard")
     assert "is still played by its player" in private_text(not_vacant)
     held = await dave.slash(thread, "seat take", seat=carols + 1)
