@@ -5,11 +5,15 @@ Forged components are posted by the bot itself (`post_forged`), as in `test_host
 """
 
 import logging
+from collections.abc import Iterator
 
+import discord
 import pytest
 import simcord
 
 from cogs.runtime.errors import APOLOGY
+from db.records import GameRecord
+from engine.base import AnyGame
 from tests.cogs.helpers import (
     bot_of,
     custom_ids,
@@ -18,6 +22,7 @@ from tests.cogs.helpers import (
     open_and_start,
     private_text,
     record_of,
+    seat_to_move,
     table_message,
 )
 from tests.cogs.test_hostile_input import post_forged
@@ -26,7 +31,7 @@ from tests.cogs.test_seat_changes import state, three_player_kasino
 PAST_64_BITS = str(2**70)
 
 
-def answered_in_words(result, *words):
+def answered_in_words(result: simcord.InteractionResult, *words: str) -> str:
     """The click was answered to the clicker alone, in these words, without the apology."""
     said = private_text(result)
     assert result.acknowledged, "This interaction failed"
@@ -37,19 +42,19 @@ def answered_in_words(result, *words):
 
 
 @pytest.fixture
-def no_error_logged(caplog: pytest.LogCaptureFixture):
+def no_error_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     caplog.set_level(logging.INFO)
     yield
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
     assert not errors, [record.getMessage() for record in errors]
 
 
-async def stored(env: simcord.Env, game_id: int):
+async def stored(env: simcord.Env, game_id: int) -> tuple[GameRecord, AnyGame]:
     record = await record_of(env, game_id)
     return record, bot_of(env).service.game_of(record)
 
 
-def seat_requests(thread):
+def seat_requests(thread: simcord.ChannelHandle) -> list[discord.Message]:
     return [message for message in thread.history() if "asks to take seat" in (message.content or "")]
 
 
@@ -181,7 +186,7 @@ async def test_a_forged_garbage_spot_is_answered_in_words(
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=2)
     thread = game_thread(channel, game_id)
     record, game = await stored(simcord_env, game_id)
-    mover = member_for(members, record, game.to_move)
+    mover = member_for(members, record, seat_to_move(game))
     custom_id = f"g:{game_id}:{record.version}:jack:{spot}"
     forged = await post_forged(simcord_env, thread, custom_id)
     answered_in_words(await mover.click(forged, custom_id=custom_id))
