@@ -10,6 +10,7 @@ the words of each English message between its placeholders (two words or more, o
 
 import random
 import re
+from typing import Any
 
 import pytest
 import simcord
@@ -35,15 +36,15 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def _words(text):
+def _words(text: str) -> str:
     return " ".join(WORD.findall(text.lower()))
 
 
-def english_only_sentences(locale: str):
+def english_only_sentences(locale: str) -> set[str]:
     """The words English messages say between placeholders (two words or more, or one of four letters or more) that
     `locale`'s catalog never says."""
     own = " | ".join(_words(form) for entry in load(locale).entries.values() for form in entry.forms)
-    found = set()
+    found: set[str] = set()
     for entry in load(SOURCE_LOCALE).entries.values():
         for form in entry.forms:
             for piece in PLACEHOLDER.split(form):
@@ -56,12 +57,12 @@ def english_only_sentences(locale: str):
 HIDDEN = re.compile(r"'(custom_id|url|proxy_url)': '[^']*'")  # what Discord keeps from the reader
 
 
-def english_left_in(texts, locale: str):
+def english_left_in(texts: list[str], locale: str) -> list[str]:
     said = _words(HIDDEN.sub("", "\n".join(texts)))
     return sorted(sentence for sentence in english_only_sentences(locale) if f" {sentence} " in f" {said} ")
 
 
-def everything_seen_by(member: simcord.MemberActor, guild: simcord.GuildHandle):
+def everything_seen_by(member: simcord.MemberActor, guild: simcord.GuildHandle) -> list[str]:
     dms = member.user.dm_channel.history() if member.user.dm_channel is not None else []
     texts = [texts_visible_to(member, guild)]
     for message in dms:
@@ -70,7 +71,9 @@ def everything_seen_by(member: simcord.MemberActor, guild: simcord.GuildHandle):
     return texts
 
 
-def speaking_server(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: str):
+def speaking_server(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: str
+) -> tuple[simcord.GuildHandle, simcord.ChannelHandle, simcord.MemberActor, simcord.MemberActor]:
     """A server whose language is `locale`, with a player and a bystander whose Discord speaks it too."""
     guild = env.create_guild(f"cards-{locale}", preferred_locale=locale)
     channel = guild.create_text_channel("games")
@@ -80,21 +83,23 @@ def speaking_server(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: s
     return guild, channel, player, bystander
 
 
-async def started_against_a_computer(channel: simcord.ChannelHandle, player, command, strength, **options):
+async def started_against_a_computer(
+    channel: simcord.ChannelHandle, player: simcord.MemberActor, command: str, strength: str, **options: Any
+) -> tuple[int, simcord.ChannelHandle]:
     """A two-seat game of `player` against a computer, started from its lobby; returns its id and thread."""
     opened, game_id = await solo_lobby(channel, player, command, [strength], seats=2, **options)
     await player.click(response_of(opened), custom_id=lobby_button(response_of(opened), "start"))
     return game_id, game_thread(channel, game_id)
 
 
-async def bystander_refused(bystander, thread, game_id: int):
+async def bystander_refused(bystander: simcord.MemberActor, thread: simcord.ChannelHandle, game_id: int) -> str:
     """A member who is not playing presses the table's first button: refused, in their language."""
     table = table_message(thread, game_id)
     pressed = await bystander.click(table, custom_id=next(c for c in custom_ids(table) if is_enabled(table, c)))
     return private_text(pressed)
 
 
-def assert_no_english_left(seen, locale: str) -> None:
+def assert_no_english_left(seen: list[str], locale: str) -> None:
     if locale == SOURCE_LOCALE:
         assert english_left_in(seen, "no")  # where English is spoken, the check finds it
     else:
@@ -151,7 +156,8 @@ async def test_garbage_plays_to_its_result_in_every_language(
     assert_no_english_left(everything_seen_by(player, guild) + refusals, locale)
 
 
-def _show_hand_label(thread, game_id: int):
+def _show_hand_label(thread: simcord.ChannelHandle, game_id: int) -> str:
     """The table's button that shows a player their hand, in whatever language the table speaks."""
     table = table_message(thread, game_id)
-    return next(c["label"] for c in components(table) if c.get("custom_id", "").endswith(":hand"))
+    label: str = next(c["label"] for c in components(table) if c.get("custom_id", "").endswith(":hand"))
+    return label
