@@ -6,20 +6,24 @@ as a new lobby does; the rest tests the game itself, its buttons and its words.
 
 import random
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
 import simcord
 
 from cogs.garbage.cog import GarbageUI, no_use, public_table, table_view
+from cogs.runtime.host import GameBot
+from db.records import GameRecord
 from engine.cards import Card
 from engine.garbage import GarbageGame, GarbageSettings
 from i18n import card_words
 from tests.cogs.helpers import (
+    Shown,
     bot_of,
     custom_ids,
     game_thread,
+    given,
     is_enabled,
     labels,
     member_for,
@@ -34,22 +38,24 @@ C = Card.parse
 KINGS_JOKERS_LAST_TURN = {"wild_rank": "king", "jokers": True, "last_turn": True}
 
 
-def control(message, suffix):
+def control(message: Shown, suffix: str) -> str:
     return next(custom_id for custom_id in custom_ids(message) if custom_id.endswith(suffix))
 
 
-def table_record(names, *, computers=()):
+def table_record(names: list[str], *, computers: tuple[int, ...] = ()) -> GameRecord:
     """What the table functions read of a game's record, with the version its buttons carry."""
     seats = tuple(
         SimpleNamespace(name=name, is_computer=seat in computers, user_id=None) for seat, name in enumerate(names)
     )
-    return SimpleNamespace(kind="garbage", id=7, version=3, status="running", seats=seats)
+    # The table functions read these fields alone: the stub stands in for the whole record.
+    return cast("GameRecord", SimpleNamespace(kind="garbage", id=7, version=3, status="running", seats=seats))
 
 
-def spot_labels(game, locale: str = "en"):
+def spot_labels(game: GarbageGame, locale: str = "en") -> list[str | None]:
     view = table_view(table_record(["Kari", "Ola", "Per"][: game.players]), game, locale)
     assert view is not None
-    return [item.item.label for item in view.children]
+    assert all(isinstance(item, discord.ui.DynamicItem) for item in view.children)  # the table's buttons
+    return [cast("discord.ui.DynamicItem[Any]", item).item.label for item in view.children]
 
 
 @pytest.mark.parametrize(
@@ -100,7 +106,7 @@ def test_gv4_the_table_says_who_finished_and_who_plays_a_last_turn() -> None:
     assert "**Last turns:** Kari filled every spot; still to play: Ola and Per." in embed_text(embed)
     _, embed = public_table(record, game.public_view(), [], "hu")
     assert "**Utolsó körök:** teljes a kirakása: Kari; még sorra kerül: Ola és Per." in embed_text(embed)
-    ui = GarbageUI(bot=None)
+    ui = GarbageUI(bot=cast("GameBot", None))  # its notices need no bot
     assert ui.notices(record, events, "en") == [
         "🏆 Kari filled every spot and wins hand 1; 9♦ goes to the discard pile. One last turn each for Ola and Per."
     ]
@@ -146,7 +152,7 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         shown = table.content + str(table.embeds[0].to_dict())
         # G11: every face-down spot is shown as "?" (two decks here: a hidden card may share its face with a copy in
         # sight, so the spots are compared one by one; Discord's text-style mark after a suit is left out).
-        state = record.state
+        state = state_of(record)
         fields = [field["value"].replace("\ufe0e", "") for field in table.embeds[0].to_dict()["fields"]]
         for seat, (spots, up) in enumerate(zip(state["layouts"], state["face_up"], strict=True)):
             for spot, (code, face_up) in enumerate(zip(spots, up, strict=True), start=1):
@@ -155,10 +161,10 @@ async def test_gv1_gv2_gv4_a_game_plays_to_its_result_with_kings_wild_jokers_and
         assert game.to_move is not None
         held = game.public_view().seats[game.to_move].pending
         words = labels(table)
-        assert not any(label.startswith("Jack") for label in words)
+        assert not any(given(label).startswith("Jack") for label in words)
         if held is not None:
             kind = "Joker" if held.is_joker else "King"
-            assert words and all(label.startswith(f"{kind} → spot") for label in words)
+            assert words and all(given(label).startswith(f"{kind} → spot") for label in words)
             seen.add(kind)
         if game.public_view().last_turns:
             assert "**Last turns:**" in shown
