@@ -11,7 +11,7 @@ from bot import CardBot
 from cogs.runtime.budget import RequestBudget, counts
 from cogs.runtime.catch_up import catch_up
 from db.sql_delivery import SqlDelivery
-from tests.cogs.helpers import bot_of, open_and_start
+from tests.cogs.helpers import bot_of, open_and_start, sql_store
 
 
 class VirtualTime:
@@ -20,25 +20,27 @@ class VirtualTime:
     def __init__(self) -> None:
         self.now = 0.0
 
-    def clock(self):
+    def clock(self) -> float:
         return self.now
 
-    async def sleep(self, seconds) -> None:
+    async def sleep(self, seconds: float) -> None:
         self.now += seconds
         await asyncio.sleep(0)
 
 
-def busiest_second(stamps):
+def busiest_second(stamps: list[float]) -> int:
     return max(sum(1 for other in stamps if stamp - 1 < other <= stamp) for stamp in stamps)
 
 
 async def test_catch_up_reads_pages_and_spends_only_what_play_leaves_under_the_target() -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep)
-    stamps, pages, settled = [], [], []
+    stamps: list[float] = []
+    pages: list[tuple[int, int]] = []
+    settled: list[int] = []
     owed = list(range(1, 101))
 
-    async def page(after, limit):
+    async def page(after: int, limit: int) -> list[int]:
         pages.append((after, limit))
         return [game_id for game_id in owed if game_id > after][:limit]
 
@@ -75,7 +77,7 @@ async def test_the_budget_counts_the_bots_own_requests_and_not_the_interactions(
     simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
 ) -> None:
     alice, bob = members[:2]
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     before, logged = bot.budget.total, len(simcord_env.http_requests)
     await open_and_start(channel, alice, [bob], "garbage new", seats=2)
     made = simcord_env.http_requests[logged:]
@@ -98,21 +100,23 @@ async def test_games_owed_at_start_up_are_settled_a_page_at_a_time(
         record, game = await service.load(game_id)
         seat = game.to_move
         assert seat is not None
-        await service.play(game_id, record.seats[seat].user_id, str(game.legal_moves(seat)[0]))
-    assert [r.id for r in await bot_of(simcord_env).store.unshown_games()] == games
-    pages = []
+        player = record.seats[seat].user_id
+        assert player is not None
+        await service.play(game_id, player, str(game.legal_moves(seat)[0]))
+    assert [r.id for r in await sql_store(simcord_env).unshown_games()] == games
+    pages: list[tuple[int, int, list[int]]] = []
     paged = SqlDelivery.unshown_game_ids  # the delivery role of the store the restarted bot opens
 
-    async def recording(delivery, after, limit):
+    async def recording(delivery: SqlDelivery, after: int, limit: int) -> list[int]:
         found = await paged(delivery, after, limit)
         pages.append((after, limit, found))
         return found
 
     monkeypatch.setattr(SqlDelivery, "unshown_game_ids", recording)
     monkeypatch.setattr(cogs.runtime.catch_up, "PAGE", 2)
-    await simcord_env.bot.store.close()
+    await bot_of(simcord_env).store.close()
     await simcord_env.restart_bot(make_bot())
     await bot_of(simcord_env).start_up_done()
-    assert await bot_of(simcord_env).store.unshown_games() == []
+    assert await sql_store(simcord_env).unshown_games() == []
     assert [(after, limit) for after, limit, _ in pages] == [(0, 2), (games[1], 2), (games[3], 2), (games[4], 2)]
     assert [found for _, _, found in pages] == [games[:2], games[2:4], games[4:], []]
