@@ -9,6 +9,7 @@ the English words of that id are not what was shown.
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -19,6 +20,7 @@ from cogs.runtime.house_rules import house_rules_line
 from cogs.runtime.table import turn_headline
 from cogs.runtime.text import jump_link, legible
 from cogs.runtime.timing import deadline_line, in_words
+from db.records import GameRecord
 from engine.garbage import GarbageGame
 from engine.kasino import KasinoGame
 from i18n import LOCALES, counted, say
@@ -27,9 +29,11 @@ from tests.cogs.helpers import (
     bot_of,
     components,
     game_thread,
+    given,
     labels,
     member_for,
     open_and_start,
+    response_of,
     seat_to_move,
     state_of,
     table_message,
@@ -46,14 +50,15 @@ async def norwegian(env: simcord.Env, guild: simcord.GuildHandle, channel: simco
     assert await bot_of(env).languages.public(guild.id) == "no"
 
 
-async def kasino_state(env: simcord.Env, game_id: int):
+async def kasino_state(env: simcord.Env, game_id: int) -> tuple[GameRecord, KasinoGame]:
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
     return record, KasinoGame.from_dict(state_of(record))
 
 
-def warning_language(text, record, message_id, **params):
+def warning_language(text: str, record: GameRecord, message_id: str, **params: Any) -> str | None:
     """Which catalog's words of a timer warning `text` is (None: no catalog's), whatever time it said was left."""
+    assert record.deadline is not None and record.turn_seconds is not None
     when = f"<t:{int(record.deadline.timestamp())}:R>"
     title = f"{record.kind.title()} #{record.id}"
     for locale in LOCALES:
@@ -63,8 +68,9 @@ def warning_language(text, record, message_id, **params):
     return None
 
 
-def in_norwegian_not_english(shown, message_id, **params) -> None:
+def in_norwegian_not_english(shown: str | None, message_id: str, **params: Any) -> None:
     """`shown` holds the Norwegian words of `message_id`, and not the English ones."""
+    assert shown is not None, message_id
     norwegian, english = say("no", message_id, **params), say("en", message_id, **params)
     assert norwegian != english, message_id
     assert legible(norwegian) in shown and legible(english) not in shown, (message_id, shown)
@@ -112,8 +118,10 @@ async def test_a_kasino_game_on_a_norwegian_server_is_told_in_norwegian_from_tab
     record = await play_to_end(simcord_env, channel, members, game_id, random.Random(5), ["dm", "slash"])
     game = KasinoGame.from_dict(state_of(record))
     posts = [message.content for message in thread.history()]
-    scores = legible(score_table(names, game.public_view().last_round, 1, "no"))
-    assert scores in posts and legible(score_table(names, game.public_view().last_round, 1, "en")) not in posts
+    last_round = game.public_view().last_round
+    assert last_round is not None
+    scores = legible(score_table(names, last_round, 1, "no"))
+    assert scores in posts and legible(score_table(names, last_round, 1, "en")) not in posts
     assert scores.startswith(say("no", "kasino.table.scored", round=1))
     result = bot_of(simcord_env).presenter.result_line(record, game, "no")
     assert result is not None
@@ -142,7 +150,7 @@ async def test_a_garbage_game_on_a_norwegian_server_pings_and_warns_in_norwegian
     game = GarbageGame.from_dict(state_of(record))
     table = table_message(thread, game_id)
     stage = say("no", "garbage.table.stage", hand=1)
-    layout = "\n" + house_rules_line("garbage", record.settings, "no")  # a layout of 3 is house rule GV3
+    layout = "\n" + given(house_rules_line("garbage", record.settings, "no"))  # a layout of 3 is house rule GV3
     headline = turn_headline(record, stage, game.to_move, "no")
     assert table.content == legible(headline + layout + deadline_line(record, "no"))
     assert game.to_move is not None
@@ -218,7 +226,7 @@ async def test_a_hungarian_player_at_a_norwegian_table_reads_their_panel_in_hung
         chosen = await magyar.click(
             panel, custom_id=next(c["custom_id"] for c in components(panel) if ":card:" in c.get("custom_id", ""))
         )
-        panel = chosen.response
+        panel = response_of(chosen)
         picks = [c["custom_id"] for c in components(panel) if ":pick:" in c.get("custom_id", "")]
     await magyar.click(panel, custom_id=picks[0])
     after, game_after = await kasino_state(simcord_env, game_id)
