@@ -6,14 +6,27 @@ the failed reads of the outage and fires at its next tick.
 """
 
 import itertools
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 import simcord
 
-from bot import create_bot
+from bot import CardBot, create_bot
+from cogs.timers import TimerCog
+from db.records import GameRecord
+from engine.base import AnyGame
 from tests import pg_outages
-from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, private_text, record_of
+from tests.cogs.helpers import (
+    bot_of,
+    cog_of,
+    game_thread,
+    member_for,
+    open_and_start,
+    private_text,
+    record_of,
+    seat_to_move,
+)
 from tests.pg_outages import OwnServer
 
 own_server = pg_outages.own_server  # fixtures: a PostgreSQL of this module's own, a new database on it
@@ -26,11 +39,13 @@ UNREACHABLE = (
 
 
 @pytest.fixture
-async def make_bot(outage_url: str, db_path: Path, computers_without_pause: None):
-    bots = []
+async def make_bot(
+    outage_url: str, db_path: Path, computers_without_pause: None
+) -> AsyncIterator[Callable[[], CardBot]]:
+    bots: list[CardBot] = []
     seeds = itertools.count(1)
 
-    def factory():
+    def factory() -> CardBot:
         bots.append(create_bot(db_path, database_url=outage_url, new_seed=lambda: next(seeds), shard_count=1))
         return bots[-1]
 
@@ -39,13 +54,13 @@ async def make_bot(outage_url: str, db_path: Path, computers_without_pause: None
         await bot.close()
 
 
-async def stored(env: simcord.Env, game_id: int):
+async def stored(env: simcord.Env, game_id: int) -> tuple[GameRecord, AnyGame]:
     """The game as stored, and its engine."""
     record = await record_of(env, game_id)
     return record, bot_of(env).service.game_of(record)
 
 
-async def logged(env: simcord.Env, game_id: int):
+async def logged(env: simcord.Env, game_id: int) -> list[tuple[str, bool]]:
     """The game's move log: (move, automatic) each."""
     return [(move.move, move.auto) for move in await bot_of(env).store.game_moves(game_id)]
 
@@ -60,13 +75,13 @@ async def test_moves_while_postgres_is_down_are_refused_as_unreachable_and_play_
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
     thread = game_thread(channel, game_id)
-    acknowledged = []
+    acknowledged: list[tuple[str, bool]] = []
 
-    async def next_move():
+    async def next_move() -> tuple[simcord.MemberActor, str]:
         record, game = await stored(simcord_env, game_id)
-        return member_for(members, record, game.to_move), str(game.legal_moves(game.to_move)[0])
+        return member_for(members, record, seat_to_move(game)), str(game.legal_moves(seat_to_move(game))[0])
 
-    async def play(mover, move) -> None:
+    async def play(mover: simcord.MemberActor, move: str) -> None:
         played = await mover.slash(thread, "kasino play", move=move)
         assert played.acknowledged and UNREACHABLE not in private_text(played)
         acknowledged.append((move, False))
@@ -94,7 +109,7 @@ async def test_the_timer_loop_survives_a_failed_due_timers_read_and_fires_at_the
 ) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
-    timers = bot_of(simcord_env).get_cog("TimerCog")
+    timers = cog_of(simcord_env, TimerCog)
     await simcord_env.advance_time(100)
     own_server.stop_immediately()
     await simcord_env.advance_time(25)  # the deadline (120 s) passes; every tick's read of the due timers fails
