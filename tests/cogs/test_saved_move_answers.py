@@ -6,7 +6,9 @@ of his latest click on it; its footnote (an embed of its own) says whose turn it
 
 import logging
 import random
+from collections.abc import Callable
 
+import discord
 import pytest
 import simcord
 
@@ -24,7 +26,7 @@ TOKEN_EDITS = "/webhooks/*/messages/@original"  # an edit of an interaction's me
 
 async def bobs_turn_on_an_ephemeral_panel(
     env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
-):
+) -> tuple[Table, simcord.MemberActor, simcord.MemberActor]:
     """Alice and bob play Kasino; it is bob's turn, and he has his hand as an ephemeral panel."""
     alice, bob = members[:2]
     env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **CLOSED, times=None)
@@ -37,10 +39,13 @@ async def bobs_turn_on_an_ephemeral_panel(
     return table, alice, bob
 
 
-async def pick_a_move(table, member: simcord.MemberActor, fault):
+async def pick_a_move(
+    table: Table, member: simcord.MemberActor, fault: Callable[[], None]
+) -> simcord.InteractionResult:
     """`member` plays a move on their ephemeral panel; `fault()` is called just before the tap that plays it."""
     panel = table.ephemeral_panel(member)
     for _ in range(3):
+        assert panel is not None, "no panel to play from"
         parts = [c for c in components(panel) if c.get("label") != "Refresh"]
         select = next((c for c in parts if c["type"] == 3), None)
         moves = [c for c in parts if ":pick:" in c.get("custom_id", "")]
@@ -56,13 +61,14 @@ async def pick_a_move(table, member: simcord.MemberActor, fault):
     raise AssertionError("no move offered")
 
 
-def private_answers(table, member: simcord.MemberActor):
+def private_answers(table: Table, member: simcord.MemberActor) -> list[str]:
     """What the bot answered `member` privately in the game's thread (ephemeral messages other than panels)."""
     return [m.content or "" for m in table.thread.history(viewer=member) if m.flags.ephemeral and not components(m)]
 
 
-def footnote(panel):
+def footnote(panel: discord.Message | None) -> str:
     """An ephemeral panel's footnote: whose turn it is, and when it was drawn."""
+    assert panel is not None
     return panel.embeds[-1].description or ""
 
 
@@ -86,7 +92,7 @@ async def test_a_saved_move_whose_panel_redraw_fails_five_times_with_503_is_answ
     # The game moved on: the move is saved once, and it is alice's turn.
     after = await table.record()
     assert after.version > before.version and await moves_logged(simcord_env, table.game_id) == 1
-    assert member_for([alice, bob], after, after.state["to_move"]) is alice
+    assert member_for([alice, bob], after, state_of(after)["to_move"]) is alice
     # The token edits are tried again, with the delivery's backoff, until Discord takes one: bob's panel follows.
     for _ in range(8):
         await simcord_env.advance_time(30)
@@ -105,4 +111,5 @@ async def test_a_failed_token_edit_is_retried_and_the_panel_stays_current(
     record = await table.record()
     panel = table.ephemeral_panel(bob)
     assert "**Your turn.**" in footnote(panel)
+    assert panel is not None
     assert any(f":{record.version}:" in c.get("custom_id", "") for c in components(panel))
