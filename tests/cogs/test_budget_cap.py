@@ -1,7 +1,9 @@
 """Issue 27: each process holds its counted requests to its own cap (REQUESTS_PER_SECOND); interactions never wait."""
 
+from typing import Any, cast
+
 import pytest
-from discord.http import Route
+from discord.http import HTTPClient, Route
 
 from bench.bench_budget import VirtualTime, busiest_second, simulate
 from cogs.runtime.budget import RequestBudget
@@ -15,11 +17,11 @@ FREE = Route("POST", "/interactions/{interaction_id}/{interaction_token}/callbac
 class FakeHTTP:
     """An HTTP client whose requests take no time and are stamped with the virtual clock."""
 
-    def __init__(self, time) -> None:
+    def __init__(self, time: VirtualTime) -> None:
         self.time = time
-        self.sent = []
+        self.sent: list[tuple[Route, float]] = []
 
-    async def request(self, route, **_):
+    async def request(self, route: Route, **_: Any) -> dict[str, Any]:
         self.sent.append((route, self.time.now))
         return {}
 
@@ -29,7 +31,7 @@ async def test_requests_fired_at_once_go_out_at_most_limit_in_any_second(limit: 
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep, limit=limit)
     http = FakeHTTP(time)
-    budget.install(http)
+    budget.install(cast("HTTPClient", http))  # the budget wraps its `request` alone
     await time.run(*(http.request(COUNTED) for _ in range(3 * limit + 1)))  # fired at once
     stamps = [stamp for _, stamp in http.sent]
     assert len(stamps) == 3 * limit + 1 == budget.total
@@ -43,13 +45,14 @@ async def test_interaction_responses_never_wait_nor_count() -> None:
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep, limit=5)
     http = FakeHTTP(time)
-    budget.install(http)
+    budget.install(cast("HTTPClient", http))  # the budget wraps its `request` alone
     await time.run(*(http.request(COUNTED) for _ in range(5)))  # the cap is spent for this second
     await time.run(*(http.request(FREE) for _ in range(20)))
     assert [stamp for route, stamp in http.sent if route is FREE] == [0.0] * 20
     assert budget.total == 5 and budget.held == 0
     await time.run(http.request(COUNTED))  # the next counted one waits for the first to leave the window
-    assert http.sent[-1] == (COUNTED, pytest.approx(1.0, abs=0.002))
+    about_a_second_later: tuple[Route, Any] = (COUNTED, pytest.approx(1.0, abs=0.002))  # approx equals a float
+    assert http.sent[-1] == about_a_second_later
 
 
 async def test_a_request_under_the_cap_does_not_wait() -> None:
