@@ -3,32 +3,36 @@
 import itertools
 import logging
 import threading
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import simcord
 
-from bot import create_bot
+from bot import CardBot, create_bot
+from cogs.timers import TimerCog
 from db.backup import ScheduledBackups, check_copy
-from tests.cogs.helpers import bot_of, open_and_start
+from tests.cogs.helpers import cog_of, open_and_start
 
 EVERY_HOURS = 1
 KEEP = 2
 
 
 @pytest.fixture
-def backup_dir(tmp_path: Path):
+def backup_dir(tmp_path: Path) -> Path:
     return tmp_path / "backups"
 
 
 @pytest.fixture
-def backups(db_path: Path, backup_dir):
+def backups(db_path: Path, backup_dir: Path) -> ScheduledBackups:
     return ScheduledBackups(db_path, backup_dir, EVERY_HOURS, KEEP)
 
 
 @pytest.fixture
-async def simcord_bot(db_path: Path, backups, computers_without_pause: None):
+async def simcord_bot(
+    db_path: Path, backups: ScheduledBackups, computers_without_pause: None
+) -> AsyncIterator[CardBot]:
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, backups=backups)
     yield bot
@@ -39,17 +43,18 @@ async def test_scheduled_backups_keep_backup_keep_files_taken_off_the_event_loop
     simcord_env: simcord.Env,
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
-    backups,
-    backup_dir,
+    backups: ScheduledBackups,
+    backup_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO)
     loop_thread = threading.get_ident()
-    threads, taken_now = [], []
+    threads: list[int] = []
+    taken_now: list[bool] = []
     take = backups.take_if_due
 
-    def noting_the_thread(now):
+    def noting_the_thread(now: datetime) -> str | None:
         threads.append(threading.get_ident())
         line = take(now)
         taken_now.append(line is not None)
@@ -59,15 +64,15 @@ async def test_scheduled_backups_keep_backup_keep_files_taken_off_the_event_loop
     alice, bob = members[:2]
     await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     # Hours of virtual time: the turn timers' 5-second tick (nothing due for 24 hours) would be thousands of wake-ups.
-    bot_of(simcord_env).get_cog("TimerCog").tick.cancel()
+    cog_of(simcord_env, TimerCog).tick.cancel()
     taken = [simcord_env.now()]
     await simcord_env.advance_time(600)  # the first check after start-up: no backup yet, so one is due
     for _ in range(3):
         await simcord_env.advance_time(EVERY_HOURS * 3600)
         taken.append(simcord_env.now())
-    names = sorted(path.name for path in backup_dir.iterdir())
+    names = sorted(path.name for path in backup_dir.iterdir())  # noqa: ASYNC240 - a quick look at the test's folder
     assert len(names) == KEEP
-    for path in backup_dir.iterdir():
+    for path in backup_dir.iterdir():  # noqa: ASYNC240 - a quick look at the test's own folder
         check = check_copy(path)
         assert check.ok and check.running == 1
     assert threads and loop_thread not in threads  # every backup ran in a worker thread
