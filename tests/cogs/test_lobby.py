@@ -9,6 +9,7 @@ from tests.cogs.helpers import (
     bot_of,
     components,
     game_thread,
+    given,
     guild_of,
     open_and_start,
     private_text,
@@ -142,13 +143,15 @@ async def test_two_games_from_one_channel_each_get_their_own_thread(
     assert table_message(game_thread(channel, second), second)
 
 
-def _no_threads_channel(guild: simcord.GuildHandle):
+def _no_threads_channel(guild: simcord.GuildHandle) -> simcord.ChannelHandle:
+    me = guild.me
+    assert me is not None
     return guild.create_text_channel(
-        "no-threads", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
+        "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
     )
 
 
-def _jump_link(guild: simcord.GuildHandle, channel_id, message_id):
+def _jump_link(guild: simcord.GuildHandle, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild.id}/{channel_id}/{message_id}"
 
 
@@ -227,7 +230,7 @@ async def test_cancel_with_several_games_here_offers_them_in_a_menu_and_says_wha
     await alice.slash(channel, "garbage new", seats=3)
     asked = await alice.slash(channel, "game cancel")
     assert asked.ephemeral and "Which one do you cancel?" in private_text(asked)
-    menu = asked.followups[0] if asked.followups else asked.response
+    menu = asked.followups[0] if asked.followups else response_of(asked)
     options = [option["label"] for option in components(menu)[0]["options"]]
     assert options == ["Kasino #1 — lobby of alice (1/2)", "Garbage #2 — lobby of alice (1/3)"]
     done = await alice.select(menu, ["2"], custom_id="game:cancel")
@@ -264,7 +267,7 @@ async def test_rules_are_ephemeral_and_state_the_value_and_points_tables(
     shown = await members[0].slash(channel, "rules", game="kasino")
     assert shown.ephemeral
     assert shown.response is not None
-    text = shown.response.embeds[0].description
+    text = given(shown.response.embeds[0].description)
     assert "10♦ (big)    10 / 16" in text and "most spades     2" in text
 
 
