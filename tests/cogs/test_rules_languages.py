@@ -3,12 +3,14 @@ moves are typed, within Discord's embed limits in every language, and with no En
 
 import re
 
+import discord
 import pytest
 import simcord
 
 from cogs.garbage.rules import GARBAGE_RULES
 from cogs.kasino.rules import KASINO_RULES
 from i18n import LOCALES, SOURCE_LOCALE
+from tests.cogs.helpers import given
 from tests.cogs.test_language import speaking
 from tests.discord_limits import violations
 
@@ -16,17 +18,18 @@ RULES = {"kasino": KASINO_RULES, "garbage": GARBAGE_RULES}
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def sentences(text):
+def sentences(text: str) -> set[str]:
     """The text's sentences and lines that say something (three words or more), spaces evened out."""
     parts = re.split(r"(?<=[.!?;:])\s+|\n", text)
     return {" ".join(part.split()) for part in parts if len(WORD.findall(part)) >= 3}
 
 
-def shown_text(embed):
-    return "\n".join([embed.title, embed.description, *(f"{field.name}\n{field.value}" for field in embed.fields)])
+def shown_text(embed: discord.Embed) -> str:
+    parts = [given(embed.title), given(embed.description)]
+    return "\n".join([*parts, *(f"{field.name}\n{field.value}" for field in embed.fields)])
 
 
-async def rules_for(member: simcord.MemberActor, channel: simcord.ChannelHandle, game):
+async def rules_for(member: simcord.MemberActor, channel: simcord.ChannelHandle, game: str) -> discord.Embed:
     shown = await member.slash(channel, "rules", game=game)
     assert shown.ephemeral
     assert shown.response is not None
