@@ -4,7 +4,9 @@ The window and the pacing on a clock the test moves; the counting of real respon
 and aiohttp's trace, against the loopback fake Discord of the benchmarks.
 """
 
+import asyncio
 import logging
+from collections.abc import Iterator
 
 import aiohttp
 import discord
@@ -26,11 +28,16 @@ class Clock:
     def __init__(self) -> None:
         self.now = 0.0
 
-    def __call__(self):
+    def __call__(self) -> float:
         return self.now
 
 
-def busiest_window(stamps):
+def slowing(invalid: InvalidRequests) -> bool:
+    """Whether it is slowing now (read through a call: mypy keeps an asserted attribute's value across calls)."""
+    return invalid.slowing
+
+
+def busiest_window(stamps: list[float]) -> int:
     """The most refusals within any 10 minutes (a window ending at each refusal)."""
     stamps = sorted(stamps)
     return max((sum(1 for other in stamps if stamp - WINDOW_SECONDS < other <= stamp) for stamp in stamps), default=0)
@@ -100,8 +107,8 @@ def test_refused_games_retrying_together_never_pass_the_budget_in_any_ten_minute
     """
     clock = Clock()
     invalid = InvalidRequests(limit=1000, clock=clock)
-    stamps = []
-    due = []  # (when, game, failures)
+    stamps: list[float] = []
+    due: list[tuple[float, int, int]] = []  # (when, game, failures)
     with caplog.at_level(logging.INFO, logger="cogs.runtime.invalid"):
         for game in range(250):
             invalid.note(403)
@@ -134,7 +141,7 @@ def test_the_slowdown_is_said_once_when_it_starts_and_once_when_the_count_is_bac
         delays = [invalid.retry_delay(5.0, MISSING_ACCESS) for _ in range(4)]
         assert delays[0] == 5.0  # 9 seen and this one planned: the budget, not past it
         assert min(delays[1:]) >= WINDOW_SECONDS  # the next wait until the first refusals have aged out
-        assert invalid.slowing
+        assert slowing(invalid)
         for _ in range(20):  # more refusals while slowed: nothing more is said
             invalid.note(403)
         clock.now = 2 * WINDOW_SECONDS  # all of it aged out, every planned retry gone by
@@ -148,7 +155,7 @@ def test_the_slowdown_is_said_once_when_it_starts_and_once_when_the_count_is_bac
 
 
 @pytest.fixture
-def fake_discord():
+def fake_discord() -> Iterator[FakeDiscord]:
     base = Route.BASE
     with FakeDiscord() as fake:
         Route.BASE = fake.base  # discord.py builds each route's URL from this when the route is made
@@ -158,10 +165,12 @@ def fake_discord():
             Route.BASE = base
 
 
-async def test_every_response_of_discord_py_s_session_is_seen_including_the_429s_it_retries(fake_discord) -> None:
+async def test_every_response_of_discord_py_s_session_is_seen_including_the_429s_it_retries(
+    fake_discord: FakeDiscord,
+) -> None:
     invalid = InvalidRequests(limit=100)
     trace = invalid.trace_config()
-    http = HTTPClient(aiohttp.TCPConnector(limit=0), http_trace=trace)
+    http = HTTPClient(asyncio.get_running_loop(), aiohttp.TCPConnector(limit=0), http_trace=trace)
     invalid.install(http, trace)  # the session is traced: nothing to wrap
     try:
         await http.static_login("token")
