@@ -8,11 +8,14 @@ game catches up once access returns.
 
 import itertools
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 import simcord
+from discord.http import Route
 
 from bot import CardBot, create_bot
 from cogs.runtime.invalid import WINDOW_SECONDS, InvalidRequests
@@ -27,19 +30,19 @@ STEP = 30
 
 
 @pytest.fixture
-async def simcord_bot(db_path: Path, computers_without_pause: None):
+async def simcord_bot(db_path: Path, computers_without_pause: None) -> AsyncIterator[CardBot]:
     seeds = itertools.count(1)
     bot = create_bot(db_path, new_seed=lambda: next(seeds), shard_count=1, invalid_requests=InvalidRequests(SHARE))
     yield bot
     await bot.close()  # SimCord never closes a bot; closing ours closes its database
 
 
-def refusals_seen(env: simcord.Env):
+def refusals_seen(env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """When each 403 reached the bot (virtual seconds), observed on its HTTP client, apart from what the bot counts."""
-    stamps = []
+    stamps: list[float] = []
     send = bot_of(env).http.request
 
-    async def request(route, **kwargs):
+    async def request(route: Route, **kwargs: Any) -> Any:
         try:
             return await send(route, **kwargs)
         except discord.HTTPException as error:
@@ -47,11 +50,11 @@ def refusals_seen(env: simcord.Env):
                 stamps.append(env.now().timestamp())
             raise
 
-    bot_of(env).http.request = request
+    monkeypatch.setattr(bot_of(env).http, "request", request)
     return stamps
 
 
-def busiest_window(stamps):
+def busiest_window(stamps: list[float]) -> int:
     stamps = sorted(stamps)
     return max((sum(1 for other in stamps if stamp - WINDOW_SECONDS < other <= stamp) for stamp in stamps), default=0)
 
@@ -62,6 +65,7 @@ async def test_many_games_refused_missing_access_stay_within_the_process_share_s
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
     caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     games = []
     for number in range(GAMES):
@@ -69,7 +73,7 @@ async def test_many_games_refused_missing_access_stay_within_the_process_share_s
         _, game_id = await open_and_start(channel, host, [guest], "kasino new", seats=2, timer="15m")
         games.append(game_id)
     threads = [game_thread(channel, game_id) for game_id in games]
-    stamps = refusals_seen(simcord_env)
+    stamps = refusals_seen(simcord_env, monkeypatch)
     # The moderator removes the bot's access to the category: every game's thread, and their channel, refuse.
     for place in [channel, *threads]:
         for method in ("POST", "PATCH", "DELETE"):
