@@ -13,8 +13,10 @@ from render import render_table
 from service.errors import RefusedError
 from tests.cogs.helpers import (
     InjectedError,
+    Shown,
     bot_of,
     game_thread,
+    given,
     open_and_start,
     private_text,
     record_of,
@@ -24,7 +26,7 @@ from tests.cogs.helpers import (
 from tests.cogs.test_kasino_flow import play_turn
 
 
-def picture_of(message):
+def picture_of(message: Shown) -> discord.Attachment | None:
     return next((a for a in message.attachments if a.filename == "table.png"), None)
 
 
@@ -40,7 +42,7 @@ async def test_the_table_shows_its_picture_with_a_short_description(
     assert (await picture.read()).startswith(b"\x89PNG")
     # One line saying what the picture is; the embed beside it reads the table, so a screen reader hears it once.
     alt = rf"Picture of the table: Kasino #{game_id} · round 1 · (alice|bob) to play\."
-    assert re.fullmatch(alt, picture.description)
+    assert re.fullmatch(alt, given(picture.description))
 
 
 async def test_a_garbage_table_has_its_picture_too(
@@ -118,7 +120,8 @@ async def test_the_pictures_speak_the_servers_language_and_the_hand_its_readers(
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
     table = table_message(game_thread(channel, game_id), game_id)
     picture = picture_of(table)
-    assert picture.description.startswith("Bilde av bordet: ")
+    assert picture is not None
+    assert given(picture.description).startswith("Bilde av bordet: ")
     record = await record_of(simcord_env, game_id)
     game = bot_of(simcord_env).service.game_of(record)
     assert record is not None
