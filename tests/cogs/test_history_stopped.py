@@ -13,6 +13,8 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 import simcord
@@ -21,7 +23,7 @@ import cogs.history
 import service.history
 from bot import CardBot
 from service.export import read_export
-from tests.cogs.helpers import bot_of, game_thread, open_and_start, private_text, record_of
+from tests.cogs.helpers import bot_of, game_thread, given, open_and_start, private_text, record_of
 from tests.cogs.test_kasino_flow import play_turn
 
 
@@ -31,7 +33,7 @@ async def frozen_game(
     db_path: Path,
     channel: simcord.ChannelHandle,
     members: list[simcord.MemberActor],
-):
+) -> int:
     """A Kasino game of two moves whose second logged move is damaged, frozen by the bot's start-up check."""
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2)
@@ -62,7 +64,7 @@ async def test_a_frozen_games_history_says_it_is_frozen_and_tells_the_moves_that
         f"Kasino #{game_id} was stopped because its moves could not be restored: you see its moves as far as they "
         "replay (1 move), and only what every spectator saw."
     )
-    description = opened.response.embeds[0].description
+    description = given(opened.response.embeds[0].description)
     assert "`1` " in description and "`2` " not in description  # the first move is told, the damaged one is not
     assert "is not a card" not in private_text(opened)
 
@@ -116,12 +118,12 @@ async def test_a_history_is_replayed_off_the_event_loop(
 ) -> None:
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2)
-    threads = []
+    threads: list[tuple[str, int]] = []
 
-    def watch(module, name):
+    def watch(module: ModuleType, name: str) -> None:
         work = getattr(module, name)
 
-        def watched(*args, **kwargs):
+        def watched(*args: Any, **kwargs: Any) -> Any:
             threads.append((name, threading.get_ident()))
             return work(*args, **kwargs)
 
