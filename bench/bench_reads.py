@@ -54,13 +54,8 @@ from discord.http import Route
 from bot import create_bot
 from db.records import GameRecord
 from engine.kasino import KasinoGame
-from tests.cogs import helpers, test_kasino_flow
-
-# The tests' SimCord helpers (untyped), as the bench calls them.
-open_and_start: Callable[..., Awaitable[tuple[Any, int]]] = helpers.open_and_start
-member_for: Callable[[list[Any], GameRecord, int | None], Any] = helpers.member_for
-dm_hand_message: Callable[[Any, GameRecord, int | None], Any] = test_kasino_flow.dm_hand_message
-two_taps: Callable[[Any, Any, random.Random], Awaitable[tuple[Any, int]]] = test_kasino_flow.two_taps
+from tests.cogs.helpers import member_for, open_and_start
+from tests.cogs.test_kasino_flow import dm_hand_message, two_taps
 
 TITLE = "kasino 2p, through the bot"
 READS = (
@@ -204,6 +199,7 @@ async def play_game(seed: int, folder: Path, counting: bool, figures: Figures) -
             rng = random.Random(seed)
             while record.status == "running":
                 seat = KasinoGame.from_dict(record.state or {}).to_move
+                assert seat is not None  # a running game has a seat to move
                 member = member_for(members, record, seat)
                 await two_taps(member.user, dm_hand_message(member, record, seat), rng)
                 after = await stored()

@@ -61,6 +61,7 @@ from tests.cogs.helpers import (
     is_enabled,
     member_for,
     open_and_start,
+    response_of,
     table_message,
 )
 from tests.cogs.test_computers import solo_lobby
@@ -198,8 +199,8 @@ async def _start(
         opened, game_id = await solo_lobby(channel, members[0], f"{case.kind} new", ["medium"] * case.computers,
                                            **options)  # fmt: skip
         for member in members[1:]:
-            await member.click(opened.response, label="Join")
-        await members[0].click(opened.response, label="Start")
+            await member.click(response_of(opened), label="Join")
+        await members[0].click(response_of(opened), label="Start")
         await env.advance_time(0)
         return game_id
     _, game_id = await open_and_start(channel, members[0], members[1:], f"{case.kind} new", **options)
@@ -275,7 +276,7 @@ async def history_pages(folder: Path, target: int = 21) -> tuple[int, int, int]:
                     break
                 page, pages = await click(reader, page, "▶"), pages + 1
             # A game of one round (a smaller --kasino-target) has no menu of rounds.
-            rounds = next((c for c in components(page.response) if c.get("custom_id", "").endswith(":round")), None)
+            rounds = next((c for c in components(response_of(page)) if c.get("custom_id", "").endswith(":round")), None)
             for option in rounds["options"] if rounds is not None else []:
                 assert page.response is not None and rounds is not None
                 page = await reader.select(page.response, [option["value"]], custom_id=rounds["custom_id"])
