@@ -1,7 +1,6 @@
 """Issue 45, item 3: how Discord's requests are counted for /metrics: by route template, counted or free, once each."""
 
 import aiohttp
-import pytest
 from aiohttp import web
 from discord.http import Route
 from prometheus_client.parser import text_string_to_metric_families
@@ -9,7 +8,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cogs.runtime.metrics import Metrics, carries_token, free_template
 
 
-def requests_by_route(metrics):
+def requests_by_route(metrics: Metrics) -> dict[tuple[str, str], float]:
     return {
         (sample.labels["route"], sample.labels["counted"]): sample.value
         for family in text_string_to_metric_families(metrics.text().decode())
@@ -33,7 +32,7 @@ def test_interaction_webhook_paths_become_discord_py_templates_and_other_paths_a
 
 
 async def test_the_sessions_trace_counts_interaction_answers_as_free_and_their_errors_by_status() -> None:
-    async def answer(request: pytest.FixtureRequest):
+    async def answer(request: web.Request) -> web.Response:
         return web.Response(status=404 if "gone" in request.path else 204)
 
     app = web.Application()
