@@ -100,10 +100,15 @@ CogT = TypeVar("CogT", bound=commands.Cog)
 
 
 def cog_of(env: simcord.Env, cog_type: type[CogT]) -> CogT:
-    """The bot's cog of that class (looked up by its name, as discord.py does)."""
+    """The bot's cog of that class (looked up by its name, as discord.py does).
+
+    discord.py loads a cog's module afresh as an extension, so the cog is an instance of that module's class, not of
+    the one imported here: the class is compared by where it is defined, and the cog stands for `cog_type`.
+    """
     cog = bot_of(env).get_cog(cog_type.__name__)
-    assert isinstance(cog, cog_type), cog
-    return cog
+    assert cog is not None, cog_type
+    assert (type(cog).__module__, type(cog).__qualname__) == (cog_type.__module__, cog_type.__qualname__), cog
+    return cast("CogT", cog)
 
 
 def bot_of(env: simcord.Env) -> CardBot:

@@ -21,6 +21,7 @@ from service.computers import decision_seed, public_history
 from tests.cogs.helpers import (
     Shown,
     bot_of,
+    cog_of,
     components,
     custom_ids,
     game_thread,
@@ -64,9 +65,7 @@ async def solo_lobby(
 
 
 def computer_cog(env: simcord.Env) -> ComputerCog:
-    cog = bot_of(env).get_cog("ComputerCog")
-    assert isinstance(cog, ComputerCog), cog
-    return cog
+    return cog_of(env, ComputerCog)
 
 
 async def test_the_host_adds_computers_of_a_strength_and_removes_them_others_may_not(

@@ -7,9 +7,14 @@ import simcord
 
 from ai.players import player_for
 from bot import CardBot
+from cogs.timers import TimerCog
+from db.records import GameRecord
+from engine.base import AnyGame
 from engine.registry import game_class
+from service.errors import RefusedError
 from tests.cogs.helpers import (
     bot_of,
+    cog_of,
     game_thread,
     labels,
     member_for,
@@ -17,12 +22,13 @@ from tests.cogs.helpers import (
     private_text,
     record_of,
     result_message,
+    seat_to_move,
     state_of,
     table_message,
 )
 
 
-async def state(env: simcord.Env, game_id: int):
+async def state(env: simcord.Env, game_id: int) -> tuple[GameRecord, AnyGame]:
     record = await bot_of(env).store.get_game(game_id)
     assert record is not None
     return record, game_class(record.kind).from_dict(state_of(record))
@@ -38,6 +44,7 @@ async def test_the_table_shows_the_deadline_and_the_lobby_the_timer(
     await bob.click(opened.response, label="Join")
     await alice.click(opened.response, label="Start")
     record, _ = await state(simcord_env, 1)
+    assert record.deadline is not None
     stamp = int(record.deadline.timestamp())
     assert record.deadline == simcord_env.now() + timedelta(seconds=120)
     table = table_message(game_thread(channel, 1), 1)
@@ -50,7 +57,7 @@ async def test_warning_then_an_automatic_move_at_the_deadline(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
     record, game = await state(simcord_env, game_id)
-    slow = member_for(members, record, game.to_move)
+    slow = member_for(members, record, seat_to_move(game))
     thread = game_thread(channel, game_id)
     await simcord_env.advance_time(85)
     assert not any("ends <t:" in m.content for m in thread.history() if not m.embeds)
@@ -66,12 +73,12 @@ async def test_warning_then_an_automatic_move_at_the_deadline(
     moves = await bot_of(simcord_env).store.game_moves(game_id)
     assert [(m.seat, m.auto) for m in moves] == [(game.to_move, True)]
     # Played by the medium computer player, from the absent player's view alone (issue 15's absent players).
-    medium = player_for("kasino", "medium", seed=record.seed + game.to_move)
-    assert moves[0].move == str(medium.choose(game.view(game.to_move)))
+    medium = player_for("kasino", "medium", seed=record.seed + seat_to_move(game))
+    assert moves[0].move == str(medium.choose(game.view(seat_to_move(game))))
     assert game_after.to_move != game.to_move
     narration = table_message(thread, game_id).embeds[0].to_dict()["fields"][-1]["value"]
-    assert narration.startswith(f"⏰ {record.seats[game.to_move].name} ran out of time; the bot played for them.")
-    assert after.seats[game.to_move].auto_streak == 1
+    assert narration.startswith(f"⏰ {record.seats[seat_to_move(game)].name} ran out of time; the bot played for them.")
+    assert after.seats[seat_to_move(game)].auto_streak == 1
 
 
 async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(
@@ -80,7 +87,7 @@ async def test_a_player_is_resigned_after_the_limit_of_automatic_turns(
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob, carol], "garbage new", seats=3, size=3, timer="2m", afk=1)
     record, game = await state(simcord_env, game_id)
-    absent = game.to_move
+    absent = seat_to_move(game)
     await simcord_env.advance_time(125)
     after, game_after = await state(simcord_env, game_id)
     assert game_after.public_view().seats[absent].resigned
@@ -99,12 +106,13 @@ async def test_a_two_player_game_ends_when_the_absent_player_is_resigned(
     alice, bob = members[:2]
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m", afk=2)
     _, game = await state(simcord_env, game_id)
-    first = game.to_move
+    first = seat_to_move(game)
     for _ in range(3):  # first, second, first again: the first player's second automatic turn in a row
         await simcord_env.advance_time(125)
     after, game_after = await state(simcord_env, game_id)
     assert after.status == "finished"
     outcome = game_after.outcome()
+    assert outcome is not None
     assert outcome.places[first] == 2 and outcome.places[1 - first] == 1
 
 
@@ -117,10 +125,10 @@ async def test_a_player_who_moves_again_starts_a_new_afk_count(
     await simcord_env.advance_time(125)  # the first player's turn is played for them
     after, game = await state(simcord_env, game_id)
     assert after.seats[record.seats[0].seat].auto_streak + after.seats[1].auto_streak == 1
-    mover = member_for(members, after, game.to_move)
+    mover = member_for(members, after, seat_to_move(game))
     await mover.click(table_message(game_thread(channel, game_id), game_id), label="Draw from stock")
     final, _ = await state(simcord_env, game_id)
-    assert final.seats[game.to_move].auto_streak == 0
+    assert final.seats[seat_to_move(game)].auto_streak == 0
 
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_is_acted_on_once(
@@ -163,7 +171,7 @@ async def test_host_skips_and_removes_others_may_not(
     assert private_text(skipped) == "Turn skipped."
     after, game_after = await state(simcord_env, game_id)
     assert game_after.to_move != game.to_move
-    assert after.seats[game.to_move].auto_streak == 1
+    assert after.seats[seat_to_move(game)].auto_streak == 1
 
     removed = await alice.slash(thread, "game remove", player=carol)
     assert private_text(removed) == "carol was removed."
@@ -212,18 +220,20 @@ async def test_a_warning_read_before_a_move_leaves_the_next_turns_deadline_alone
     _, game_id = await open_and_start(channel, alice, [bob], "kasino new", seats=2, timer="2m")
     stale, game = await state(simcord_env, game_id)
     await simcord_env.advance_time(30)
-    mover = member_for(members, stale, game.to_move)
-    move = str(game.legal_moves(game.to_move)[-1])
+    mover = member_for(members, stale, seat_to_move(game))
+    move = str(game.legal_moves(seat_to_move(game))[-1])
     played = await mover.slash(game_thread(channel, game_id), "kasino play", move=move)
     assert played.acknowledged
     moved, _ = await state(simcord_env, game_id)
+    assert stale.deadline is not None
     assert moved.deadline == stale.deadline + timedelta(seconds=30) and not moved.warned
 
-    timers = bot_of(simcord_env).get_cog("TimerCog")
+    timers = cog_of(simcord_env, TimerCog)
     try:
         assert timers is not None
         await timers.warn(stale)
     except Exception as error:  # the tick treats a refusal as "nothing due"
+        assert isinstance(error, RefusedError), error
         assert error.message.id == "refused.out-of-date"
     else:
         raise AssertionError("a warning for an old version went through")

@@ -4,7 +4,7 @@ registered for this module's bots only. Its lobby, table, DM panels, `/toy hand`
 every kind shares, and nothing is logged at ERROR."""
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 import simcord
@@ -16,7 +16,7 @@ from tests.cogs.helpers import bot_of, game_thread, member_for, open_and_start, 
 
 
 @pytest.fixture
-def simcord_bot(make_bot: Callable[[], CardBot]):
+def simcord_bot(make_bot: Callable[[], CardBot]) -> Iterator[CardBot]:
     with registry.registered(toy_game.KIND):
         yield make_bot()
 
