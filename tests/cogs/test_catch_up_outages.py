@@ -12,10 +12,11 @@ async def test_the_catch_up_outlives_refused_reads_of_the_owed_games_and_settles
     time = VirtualTime()
     budget = RequestBudget(clock=time.clock, sleep=time.sleep)
     owed = list(range(1, 31))
-    asked, settled = [], []
+    asked: list[int] = []
+    settled: list[int] = []
     refusals = iter([True, False, True, True, False, False])  # the database goes away twice, mid-way too
 
-    async def page(after, limit):
+    async def page(after: int, limit: int) -> list[int]:
         asked.append(after)
         if next(refusals, False):
             raise StorageUnavailableError()  # as the store refuses a read while the server is gone

@@ -31,7 +31,7 @@ async def test_one_ready_line_names_servers_running_games_and_the_database(
 async def test_a_dropped_connection_is_one_line_and_its_return_another(
     simcord_env: simcord.Env, caplog: pytest.LogCaptureFixture
 ) -> None:
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     with caplog.at_level(logging.INFO, logger="bot"):
         await bot.on_shard_disconnect(0)
         await bot.on_shard_disconnect(0)  # discord.py retries; the log does not repeat itself

@@ -1,13 +1,15 @@
 """Issue 45, item 3: /healthz on PostgreSQL, over real HTTP, while a server of the test's own is stopped and started."""
 
 import itertools
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import simcord
 
-from bot import create_bot
+from bot import CardBot, create_bot
 from tests import pg_outages
+from tests.cogs.helpers import bot_of
 from tests.cogs.test_health_and_metrics import get, play_some_moves, samples, total
 from tests.pg_outages import OwnServer
 
@@ -16,7 +18,7 @@ outage_url = pg_outages.outage_url
 
 
 @pytest.fixture
-async def simcord_bot(outage_url: str, db_path: Path, computers_without_pause: None):
+async def simcord_bot(outage_url: str, db_path: Path, computers_without_pause: None) -> AsyncIterator[CardBot]:
     seeds = itertools.count(1)
     bot = create_bot(db_path, database_url=outage_url, new_seed=lambda: next(seeds), shard_count=1, metrics_port=0)
     yield bot
@@ -26,7 +28,7 @@ async def simcord_bot(outage_url: str, db_path: Path, computers_without_pause: N
 async def test_healthz_is_503_with_the_database_reason_while_postgres_is_down_and_200_once_it_is_back(
     simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], own_server: OwnServer
 ) -> None:
-    bot = simcord_env.bot
+    bot = bot_of(simcord_env)
     await play_some_moves(simcord_env, channel, members[0], moves=1)
     assert await get(bot, "/healthz") == (200, "ok\n")
     assert total(samples((await get(bot, "/metrics"))[1]), "cardbot_games_running") == 1

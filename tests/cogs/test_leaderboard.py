@@ -4,6 +4,7 @@ import random
 
 import simcord
 
+from db.records import GameRecord
 from engine.garbage import GarbageGame
 from tests.cogs.helpers import (
     bot_of,
@@ -22,7 +23,7 @@ from tests.cogs.helpers import (
 
 async def finish_garbage(
     env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor], game_id: int, seed: int = 1
-):
+) -> GameRecord:
     rng = random.Random(seed)
     thread = game_thread(channel, game_id)
     for _ in range(3000):
@@ -63,7 +64,7 @@ async def test_leaderboard_pages_and_stats_after_games_played_through_the_bot(
     assert embed.description is not None
     assert len(embed.description.splitlines()) == 2
 
-    winner_seat = final.state["game_winner"]
+    winner_seat = state_of(final)["game_winner"]
     winner = member_for(players, final, winner_seat)
     stats = await winner.slash(channel, "stats")
     assert stats.ephemeral
@@ -117,7 +118,9 @@ async def test_resign_in_a_three_player_game_lets_the_others_play_on(
     assert record is not None
     assert record.status == "running"
     game = GarbageGame.from_dict(state_of(record))
-    assert game.public_view().seats[record.seat_of(carol.id)].resigned
+    carols = record.seat_of(carol.id)
+    assert carols is not None
+    assert game.public_view().seats[carols].resigned
     assert game.to_move != record.seat_of(carol.id)
     again = await carol.slash(thread, "game resign")
     assert "resigned" in private_text(again)

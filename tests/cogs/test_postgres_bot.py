@@ -5,6 +5,7 @@ database (with the coordinator across processes) instead of an SQLite file.
 """
 
 import itertools
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -33,11 +34,13 @@ from tests.cogs.test_timers import (  # noqa: F401
 
 
 @pytest.fixture
-async def make_bot(postgres_url: str, db_path: Path, computers_without_pause: None):
-    bots = []
+async def make_bot(
+    postgres_url: str, db_path: Path, computers_without_pause: None
+) -> AsyncIterator[Callable[[], CardBot]]:
+    bots: list[CardBot] = []
     seeds = itertools.count(1)
 
-    def factory():
+    def factory() -> CardBot:
         bots.append(create_bot(db_path, database_url=postgres_url, new_seed=lambda: next(seeds), shard_count=1))
         return bots[-1]
 

@@ -1,11 +1,12 @@
 """Issue 45 on PostgreSQL: `/privacy forget`, `/privacy show` and the retention purge, the SQLite tests' own."""
 
 import itertools
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot import create_bot
+from bot import CardBot, create_bot
 from tests.cogs.test_privacy import (  # noqa: F401 - collected here, on PostgreSQL
     RETENTION_DAYS,
     test_a_rejoin_within_retention_days_keeps_everything,
@@ -17,7 +18,7 @@ from tests.cogs.test_privacy import (  # noqa: F401 - collected here, on Postgre
 
 
 @pytest.fixture
-async def simcord_bot(postgres_url: str, db_path: Path, computers_without_pause: None):
+async def simcord_bot(postgres_url: str, db_path: Path, computers_without_pause: None) -> AsyncIterator[CardBot]:
     seeds = itertools.count(1)
     bot = create_bot(
         db_path, database_url=postgres_url, new_seed=lambda: next(seeds), shard_count=1, retention_days=RETENTION_DAYS

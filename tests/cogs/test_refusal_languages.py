@@ -26,11 +26,11 @@ from tests.cogs.test_kasino_flow import state
 from tests.cogs.test_language import speaking
 
 
-def shown(result) -> str:
+def shown(result: simcord.InteractionResult) -> str:
     return private_text(result).replace(TEXT_STYLE, "")  # black suits carry a text-style selector
 
 
-def told(message_or_error, locale: str) -> str:
+def told(message_or_error: BaseException | Message, locale: str) -> str:
     return legible(sentence(message_or_error, locale)).replace(TEXT_STYLE, "")
 
 

@@ -58,7 +58,7 @@ async def test_norwegian_rules_use_the_norwegian_kasino_words_and_commands(
     channel: simcord.ChannelHandle, members: list[simcord.MemberActor], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     speaking(monkeypatch, members[0], "no")
-    text = (await rules_for(members[0], channel, "kasino")).description
+    text = given((await rules_for(members[0], channel, "kasino")).description)
     for words in ("bygg", "Høyne", "Tabbe", "lille kasino", "store kasino", "`/kasino spill trekk:`", "`/kasino hånd`"):
         assert words in text, words
 

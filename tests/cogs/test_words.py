@@ -165,7 +165,7 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(
     alice, bob, carol = members[:3]
     _, game_id = await open_and_start(channel, alice, [bob], "garbage new", seats=2, size=1)
     final = await finish_garbage(simcord_env, channel, members, game_id)
-    loser = member_for(members, final, 1 - final.state["game_winner"])
+    loser = member_for(members, final, 1 - state_of(final)["game_winner"])
     # The result line counts each player's hands won in the right form ("1 hand won", "0 hands won").
     line = result_message(game_thread(channel, game_id), game_id).content
     counts = re.findall(r"\((\d+) (hands? won)\)", line)
