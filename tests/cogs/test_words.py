@@ -33,6 +33,7 @@ from tests.cogs.helpers import (
     bot_of,
     custom_ids,
     game_thread,
+    given,
     is_enabled,
     labels,
     member_for,
@@ -289,7 +290,7 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
         top = public.discard_top
         if top is not None and public.seats[game.to_move].pending is None:
             wasted = no_use(top, public.seats[game.to_move])
-            label = next(label for label in labels(table) if label is not None and label.startswith("Take discard"))
+            label = next(given(label) for label in labels(table) if given(label).startswith("Take discard"))
             expected = f"Take discard ({top})".replace("♠", "♠\ufe0e").replace("♣", "♣\ufe0e")
             assert label == expected + (" — no use to you" if wasted else ""), label
             seen.add(wasted)
