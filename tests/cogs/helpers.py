@@ -71,7 +71,6 @@ def guild_of(channel: simcord.ChannelHandle) -> simcord.GuildHandle:
     return channel.guild
 
 
-
 async def open_and_start(
     channel: simcord.ChannelHandle,
     host: simcord.MemberActor,

@@ -27,7 +27,9 @@ from tests.cogs.test_projection import (
 )
 
 EDIT_CAP: InjectedError = {
-    "status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"
+    "status": 400,
+    "code": 30046,
+    "message": "Maximum number of edits to messages older than 1 hour reached",
 }
 COUNTED = say("en", CATCH_UP)
 

@@ -256,7 +256,9 @@ async def test_a_lobby_redrawn_in_its_channel_after_an_edit_refused_with_30046_i
     game_id, old = game_id_of(opened), opened.response.message.id
     panel = await open_panel(alice, opened)
     refused: InjectedError = {
-        "status": 400, "code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached"
+        "status": 400,
+        "code": 30046,
+        "message": "Maximum number of edits to messages older than 1 hour reached",
     }
     simcord_env.inject_error("PATCH", f"/channels/{channel.id}/messages/{old}", **refused, times=None)
 

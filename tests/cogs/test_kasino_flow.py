@@ -223,7 +223,6 @@ async def test_each_player_gets_their_hand_by_dm_and_only_their_own(
     assert sorted(card_of(c["custom_id"]) for c in hand_buttons) == sorted(map(card_arg, hand))
 
 
-
 async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
 ) -> None:

@@ -114,13 +114,10 @@ STOCK = "8♣ 8♥ 8♦ J♠ J♣ J♥ J♦ Q♠"
 
 def deal_in(
     monkeypatch: pytest.MonkeyPatch, hands: Sequence[CardsSpec], table: Sequence[ItemSpec], stock: CardsSpec = ""
-
 ) -> int:
     """Every new Kasino game starts in this position, seat 0 to move (a replay of its log starts there too)."""
 
-    def dealt(
-        cls: type[KasinoGame], players: int, seed: int, settings: dict[str, Any] | None = None
-    ) -> KasinoGame:
+    def dealt(cls: type[KasinoGame], players: int, seed: int, settings: dict[str, Any] | None = None) -> KasinoGame:
         return KasinoGame.from_position(hands, table, stock=stock, to_move=0, seed=seed, settings=settings)
 
     monkeypatch.setattr(KasinoGame, "new", classmethod(dealt))

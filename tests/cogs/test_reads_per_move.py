@@ -81,9 +81,7 @@ def count_rebuilds(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> Non
         monkeypatch.setattr(KasinoGame, name, classmethod(rebuilding))
 
 
-async def play_from_dms(
-    env: simcord.Env, members: list[simcord.MemberActor], game_id: int, rng: random.Random
-) -> int:
+async def play_from_dms(env: simcord.Env, members: list[simcord.MemberActor], game_id: int, rng: random.Random) -> int:
     """Play the game to its end from the movers' DM panels; returns the number of moves."""
     record = await record_of(env, game_id)
     first = record.move_count
