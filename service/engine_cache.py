@@ -49,6 +49,9 @@ class EngineCache:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._entries
+
     def take(self, game_id: int) -> Held | None:
         """The game's engine, out of the cache (the caller may change it; `keep` puts a game back)."""
         return self._entries.pop(game_id, None)

@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 USER_ERRORS: tuple[type[Exception], ...] = (GameError, StoreError, RefusedError)
 
 DEFAULT_AFK_LIMIT = 3
+# Engines the background check of every log keeps for their games' next moves, at most: the cache is for games being
+# played, and a check that kept all it restored filled it (8,192 engines, about 35 MB with 10,000 games) with games
+# that mostly do not move soon (`python -m bench.bench_startup`).
+CHECK_KEPT = 256
 
 
 def narrate(events: Sequence[Event], lead: Sequence[Message] = ()) -> tuple[Message, ...]:
@@ -131,6 +135,7 @@ class TableService:
         self.boards: Boards = store
         self.server_settings: ServerSettings = store
         self.engines = EngineCache()  # the live engines of recently moved games (see service/engine_cache.py)
+        self.check_kept = CHECK_KEPT  # engines the check of every log leaves in `engines` at most (`check_games`)
         # Whether this process is the only one that writes the store (`LocalLocks` says so; SQLite's file lock makes
         # it so): then a game held in `engines` is at the version the store holds, and a display need not read it.
         self.sole_writer = isinstance(self.coordinator, LocalLocks)
@@ -247,17 +252,21 @@ class TableService:
 
         One game at a time, under its lock, yielding to other work between games, so play goes on meanwhile. The
         check restores each game, so its engine is then kept for the game's next move (`engines`), which need not
-        restore it again. Returns the games frozen by any check since start-up (each once): their players should be
-        told.
+        restore it again, while the cache holds fewer than `check_kept` (a game the cache held already is kept as
+        before): the check pushes out no engine of a game being played, and with thousands of running games it does
+        not fill the cache with games that may not move for hours. Returns the games frozen by any check since
+        start-up (each once): their players should be told.
         """
         for game_id in await self.store.unchecked_games():
             async with self.lock(game_id):
+                held = game_id in self.engines  # played since start-up: its engine goes back whatever the room
                 try:
                     record, game = await self._running_engine(game_id, None)
                 except RefusedError:
                     pass  # frozen by the check, finished or gone meanwhile: nothing to keep
                 else:
-                    self.engines.keep(game_id, record.version, game)
+                    if held or len(self.engines) < self.check_kept:
+                        self.engines.keep(game_id, record.version, game)
             await asyncio.sleep(0)
         return self.store.take_frozen()
 

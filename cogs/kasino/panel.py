@@ -49,6 +49,10 @@ ROW_WIDTH = 5  # buttons in one row
 ROWS = 5  # rows in one message
 ROW_LABELS = 60  # characters of labels in one row of move buttons, so a row reads on a phone without wrapping much
 HAND_PICTURE = "hand.png"
+# Hand pictures kept, newest first (about 7 KB each). One is drawn just before the panel that shows it is built, and
+# shown again only while that hand stays the same (a Show hand click); 512 held 3.5 MB of the hands of games the
+# start-up catch-up had shown and would not show again. A picture pushed out is drawn again (a few milliseconds).
+HAND_PICTURES_KEPT = 128
 CARD_ARG = r"(?:10|[2-9akqj])[shdc]"
 OUT_OF_DATE = "kasino.table.out-of-date"  # a refusal: the move picked is not one of the current version's
 # What may fail redrawing a panel once a move is saved: Discord, or reading the game back.
@@ -166,7 +170,7 @@ def _style(move: CardMove) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary if isinstance(move, Place) else discord.ButtonStyle.primary
 
 
-_HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(512)
+_HAND_PICTURES: Recent[tuple[object, ...], bytes] = Recent(HAND_PICTURES_KEPT)
 
 
 def _hand_key(view: KasinoView, locale: str) -> tuple[object, ...]:

@@ -37,7 +37,10 @@ log = logging.getLogger(__name__)
 # failed call, after 5 s or more) or repeated; at most a few are, so a few dozen suffice, and 256 (20-30 KB each)
 # filled 5-8 MB with the pictures of games the start-up catch-up had shown and would not show again.
 PICTURES_KEPT = 32
-NARRATIONS_KEPT = 4096  # moves' narrations, by game and move number: a few dozen a game in play
+# Moves' narrations, by game and move number: a few dozen a game in play (about 1 KB each). A miss costs one replay
+# of the game's log; 4096 held 4 MB, filled within seconds by the start-up catch-up's replays of games it would not
+# show again.
+NARRATIONS_KEPT = 2048
 RECENT_MOVES = 24  # at most this many moves are told on the table (one full turn of the largest tables, and more)
 FIELD_LIMIT = 1024  # characters in an embed field's value
 

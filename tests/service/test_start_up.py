@@ -116,3 +116,23 @@ async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_
         assert (await service.play(record.id, user, move)).record.move_count == record.move_count + 1
     finally:
         await store.close()
+
+
+async def test_check_games_keeps_few_engines_and_never_drops_a_played_games(tmp_path):
+    # With thousands of running games, the check would fill the cache with games that may not move for hours
+    # (bench_startup's peak): it keeps engines only while the cache holds fewer than `check_kept`.
+    path, _, games = await broken_and_played(tmp_path, 4, 6)
+    store, service, _ = await restarted(path)
+    try:
+        service.check_kept = 2
+        played, game = games[-1]  # moved since start-up (so checked already, and cached)
+        user, move = first_legal(played, game)
+        played = (await service.play(played.id, user, move)).record
+        await service.check_games()
+        assert len(service.engines) == 2  # the played game's, and the first game checked
+        assert games[0][0].id in service.engines
+        held = service.engines.take(played.id)
+        assert held is not None and held.version == played.version
+        assert await store.unchecked_games() == []  # every game checked all the same
+    finally:
+        await store.close()
