@@ -118,7 +118,7 @@ async def test_check_games_leaves_each_running_game_ready_for_its_next_move(tmp_
         await store.close()
 
 
-async def test_check_games_keeps_few_engines_and_never_drops_a_played_games(tmp_path):
+async def test_check_games_keeps_few_engines_and_never_drops_a_played_games(tmp_path: Path) -> None:
     # With thousands of running games, the check would fill the cache with games that may not move for hours
     # (bench_startup's peak): it keeps engines only while the cache holds fewer than `check_kept`.
     path, _, games = await broken_and_played(tmp_path, 4, 6)
