@@ -14,7 +14,12 @@ from simcord.env import Env
 from db.postgres.store import PostgresStore
 from db.store import Store
 from tests.discord_limits import violations
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures for every test under tests/
+from tests.postgres import (  # noqa: F401 - fixtures for every test under tests/
+    migrated_postgres_url,
+    migrated_template,
+    postgres_server,
+    postgres_url,
+)
 
 # A test that runs against PostgreSQL says so in its reports (a user property), which reach the process that prints
 # the summary: under pytest-xdist that is the controller, which collects no tests itself.
@@ -103,7 +108,7 @@ async def any_store(backend, tmp_path, request):
     if backend == "sqlite":
         opened = await Store.open(tmp_path / "data" / "bot.db")
     else:
-        opened = await PostgresStore.open(request.getfixturevalue("postgres_url"))
+        opened = await PostgresStore.open(request.getfixturevalue("migrated_postgres_url"))
     try:
         yield opened
     finally:
