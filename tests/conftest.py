@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from simcord.env import Env
 
 from db.postgres.store import PostgresStore
@@ -20,6 +21,11 @@ from tests.postgres import (  # noqa: F401 - fixtures for every test under tests
     postgres_server,
     postgres_url,
 )
+
+# Hypothesis' defaults but no deadline: an example's time says nothing of the rules, and the suite shares the cores
+# with its other worker (pytest-xdist), so a 200 ms deadline would fail at random. Each test keeps its max_examples.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 # A test that runs against PostgreSQL says so in its reports (a user property), which reach the process that prints
 # the summary: under pytest-xdist that is the controller, which collects no tests itself.
