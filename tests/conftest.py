@@ -6,16 +6,31 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import settings
+from simcord.env import Env
 
 from db.postgres.store import PostgresStore
 from db.sql_store import SqlStore
 from db.store import Store
 from tests.discord_limits import violations
-from tests.postgres import postgres_server, postgres_url  # noqa: F401 - fixtures for every test under tests/
+from tests.postgres import (  # noqa: F401 - fixtures for every test under tests/
+    migrated_postgres_url,
+    migrated_template,
+    postgres_server,
+    postgres_url,
+)
 
-ON_POSTGRES = pytest.StashKey[set[str]]()
+# Hypothesis' defaults but no deadline: an example's time says nothing of the rules, and the suite shares the cores
+# with its other worker (pytest-xdist), so a 200 ms deadline would fail at random. Each test keeps its max_examples.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+
+# A test that runs against PostgreSQL says so in its reports (a user property), which reach the process that prints
+# the summary: under pytest-xdist that is the controller, which collects no tests itself.
+ON_POSTGRES = "on_postgres"
 # The storage backends a test of the store's ports, or of the service on them, runs against (fixture `any_store`).
 BACKENDS = ("sqlite", "postgres")
 
@@ -35,24 +50,63 @@ def _on_postgres(item: pytest.Item) -> bool:
     return bool({"postgres_server", "postgres_url"} & set(getattr(item, "fixturenames", ())))
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    session.config.stash[ON_POSTGRES] = {item.nodeid for item in session.items if _on_postgres(item)}
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _on_postgres(item):
+            item.user_properties.append((ON_POSTGRES, True))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
-    """One line that says the PostgreSQL tests ran (CI's output shows it), or how many did not."""
-    on_postgres = config.stash.get(ON_POSTGRES, set())
+    """One line that says the PostgreSQL tests ran (CI's output shows it), or how many did not.
+
+    Counted from the reports (each test once per outcome: its call, or the phase that skipped or erred), so that the
+    line is the same with or without pytest-xdist's workers.
+    """
+    on_postgres: set[str] = set()
+    outcomes: dict[str, set[str]] = {}
+    for outcome, reports in terminalreporter.stats.items():
+        for report in reports:
+            if not any(name == ON_POSTGRES for name, _ in getattr(report, "user_properties", ())):
+                continue
+            on_postgres.add(report.nodeid)
+            if outcome in ("skipped", "error") or (outcome in ("passed", "failed") and report.when == "call"):
+                outcomes.setdefault(outcome, set()).add(report.nodeid)
     if not on_postgres:
         return
-    outcomes = {
-        outcome: sum(report.nodeid in on_postgres and report.when == "call" for report in reports)
-        if outcome != "skipped"
-        else sum(report.nodeid in on_postgres for report in reports)
-        for outcome, reports in terminalreporter.stats.items()
-        if outcome in ("passed", "failed", "skipped", "error")
-    }
-    said = ", ".join(f"{count} {outcome}" for outcome, count in outcomes.items() if count)
+    said = ", ".join(
+        f"{len(outcomes[outcome])} {outcome}"
+        for outcome in ("passed", "failed", "skipped", "error")
+        if outcome in outcomes
+    )
     terminalreporter.write_line(f"PostgreSQL: {len(on_postgres)} tests on a real server: {said or 'none run'}")
+
+
+# How often SimCord looks again at the bot's tasks while `advance_time` moves the virtual clock, in real seconds.
+ADVANCE_IDLE = 0.002
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_settling_while_time_advances() -> Iterator[None]:
+    """SimCord settles each step of `advance_time` with a shorter wait between its looks at the bot's tasks.
+
+    Settling (simcord 3.2.1, `Env._settle_internal`) waits for a task to finish, or `idle` real seconds (0.05), then
+    looks again. A loop of the bot's that reads the database at its tick (the turn timers' every 5 s) never
+    finishes: each virtual tick cost the whole 0.05 s once its read was back, and a test that lets half an hour pass
+    spent most of its time there. Only the wait between looks changes, during `advance_time` only: what settling
+    waits for, and its deadline, stay SimCord's.
+    """
+    original = Env._settle_internal
+    default_idle = (original.__kwdefaults__ or {}).get("idle")
+    assert isinstance(default_idle, float), "SimCord's settling changed: see quick_settling_while_time_advances"
+
+    async def settle(self: Env, *, idle: float | None = None, **options: Any) -> None:
+        if idle is None:
+            idle = ADVANCE_IDLE if self._advancing else default_idle
+        await original(self, idle=idle, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Env, "_settle_internal", settle)
+        yield
 
 
 @pytest.fixture
@@ -61,7 +115,7 @@ async def any_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest
     if backend == "sqlite":
         opened: SqlStore = await Store.open(tmp_path / "data" / "bot.db")
     else:
-        opened = await PostgresStore.open(request.getfixturevalue("postgres_url"))
+        opened = await PostgresStore.open(request.getfixturevalue("migrated_postgres_url"))
     try:
         yield opened
     finally:

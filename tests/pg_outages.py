@@ -46,7 +46,9 @@ class OwnServer:
 
     async def end_every_session(self, url: str) -> int:
         """`pg_terminate_backend` for every other session on `url`'s database; returns once they are gone."""
-        admin = await asyncpg.connect(url)
+        # No statement timeout for this session, whatever the role's default a test set for the bot's sessions (a
+        # connection's own settings win over the role's): on a loaded machine these statements may take longer.
+        admin = await asyncpg.connect(url, server_settings={"statement_timeout": "0"})
         try:
             others = "datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
             ended = await admin.fetchval(

@@ -6,7 +6,9 @@ Unix socket in a temporary folder only, stopped at the end of the session; else 
 one line saying why. With `REQUIRE_POSTGRES=1` (CI) that skip is a failure: a CI run never passes by skipping them.
 
 `postgres_url` gives each test its own empty database on that server (`CREATE DATABASE t_<random>`), dropped after;
-`fresh_database` makes more, for a test that needs two (a copy's source and target, say).
+`fresh_database` makes more, for a test that needs two (a copy's source and target, say). `migrated_postgres_url` is
+the same with the bot's schema already in it: a copy of a database migrated once per session (per pytest-xdist
+worker), for the tests of what the store does on a migrated database (`any_store`), which need not migrate each time.
 
 The binaries refuse to run as root: as root they run as the `postgres` user (`runuser`). `POSTGRES_BIN_DIRS`
 (folders separated by `os.pathsep`) replaces where they are looked for; set it empty to see the skip.
@@ -138,10 +140,12 @@ def _admin(admin_dsn: str, statement: str) -> None:
 
 
 @contextlib.contextmanager
-def fresh_database(admin_dsn: str) -> Iterator[str]:
-    """A new empty database on the server of `admin_dsn`: yield its DSN; drop it after (with any connection left)."""
+def fresh_database(admin_dsn: str, template: str | None = None) -> Iterator[str]:
+    """A new empty database on the server of `admin_dsn` (a copy of `template` if given): yield its DSN; drop it
+    after (with any connection left).
+    """
     name = f"t_{uuid.uuid4().hex[:16]}"
-    _admin(admin_dsn, f'CREATE DATABASE "{name}"')
+    _admin(admin_dsn, f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     try:
         yield database_dsn(admin_dsn, name)
     finally:
@@ -155,4 +159,34 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
     A plain fixture (its statements run on their own event loop), so that sync and async tests alike can use it.
     """
     with fresh_database(postgres_server) as dsn:
+        yield dsn
+
+
+def _migrate(dsn: str) -> None:
+    """Bring the database at `dsn` to the bot's latest schema, on an event loop of its own (as `_admin` does)."""
+    from db.postgres.store import PostgresStore
+
+    async def migrate() -> None:
+        store = await PostgresStore.open(dsn)
+        await store.close()
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, migrate()).result()
+
+
+@pytest.fixture(scope="session")
+def migrated_template(postgres_server: str) -> Iterator[str]:
+    """The name of a database on the session's server migrated to the latest schema, to copy; dropped at the end.
+
+    Nobody connects to it after its migration (PostgreSQL copies a database only while no one is connected to it).
+    """
+    with fresh_database(postgres_server) as dsn:
+        _migrate(dsn)
+        yield urlsplit(dsn).path.lstrip("/")
+
+
+@pytest.fixture
+def migrated_postgres_url(postgres_server: str, migrated_template: str) -> Iterator[str]:
+    """The DSN of a new database holding the bot's latest schema and no rows, for this test only."""
+    with fresh_database(postgres_server, migrated_template) as dsn:
         yield dsn

@@ -176,16 +176,18 @@ async def test_a_statement_timeout_is_refused_as_a_busy_database_not_with_an_apo
     table = await Table.opened(outage_url, games=1)
     (game_id,) = table.ids
     await admin_says(outage_url, "ALTER ROLE postgres SET statement_timeout = '200ms'")
-    await own_server.end_every_session(outage_url)  # the setting reaches new sessions only
-    admin = await asyncpg.connect(outage_url)
-    try:
+    admin = None
+    try:  # the role's setting is reset whatever happens: the module's next tests share the server
+        await own_server.end_every_session(outage_url)  # the setting reaches new sessions only
+        admin = await asyncpg.connect(outage_url)
         async with admin.transaction():
             await admin.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")  # holds every statement on games
             assert await table.refusal(game_id) == "refused.database-busy"
         await table.move(game_id)
         assert await table.logged_as_acknowledged()
     finally:
-        await admin.close()
+        if admin is not None:
+            await admin.close()
         await admin_says(outage_url, "ALTER ROLE postgres RESET statement_timeout")
         await table.store.close()
 
