@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import simcord
 
+from bench.bench_reads import READS  # the store's reads of a game, as the bench counts them
 from db.records import GameRecord
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import bot_of, member_for, open_and_start, record_of, seat_to_move, state_of
@@ -23,16 +24,6 @@ from tests.cogs.test_kasino_flow import dm_hand_message, two_taps
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_CODE = (str(ROOT / "cogs") + "/", str(ROOT / "service") + "/")
-READS = (
-    "get_game",
-    "checked_game",
-    "game_moves",
-    "seat_changes",
-    "running_games_in_channel",
-    "games_in_guild",
-    "running_games_with_computers",
-    "member_games",
-)
 
 
 def made_by_the_bot() -> bool:
