@@ -7,25 +7,12 @@ import pytest
 import simcord
 
 import cogs.runtime.catch_up
+from bench.bench_startup import VirtualTime  # the catch-up's clock, as the bench keeps it
 from bot import CardBot
 from cogs.runtime.budget import RequestBudget, counts
 from cogs.runtime.catch_up import catch_up
 from db.sql_delivery import SqlDelivery
 from tests.cogs.helpers import bot_of, open_and_start, sql_store
-
-
-class VirtualTime:
-    """A clock that moves only when the catch-up waits for its budget."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-        await asyncio.sleep(0)
 
 
 def busiest_second(stamps: list[float]) -> int:

@@ -5,34 +5,19 @@ own code makes it (a caller in `cogs/` or `service/`), not the test looking at t
 """
 
 import random
-import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
 import simcord
 
-from bench.bench_reads import READS  # the store's reads of a game, as the bench counts them
+from bench.bench_reads import READS, by_the_bot  # the store's reads of a game, as the bench counts them
 from db.records import GameRecord
 from engine.kasino import KasinoGame
 from tests.cogs.helpers import bot_of, member_for, open_and_start, record_of, seat_to_move, state_of
 from tests.cogs.test_computers import computer_cog
 from tests.cogs.test_kasino_flow import dm_hand_message, two_taps
-
-ROOT = Path(__file__).resolve().parents[2]
-BOT_CODE = (str(ROOT / "cogs") + "/", str(ROOT / "service") + "/")
-
-
-def made_by_the_bot() -> bool:
-    frame: FrameType | None = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_filename.startswith(BOT_CODE):
-            return True
-        frame = frame.f_back
-    return False
 
 
 def count_reads(monkeypatch: pytest.MonkeyPatch, store: object, counts: Counter[str]) -> None:
@@ -42,7 +27,7 @@ def count_reads(monkeypatch: pytest.MonkeyPatch, store: object, counts: Counter[
         async def counting(
             *args: Any, _original: Callable[..., Awaitable[Any]] = original, _name: str = name, **kwargs: Any
         ) -> Any:
-            by_bot = made_by_the_bot()
+            by_bot = by_the_bot()
             found = await _original(*args, **kwargs)
             if by_bot and found is not None:
                 counts["reads"] += 1
@@ -64,7 +49,7 @@ def count_rebuilds(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> Non
             _name: str = name,
             **kwargs: Any,
         ) -> Any:
-            if made_by_the_bot():
+            if by_the_bot():
                 counts["rebuilds"] += 1
                 counts[_name] += 1
             return _original(cls, *args, **kwargs)
