@@ -111,7 +111,7 @@ def _png(image: Image.Image) -> bytes:
 
 # Decoded sprites kept besides their PNG, the most recently pasted first, up to this many bytes of pixels: a table's
 # cards (a six-player Garbage table pastes 40 or more) are decoded once, not at every render.
-DECODED_BYTES: Final = 4 * 1024 * 1024
+DECODED_BYTES: Final = 1024 * 1024
 _decoded: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
 _decoded_bytes = 0
 
