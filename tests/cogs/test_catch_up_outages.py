@@ -2,10 +2,10 @@
 
 import asyncio
 
+from bench.bench_startup import VirtualTime
 from cogs.runtime.budget import RequestBudget
 from cogs.runtime.catch_up import catch_up
 from db.errors import StorageUnavailableError
-from tests.cogs.test_catch_up import VirtualTime
 
 
 async def test_the_catch_up_outlives_refused_reads_of_the_owed_games_and_settles_every_one_after() -> None:
