@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from cogs.history import HISTORY_COMMANDS, HISTORY_ITEMS
 from cogs.lobby import show_lobby
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.delivery import settle_and_tell
 from cogs.runtime.errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs.runtime.hands import HAND_ITEMS
@@ -306,7 +307,7 @@ async def games_here(bot: GameBot, interaction: discord.Interaction) -> list[Gam
 
 def cancel_menu(records: list[GameRecord], locale: str = SOURCE_LOCALE) -> discord.ui.View:
     """A menu of the games to cancel (an ephemeral answer: only the one who asked sees it, in their `locale`)."""
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     view.add_item(CancelPick.offering(records, locale))
     return view
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 from discord import app_commands
 
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.drawing import drawn
 from cogs.runtime.errors import acknowledge, guarded, refusals_answered
 from cogs.runtime.ids import number
@@ -184,7 +185,7 @@ async def history_page(
         )
     )
     note = NOTES[record.status]
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     moves = history.moves
     view.add_item(HistoryPageButton(record.id, moves, page - 1, "prev", disabled=page <= 0))
     view.add_item(HistoryPageButton(record.id, moves, page + 1, "next", disabled=page >= len(pages) - 1))
@@ -241,7 +242,7 @@ async def replay_page(bot: GameBot, told: Told, step_number: int, locale: str) -
     )
     content = clip(f"{headline}\n{table.content}", CONTENT_LIMIT)
     moves = history.moves
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     view.add_item(ReplayButton(record.id, moves, step.number - 1, "prev", disabled=step.number <= 0))
     view.add_item(ReplayButton(record.id, moves, step.number + 1, "next", disabled=step.number >= moves))
     back = say(locale, "history.back")

@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.lobby import show_lobby
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs.runtime.house_rules import house_rules_line, house_rules_sentences, rule_and_value, rule_name, value_sentence
 from cogs.runtime.ids import (
@@ -331,7 +332,7 @@ def panel(
     pages = panel_pages(kind, saving=saving)
     page = min(max(page, 0), len(pages) - 1)
     values = {rule.setting: value for rule, value in kind.rules_in_force(settings)}
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     for row, indexes in enumerate(pages[page]):
         for index in indexes:
             if index == SAVE:

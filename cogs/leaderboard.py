@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.errors import acknowledge, guarded
 from cogs.runtime.ids import LEADERBOARD_TEMPLATE, kind_named_by, leaderboard_id, number
 from cogs.runtime.language import private_locale
@@ -99,7 +100,7 @@ def leaderboard_view(
     """Previous / next buttons (labelled in `locale`), or none when everything fits on one page."""
     if board.pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     shown = board.computers
     previous, following = say(locale, "board.previous"), say(locale, "board.next")
     view.add_item(

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.delivery import EDIT_CAP, REPOSTED, edit_refused, retire
 from cogs.runtime.errors import guarded, is_manager, refusals_answered
 from cogs.runtime.house_rules import house_rules_line
@@ -173,7 +174,7 @@ def lobby_view(
     `extras` are what other cogs add beside the buttons (`Presenter.lobby_items`: "House rules…" of a kind that has
     house rules, from `cogs.house_rules`).
     """
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     full = len(record.seats) >= record.max_seats
     for action in _BUTTONS:
         view.add_item(LobbyButton(record.kind, record.id, action, disabled=action == "join" and full, locale=locale))

@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs.lobby import show_lobby
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.errors import acknowledge, guarded, refusals_answered
 from cogs.runtime.language import private_locale
 from cogs.runtime.lookup import bot_of, game_title
@@ -92,7 +93,7 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KEEP_I
 
 def confirmation(locale: str) -> dict[str, Any]:
     """The ephemeral question `/privacy forget` answers with: what forgetting does, and the two buttons."""
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     view.add_item(ForgetButton(say(locale, "privacy.button.forget")))
     view.add_item(KeepButton(say(locale, "privacy.button.keep")))
     return {"content": say(locale, "privacy.confirm"), "view": view}

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.delivery import settle_and_tell
 from cogs.runtime.errors import acknowledge, guarded, is_manager, refusals_answered
 from cogs.runtime.ids import index_number, number
@@ -87,7 +88,7 @@ def open_requests(bot: GameBot) -> OpenRequests:
 async def _post_request(bot: GameBot, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
     """Post the request where the game is played, naming the host, with Approve and Decline."""
     public = await bot.languages.public(record.guild_id)
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     view.add_item(AnswerButton(record.id, seat, interaction.user.id, "yes", public))
     view.add_item(AnswerButton(record.id, seat, interaction.user.id, "no", public))
     asked = say(
@@ -201,7 +202,7 @@ class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TA
         if not seats:
             raise RefusedError(say(private_locale(interaction), "seats.none-to-take"))
         locale = private_locale(interaction)
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         view.add_item(SeatPick.offering(record, seats, locale))
         await interaction.followup.send(say(locale, "seats.which"), view=view, ephemeral=True)
 

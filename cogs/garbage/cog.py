@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from cogs.garbage.rules import GARBAGE_RULES
 from cogs.lobby import new_lobby_command
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.delivery import settle_and_tell
 from cogs.runtime.errors import acknowledge, guarded, refusals_answered
 from cogs.runtime.ids import component_id, game_template, number
@@ -115,7 +116,7 @@ def table_view(record: GameRecord, game: GarbageGame, locale: str = SOURCE_LOCAL
     public = game.public_view()
     if public.is_over or public.to_move is None or record.seats[public.to_move].is_computer:
         return None  # a computer seat plays by itself in a moment: no buttons to press meanwhile
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     seat = public.seats[public.to_move]
     if seat.pending is not None:
         for spot in seat.face_down_spots:

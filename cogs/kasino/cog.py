@@ -16,6 +16,7 @@ from cogs.kasino.panel import DYNAMIC_ITEMS, best_first, draw_hand_pictures, kas
 from cogs.kasino.render import public_table, score_table
 from cogs.kasino.rules import KASINO_RULES
 from cogs.lobby import new_lobby_command
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.delivery import settle_and_tell
 from cogs.runtime.errors import acknowledge, refusals_answered, sentence
 from cogs.runtime.hands import hand_command, seat_of, show_hand_button
@@ -60,7 +61,7 @@ class KasinoUI(GameUI):
         """The living table in the server's `locale`, from the public view only."""
         game = engine_as(game, KasinoGame)
         content, embed = public_table(record, game.public_view(), narration, locale)
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         if not game.is_over():
             view.add_item(show_hand_button("kasino", record.id, locale))
         return TableMessage(content, embed, view)

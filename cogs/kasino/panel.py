@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from cogs.kasino.render import hand_text
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.delivery import settle_and_tell, tell_caught_up
 from cogs.runtime.drawing import drawn
 from cogs.runtime.errors import acknowledge, guarded
@@ -101,7 +102,7 @@ def panel(
     label says the move, "Place 4♠"); any other card shows its moves (`card`), as buttons under the hand or, when
     they do not fit, as a menu (`offset`: its page). Refresh ends the first row.
     """
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()
     by_card = moves_by_card(game, seat) if record.status == "running" else {}
     content = legible(hand_text(record, game, seat, locale))
     chosen = card if card is not None and len(by_card.get(card, ())) > 1 else None

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.runtime.backoff import retry_delay
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.hands import as_new_message, dms_closed, left_seat_panel, panel_state, show_hand_button, stamped
 from cogs.runtime.language import private_locale
 from cogs.runtime.recent import Recent
@@ -576,7 +577,7 @@ class Delivery:
 
     async def _tell_dms_closed(self, record: GameRecord, user_ids: Sequence[int]) -> None:
         locale = await self.bot.languages.public(record.guild_id)
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         view.add_item(show_hand_button(record.kind, record.id, locale))
         await self.bot.presenter.game_channel(record).send(
             dms_closed(record, user_ids, locale),
@@ -742,7 +743,7 @@ class Delivery:
         mentions = discord.AllowedMentions(users=[discord.Object(target)])
         view: discord.ui.View | None = None
         if game_kind(record.kind).private_hands:  # one tap back to the hand, whatever panel they had
-            view = discord.ui.View(timeout=None)
+            view = unkept_view()
             view.add_item(show_hand_button(record.kind, record.id, locale))
         now = asyncio.get_running_loop().time()
         # A followup of a click in the game's channel (the mover's, else the pinged player's own latest) is free,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.runtime.controls import unkept_view
 from cogs.runtime.drawing import drawn
 from cogs.runtime.house_rules import house_rules_line
 from cogs.runtime.recent import Recent
@@ -99,7 +100,7 @@ class Presenter:
             for add in self.table_items:
                 item = add(record, game, locale)
                 if item is not None:
-                    view = view or discord.ui.View(timeout=None)
+                    view = view or unkept_view()
                     view.add_item(item)
         house_rules = house_rules_line(record.kind, record.settings, locale)
         rules = f"\n{house_rules}" if house_rules else ""  # the house rules in force, every kind alike (issue 26)
@@ -110,7 +111,7 @@ class Presenter:
         """What a finished game offers beside its result line (Rematch) in the server's `locale`, or None."""
         if not self.finished_items:
             return None
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         for item in self.finished_items:
             view.add_item(item(record, locale))
         return view
