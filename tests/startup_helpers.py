@@ -41,6 +41,15 @@ class RunningBot:
         """Output lines printed in the first `seconds` after start."""
         return [line for at, line in self.lines if at - self.started <= seconds]
 
+    def wait_for_lines(self, text: str, count: int, timeout: float) -> list[tuple[float, str]]:
+        """The first `count` output lines holding `text`, with their times, once printed (fewer after `timeout`)."""
+        ends = time.monotonic() + timeout
+        while True:
+            found = [(at, line) for at, line in list(self.lines) if text in line]
+            if len(found) >= count or time.monotonic() >= ends or self.process.poll() is not None:
+                return found[:count]
+            time.sleep(0.05)
+
     def stop(self, timeout: float) -> tuple[int | None, float]:
         """SIGTERM, then wait; returns the exit status (None if it did not exit in time) and the seconds taken."""
         sent = time.monotonic()

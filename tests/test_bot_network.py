@@ -3,7 +3,6 @@
 import http.server
 import random
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,18 @@ from tests.startup_helpers import FAKE_TOKEN, start_bot, unused_port
 
 def test_unreachable_discord_gives_one_line_per_try_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     bot = start_bot(tmp_path, f"http://127.0.0.1:{unused_port()}/api/v10")
-    time.sleep(15)
-    early = bot.lines_within(15)
+    # The first try and the second, which comes after the first wait (5 s, give or take a fifth).
+    tries = bot.wait_for_lines("Cannot reach Discord", count=2, timeout=FIRST_RETRY_SECONDS * 1.2 + 20)
     status, took = bot.stop(timeout=10)
     output = "\n".join(line for _, line in bot.lines)
-    assert 1 <= len(early) <= 3, early
-    assert any("Cannot reach Discord" in line and "trying again in" in line for line in early), early
+    assert len(tries) == 2, output
+    (first_at, first), (second_at, _) = tries
+    assert "trying again in" in first, first
+    said_wait = float(first.rsplit("trying again in ", 1)[1].split()[0])
+    assert FIRST_RETRY_SECONDS * 0.8 - 0.5 <= said_wait <= FIRST_RETRY_SECONDS * 1.2 + 0.5, first
+    # One line per try: nothing else about reaching Discord between the two, and the wait is the one announced.
+    assert second_at - first_at >= said_wait - 1, (first, second_at - first_at)
+    assert sum("Discord" in line for at, line in bot.lines if at <= second_at) == 2, output
     assert "Traceback" not in output and "voice" not in output.lower()
     assert FAKE_TOKEN not in output
     assert status == 0, output

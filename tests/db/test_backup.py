@@ -81,14 +81,14 @@ async def test_a_backup_under_concurrent_moves_restores_to_a_file_where_every_ga
         loop = asyncio.get_running_loop()
         started = loop.time()
         # One page per step and a pause after each: the copy spans many commits of the games beside it.
-        report = await asyncio.to_thread(take_backup, source, copy, pages=1, pause=0.005)
+        report = await asyncio.to_thread(take_backup, source, copy, pages=1, pause=0.01)
         ended = loop.time()
         moves_during = sum(started < moment < ended for moment in saved)
         stop.set()
         await asyncio.gather(*players)
     finally:
         await store.close()
-    assert moves_during > 20, "the games did not move while the backup ran"
+    assert moves_during > 10, "the games did not move while the backup ran"
     assert report.check.ok and report.check.running >= 1
     assert report.line().startswith(f"backup of {source} to {copy}: {report.check.games} games, ")
 
