@@ -10,6 +10,7 @@ from typing import Any, TypedDict, TypeVar, cast
 import discord
 import simcord
 from discord.ext import commands
+from simcord.results import to_discord_message
 
 from bot import CardBot
 from db.records import GameRecord
@@ -142,6 +143,20 @@ def member_for(members: Sequence[simcord.MemberActor], record: GameRecord, seat:
 def game_thread(channel: simcord.ChannelHandle, game_id: int) -> simcord.ChannelHandle:
     """The thread a game plays in (named after it)."""
     return next(thread for thread in channel.threads if thread.name is not None and thread.name.endswith(f"#{game_id}"))
+
+
+def message_in(place: simcord.ChannelHandle, message_id: int) -> discord.Message:
+    """The message `message_id` of `place`, as it is now.
+
+    `place.history()` builds a `discord.Message` of every message in the channel, and a game's DM channel holds
+    dozens: looking one up that way on every turn made a whole game's test quadratic. SimCord (3.2) offers no lookup
+    by id, so this reads its backend, as `history()` does.
+    """
+    env: simcord.Env = place._env
+    stored = env.backend.messages.get(place.id, {}).get(message_id)
+    if stored is None:
+        raise AssertionError(f"no message {message_id} in {place.id}")
+    return to_discord_message(env, stored)
 
 
 def table_message(place: simcord.ChannelHandle, game_id: int) -> discord.Message:

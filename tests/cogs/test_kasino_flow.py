@@ -27,6 +27,7 @@ from tests.cogs.helpers import (
     game_thread,
     guild_of,
     member_for,
+    message_in,
     open_and_start,
     private_text,
     public_messages,
@@ -85,7 +86,8 @@ def new_public_text(before_messages: dict[int, str], guild: simcord.GuildHandle)
 
 def dm_hand_message(member: simcord.MemberActor, record: GameRecord, seat: int) -> discord.Message:
     message_id = record.seats[seat].hand_message_id
-    return next(m for m in member.user.dm_channel.history() if m.id == message_id)
+    assert message_id is not None, f"seat {seat} has no hand message"
+    return message_in(member.user.dm_channel, message_id)
 
 
 def card_of(custom_id: str) -> str:
@@ -114,7 +116,7 @@ async def two_taps(actor: Actor, message: Shown, rng: random.Random) -> tuple[si
         return first, 1
     if isinstance(message, discord.Message):  # a DM: read the edited message again
         assert isinstance(actor, simcord.UserHandle), actor
-        message = next(m for m in actor.dm_channel.history() if m.id == message.id)
+        message = message_in(actor.dm_channel, message.id)
     card = card_of(tapped["custom_id"])
     parts = components(message)
     picks = [c for c in parts if c["type"] == 2 and ":pick:" in c["custom_id"] and card_of(c["custom_id"]) == card]
