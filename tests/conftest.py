@@ -1,7 +1,6 @@
 """Suite-wide checks, and fixtures shared by the storage and start-up tests."""
 
 import contextlib
-import os
 import shutil
 import subprocess
 import sys
@@ -34,17 +33,6 @@ settings.load_profile("suite")
 ON_POSTGRES = "on_postgres"
 # The storage backends a test of the store's ports, or of the service on them, runs against (fixture `any_store`).
 BACKENDS = ("sqlite", "postgres")
-
-
-# pytest-xdist workers per core under `--numprocesses=auto`. A test waits part of its time (on PostgreSQL, a subprocess
-# of the bot, SimCord's settling between looks at the bot's tasks), so one worker per core leaves the cores idle a
-# fifth of the suite; a third worker fills that. More add only switching: measured on 2 cores, see docs/benchmarks.md.
-WORKERS_PER_CORE = 1.5
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, round(cores * WORKERS_PER_CORE))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
