@@ -91,7 +91,9 @@ class TimerCog(commands.Cog):
         player = record.seats[seat]
         if player.user_id is None:
             return
-        when = f"<t:{int(record.deadline.timestamp())}:R>"
+        # The clock time (each reader's own time zone) beside the time left in words: a relative timestamp would say
+        # the time left twice ("ends in 26 seconds (about 26 seconds left)").
+        when = f"<t:{int(record.deadline.timestamp())}:t>"
         seconds = max(0, int((record.deadline - self.bot.clock()).total_seconds()))
         title = game_title(record)
         if game_kind(record.kind).private_hands and player.dm_ok and player.dm_channel_id is not None:

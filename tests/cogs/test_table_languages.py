@@ -59,7 +59,7 @@ async def kasino_state(env: simcord.Env, game_id: int) -> tuple[GameRecord, Kasi
 def warning_language(text: str, record: GameRecord, message_id: str, **params: Any) -> str | None:
     """Which catalog's words of a timer warning `text` is (None: no catalog's), whatever time it said was left."""
     assert record.deadline is not None and record.turn_seconds is not None
-    when = f"<t:{int(record.deadline.timestamp())}:R>"
+    when = f"<t:{int(record.deadline.timestamp())}:t>"
     title = f"{record.kind.title()} #{record.id}"
     for locale in LOCALES:
         for left in range(0, record.turn_seconds + 1):

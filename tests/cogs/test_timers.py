@@ -66,7 +66,11 @@ async def test_warning_then_an_automatic_move_at_the_deadline(
     assert not [m for m in thread.history() if m.content.startswith("⏳")]
     assert slow.user.dm_channel.last_message is not None
     assert slow.user.dm_channel.last_message.content.startswith("⏳ Your turn in Kasino")
-    assert record is not None
+    assert record is not None and record.deadline is not None
+    # The clock time, then the time left said once (a relative timestamp beside it said it twice).
+    warning = slow.user.dm_channel.last_message.content
+    assert f"ends at <t:{int(record.deadline.timestamp())}:t> (about " in warning, warning
+    assert warning.count("second") == 1 and ":R>" not in warning, warning
     assert (await record_of(simcord_env, game_id)).version == record.version
     await simcord_env.advance_time(30)  # past the deadline
     after, game_after = await state(simcord_env, game_id)
