@@ -66,12 +66,16 @@ def public_table(
     top = view.discard_top
     embed = discord.Embed(
         title=say(locale, "garbage.table.title", title=game_title(record), hand=view.hand_number),
-        description=say(
-            locale,
-            "garbage.table.piles",
-            top=card_words(top, locale) if top else say(locale, "table.empty"),
-            discard=counted(view.discard_size, "card", locale),
-            stock=counted(view.stock_size, "card", locale),
+        description=(
+            say(
+                locale,
+                "garbage.table.piles",
+                top=card_words(top, locale),
+                discard=counted(view.discard_size, "card", locale),
+                stock=counted(view.stock_size, "card", locale),
+            )
+            if top
+            else say(locale, "garbage.table.piles-empty", stock=counted(view.stock_size, "card", locale))
         ),
     )
     for seat in view.seats:

@@ -114,6 +114,17 @@ def test_g2_g8_garbage_table_and_picture_say_1_card_1_spot_1_hand_won() -> None:
     assert not any(WRONG.search(line) for line in words), words
 
 
+def test_g2_an_empty_discard_pile_is_said_once_without_a_count() -> None:
+    # Issue 42's stale lines: it read "Discard pile: (empty) (0 cards)".
+    game = GarbageGame.from_position(["A♠", "A♥"], stock="K♦ Q♣", rest="stock")
+    view = game.public_view()
+    assert view.discard_top is None and view.discard_size == 0
+    for locale, empty in (("en", "empty"), ("no", "tom"), ("hu", "üres"), ("id", "kosong")):
+        _, embed = garbage_table(record_stub("garbage", ["Kari", "Ola"]), view, [], locale)
+        assert embed.description is not None and f":** {empty} · **" in embed.description, embed.description
+        assert "(" not in embed.description, embed.description
+
+
 def test_g6d_g7_g8_garbage_narration_counts_one_right() -> None:
     names = ["Kari", "Ola"]
     assert said(Discarded(0, Card.parse("2♣"), DiscardReason.ABOVE_LAYOUT, 1), names) == (
