@@ -237,7 +237,7 @@ class Presenter:
             return None
         unit = game_kind(record.kind).score_unit
         # Partners (`Outcome.teams`, read leniently: kinds without teams have none) are one entry: their names and the
-        # team's place and score ("1. Kari & Nora (16 points)"); anyone else is an entry of their own.
+        # team's place and score ("1. Kari & Nora: 16 points"); anyone else is an entry of their own.
         teams: tuple[tuple[int, ...], ...] = getattr(outcome, "teams", None) or ()
         entries = [tuple(team) for team in teams if team]
         entries += [(seat,) for seat in range(len(record.seats)) if not any(seat in team for team in entries)]

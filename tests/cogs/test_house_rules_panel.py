@@ -116,11 +116,11 @@ def test_a_result_in_partnerships_shows_each_team_as_one_entry(monkeypatch: pyte
     # The result line reads the record's kind, id and seats and the game's outcome alone; it needs no bot.
     no_bot = cast("GameBot", None)
     line = Presenter(no_bot).result_line(cast("GameRecord", record), cast("AnyGame", game), "en")
-    assert line == "Kasino #9 is over. 1. Kari & Nora (16 points), 3. Ola & Per (9 points)"
+    assert line == "Kasino #9 is over. 1. Kari & Nora: 16 points, 3. Ola & Per: 9 points"
     alone = SimpleNamespace(outcome=lambda: TeamOutcome((1, 3, 1, 3), (16, 9, 16, 9)))
     line = Presenter(no_bot).result_line(cast("GameRecord", record), cast("AnyGame", alone), "en")
     assert line is not None
-    assert line.startswith("Kasino #9 is over. 1. Kari (16 points), 1. Nora")
+    assert line.startswith("Kasino #9 is over. 1. Kari: 16 points, 1. Nora")
 
 
 async def test_a_control_naming_no_rule_or_no_value_is_refused(listed: Listed) -> None:
@@ -135,3 +135,16 @@ async def test_a_control_naming_no_rule_or_no_value_is_refused(listed: Listed) -
         HouseRuleControl("fake", 7, 2, "maybe").chosen(kind, "en")  # a toggle's value is on or off
     assert refused.value.message.id == "refused.house-rule-value"
     assert HouseRuleControl("fake", 7, 2, "on").chosen(kind, "en") == (kind.house_rules[2], True)
+
+
+def test_a_result_names_a_computer_once_in_brackets(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 42's stale lines: "Computer (medium) (20 points)" put two brackets side by side.
+    monkeypatch.undo()  # the real catalogs
+    seats = (
+        SimpleNamespace(name="Kari", is_computer=False, strength=None, user_id=1),
+        SimpleNamespace(name="Computer (medium)", is_computer=True, strength="medium", user_id=None),
+    )
+    record = SimpleNamespace(kind="kasino", id=4, status="finished", seats=seats)
+    game = SimpleNamespace(outcome=lambda: TeamOutcome((2, 1), (9, 20)))
+    line = Presenter(cast("GameBot", None)).result_line(cast("GameRecord", record), cast("AnyGame", game), "en")
+    assert line == "Kasino #4 is over. 1. Computer (medium): 20 points, 2. Kari: 9 points"
