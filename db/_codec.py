@@ -19,7 +19,7 @@ _GAME_COLUMN_NAMES: Final = (
     "id", "kind", "guild_id", "channel_id", "thread_id", "lobby_message_id", "table_message_id", "ping_message_id",
     "status", "host_id", "settings", "seed", "max_seats", "state", "version", "deadline", "warned", "created_at",
     "updated_at", "finished_at", "move_count", "turn_seconds", "afk_limit", "narration", "shown_version", "shown_moves",
-    "ping_user_id", "warning_message_id", "shown_notices", "timer_at",
+    "ping_user_id", "warning_message_id", "shown_notices", "timer_at", "dm_notice_message_id",
 )  # fmt: skip
 _SEAT_COLUMN_NAMES: Final = (
     "seat", "user_id", "name", "is_computer", "dm_ok", "auto_streak", "hand_message_id", "strength", "dm_channel_id",
@@ -154,6 +154,7 @@ def game_from_row(
         shown_moves=column["shown_moves"],
         ping_user_id=column["ping_user_id"],
         warning_message_id=column["warning_message_id"],
+        dm_notice_message_id=column["dm_notice_message_id"],
         shown_notices=column["shown_notices"],
     )
 

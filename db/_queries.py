@@ -23,7 +23,15 @@ from db.sql import Connection
 # Columns the keyword-style updates may touch; anything else is a programming error.
 UPDATABLE: Final = {
     "games": frozenset(
-        {"lobby_message_id", "thread_id", "table_message_id", "ping_message_id", "ping_user_id", "warning_message_id"}
+        {
+            "lobby_message_id",
+            "thread_id",
+            "table_message_id",
+            "ping_message_id",
+            "ping_user_id",
+            "warning_message_id",
+            "dm_notice_message_id",
+        }
     ),
     "seats": frozenset({"dm_ok", "auto_streak", "hand_message_id", "dm_channel_id", "panel"}),
 }

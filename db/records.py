@@ -40,6 +40,7 @@ class MessageIds(TypedDict, total=False):
     ping_message_id: int | None
     ping_user_id: int | None
     warning_message_id: int | None
+    dm_notice_message_id: int | None
 
 
 class SeatReach(TypedDict, total=False):
@@ -277,6 +278,7 @@ class GameRecord:
     shown_moves: int = 0
     ping_user_id: int | None = None  # whom the turn ping (`ping_message_id`) notifies
     warning_message_id: int | None = None  # the turn warning in the game's channel, removed once the turn is played
+    dm_notice_message_id: int | None = None  # the closed-DM notice, whose Show my hand goes once the game is over
     shown_notices: int = 0  # one-off posts of move `shown_moves + 1` that already went out
 
     @property

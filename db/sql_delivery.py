@@ -156,7 +156,8 @@ class SqlDelivery:
         async with self._db._bookkeeping() as conn:
             await conn.execute(
                 """UPDATE games SET thread_id = NULL, table_message_id = NULL, ping_message_id = NULL,
-                                    ping_user_id = NULL, warning_message_id = NULL, shown_version = 0
+                                    ping_user_id = NULL, warning_message_id = NULL,
+                                    dm_notice_message_id = NULL, shown_version = 0
                    WHERE id = ?""",
                 (game_id,),
             )

@@ -174,6 +174,16 @@ def dm_link(title: str, channel_id: int, message_id: int) -> str:
     return f"[{title}](https://discord.com/channels/@me/{channel_id}/{message_id})"
 
 
+def owes_a_cleanup(record: GameRecord) -> bool:
+    """Whether a shown game still has something to take away from Discord.
+
+    A turn warning whose turn was played; once the game is over, the closed-DM notice's button.
+    """
+    warning_owed = record.warning_message_id is not None and not record.warned
+    notice_owed = record.dm_notice_message_id is not None and record.status != "running"
+    return warning_owed or notice_owed
+
+
 def is_passing(error: BaseException | None) -> bool:
     """Whether Discord refused for missing access or permissions: a condition that passes, not a lost place."""
     return isinstance(error, discord.HTTPException) and error.code in PASSING
@@ -303,7 +313,7 @@ class Delivery:
                 return False
             shown: GameRecord | None = None
             try:
-                if record.shown and (record.warning_message_id is None or record.warned):
+                if record.shown and not owes_a_cleanup(record):
                     shown = record  # nothing is owed but, maybe, an ephemeral panel: settling twice changes nothing
                     if record.id in self._panels_owed:
                         await self._show_ephemeral_panels(record, self._engine(record, fresh))
@@ -415,6 +425,7 @@ class Delivery:
             await self._show_ephemeral_panels(record, game)
         await self._show_ping(record, game, via)
         await self._clear_warning(record)
+        await self._retire_dm_notice(record)
         if record.status != "running":
             self.forget(record.id)
         return record
@@ -579,11 +590,13 @@ class Delivery:
         locale = await self.bot.languages.public(record.guild_id)
         view = unkept_view()
         view.add_item(show_hand_button(record.kind, record.id, locale))
-        await self.bot.presenter.game_channel(record).send(
+        notice = await self.bot.presenter.game_channel(record).send(
             dms_closed(record, user_ids, locale),
             view=view,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id) for user_id in user_ids]),
         )
+        # Kept, so that its button goes with the game (`_retire_dm_notice`); the latest notice holds the live button.
+        await self.bot.service.projection.set_messages(record.id, dm_notice_message_id=notice.id)
 
     async def _show_ephemeral_panels(self, record: GameRecord, game: AnyGame) -> None:
         """Keep each member's latest ephemeral panel current through its token, while the token lives.
@@ -790,6 +803,18 @@ class Delivery:
             if place_gone(error):
                 raise
         await self.bot.service.projection.set_messages(record.id, warning_message_id=None)
+
+    async def _retire_dm_notice(self, record: GameRecord) -> None:
+        """Once the game is over, the closed-DM notice keeps its words but loses its Show my hand button."""
+        if record.dm_notice_message_id is None or record.status == "running":
+            return
+        try:
+            notice = self.bot.presenter.game_channel(record).get_partial_message(record.dm_notice_message_id)
+            await notice.edit(view=None)
+        except discord.NotFound as error:
+            if place_gone(error):
+                raise
+        await self.bot.service.projection.set_messages(record.id, dm_notice_message_id=None)
 
     # -- failures ---------------------------------------------------------------------------------------------------
 

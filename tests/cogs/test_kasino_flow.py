@@ -32,6 +32,7 @@ from tests.cogs.helpers import (
     private_text,
     public_messages,
     public_texts,
+    record_of,
     response_of,
     seat_to_move,
     state_of,
@@ -255,6 +256,9 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     notes = [m for m in thread.history() if "can't send you direct messages" in m.content]
     assert len(notes) == 1  # said once, not at every deal
     assert list(bob.user.dm_channel.history()) == []
+    # Issue 42: once the game is over, the notice keeps its words but its Show my hand button goes.
+    assert notes[0].components == [], components(notes[0])
+    assert (await record_of(simcord_env, game_id)).dm_notice_message_id is None
 
 
 async def test_refusals_are_ephemeral_and_change_nothing(
