@@ -180,7 +180,7 @@ async def test_a_player_who_lost_their_first_game_is_shown_a_positive_rating(
     loser = member_for(members, final, 1 - state_of(final)["game_winner"])
     # The result line counts each player's hands won in the right form ("1 hand won", "0 hands won").
     line = result_message(game_thread(channel, game_id), game_id).content
-    counts = re.findall(r"\((\d+) (hands? won)\)", line)
+    counts = re.findall(r": (\d+) (hands? won)", line)
     assert len(counts) == 2 and all((n == "1") == (noun == "hand won") for n, noun in counts), line
     assert loser is not None
     assert channel.guild is not None

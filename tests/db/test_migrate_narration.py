@@ -23,8 +23,9 @@ async def test_old_english_narration_is_kept_word_for_word_as_stored_text(tmp_pa
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         # Back to the schema before 0010, with narration as it was stored then: a list of English sentences (and
         # without what later migrations added: 0011's server language, 0012's house rules, 0013's seat changes,
-        # 0014's departed servers).
+        # 0014's departed servers, 0015's closed-DM notice).
         await conn.execute("ALTER TABLE guild_settings DROP COLUMN language")
+        await conn.execute("ALTER TABLE games DROP COLUMN dm_notice_message_id")
         await conn.execute("DROP TABLE house_rule_presets")
         await conn.execute("DROP TABLE seat_changes")
         await conn.execute("DROP TABLE departed_guilds")

@@ -128,7 +128,8 @@ async def test_migration_0013_adds_seat_changes_to_an_existing_database(tmp_path
         await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         await conn.execute("DROP TABLE seat_changes")
-        await conn.execute("DROP TABLE departed_guilds")  # migration 0014's, which comes after it
+        await conn.execute("DROP TABLE departed_guilds")  # migrations 0014's and 0015's, which come after it
+        await conn.execute("ALTER TABLE games DROP COLUMN dm_notice_message_id")
         await conn.execute("PRAGMA user_version = 12")
         assert await migrate(conn) == load_migrations()[-1].version
     store = await Store.open(path)
