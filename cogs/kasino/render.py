@@ -164,7 +164,23 @@ def score_table(
     rules = scoring_rules(settings, locale)
     if rules is not None:
         head.append(rules)
-    return "\n".join([*head, *blocks])
+    return "\n".join([*head, *blocks, *tied_lines(scores, sides, locale)])
+
+
+# K14's "most" lines, each with the count it compares, its counted noun, and what a tie is said with.
+_MOST = (("cards", "card", "kasino.table.tie-cards"), ("spades", "spade", "kasino.table.tie-spades"))
+
+
+def tied_lines(scores: Sequence[SeatScore], sides: Sequence[Sequence[int]], locale: str) -> list[str]:
+    """A line for each "most" that a tie left unscored (K14: nobody scores it), which the blocks alone never say."""
+    lines = []
+    for count, noun, message in _MOST:
+        counts = [getattr(scores[side[0]], count) for side in sides]
+        top = max(counts, default=0)
+        unscored = not any(getattr(scores[side[0]], f"most_{count}") for side in sides)
+        if top > 0 and counts.count(top) > 1 and unscored:
+            lines.append(say(locale, message, count=counted(top, noun, locale)))
+    return lines
 
 
 def _scores(score: SeatScore, field: str) -> bool:

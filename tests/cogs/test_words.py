@@ -268,6 +268,20 @@ def test_k14_the_round_scores_show_every_name_whole_within_discords_limit() -> N
                                         SeatScore(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)], 1)  # fmt: skip
     assert "**Kari**: 1 point this round, 1 in all\n1 card, 1 spade · last take 1" in one
     assert "**Ola**: 0 points this round, 0 in all\n0 cards, 0 spades · nothing scored" in one
+    assert "tie" not in text and "tie" not in one
+
+
+def test_k14_a_tie_for_most_cards_or_spades_is_said_with_nobody_scoring_it() -> None:
+    # Issue 42's stale lines: the breakdown did not say why nobody scored "most cards" when it was a tie.
+    tied = [SeatScore(0, 26, 7, 0, 2, 0, 0, 0, 0, 0, 2, 2), SeatScore(1, 26, 6, 0, 0, 0, 0, 0, 0, 1, 1, 1)]
+    for locale, said_tie in (("en", "Most cards: a tie at 26 cards; nobody scores it."),
+                             ("no", "Flest kort: uavgjort med 26 kort; ingen får poengene.")):  # fmt: skip
+        text = score_table(["Kari", "Ola"], tied, 1, locale)
+        assert text.endswith(said_tie), text
+        assert "spade" not in text.splitlines()[-1] and "spar" not in text.splitlines()[-1]
+    three = [SeatScore(seat, (20, 20, 12)[seat], (5, 4, 4)[seat], 0, 2 * (seat == 0), 0, 0, 0, 0, 0, 0, 0)
+             for seat in range(3)]  # fmt: skip
+    assert score_table(["Kari", "Ola", "Per"], three, 2).endswith("Most cards: a tie at 20 cards; nobody scores it.")
 
 
 # ----- Garbage: a discard of no use ------------------------------------------------------------------------------
