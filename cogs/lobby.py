@@ -500,7 +500,12 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         mentions = " ".join(f"<@{user_id}>" for user_id in invited)
         public = await bot.languages.public(record.guild_id)
         message = lobby_message(bot, record, public)
-        invitation = say(public, "lobby.rematch", title=game_title(old), mentions=mentions)
+        # The players asked to join are named; the one asking is seated already, so nobody is asked when only
+        # computers sat with them.
+        if invited:
+            invitation = say(public, "lobby.rematch", title=game_title(old), mentions=mentions)
+        else:
+            invitation = say(public, "lobby.rematch-alone", title=game_title(old))
         message["content"] = f"{invitation}\n\n" + message["content"]
         lobby = await bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id).send(
             **message, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in invited])

@@ -196,7 +196,10 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_invites_the_playe
     assert clicked.acknowledged
     lobby = channel.last_message
     assert lobby is not None
-    assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention} — press **Join** to play again.")
+    assert lobby.content.startswith(f"Rematch of Kasino #{game_id}! {alice.mention}: press **Join** to play again.")
+    # The one who asked is told where the lobby is by a link, not a bare address (issue 42's stale lines).
+    told = private_text(clicked)
+    assert told == f"The rematch lobby, [Kasino #{game_id + 1}]({lobby.jump_url}), is open.", told
     assert "Players (1/3): bob" in lobby.content
     new = await bot_of(simcord_env).store.get_game(game_id + 1)
     old = await bot_of(simcord_env).store.get_game(game_id)
