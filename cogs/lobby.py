@@ -211,12 +211,16 @@ def lobby_message(bot: GameBot, record: GameRecord, locale: str = SOURCE_LOCALE)
         reason = misfit(kind, record.settings, len(record.seats))
         if reason is not None:  # told again on each join and leave; Start refuses until it fits
             rules += "\n" + say(locale, "lobby.house-rules-misfit", reason=render_message(reason, locale))
+    # "2 players at least" only where two would do: house rules that need more (partnerships: four) are said once,
+    # by the line that says why they do not fit yet.
+    two_will_do = not kind.rules_in_force(record.settings) or misfit(kind, record.settings, 2) is None
+    suffix = "" if two_will_do else "-as-house-rules-ask"
     if record.is_full:
         join = say(locale, "lobby.full")
     elif offered_strengths(record.kind):
-        join = say(locale, "lobby.join-or-add-computers")
+        join = say(locale, "lobby.join-or-add-computers" + suffix)
     else:
-        join = say(locale, "lobby.join")
+        join = say(locale, "lobby.join" + suffix)
     heading = say(locale, "lobby.heading", title=title, host=f"<@{record.host_id}>")
     seated = say(
         locale,

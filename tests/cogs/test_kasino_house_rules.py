@@ -205,3 +205,19 @@ async def test_kv4_a_failed_lobby_redraw_after_the_rule_is_saved_never_says_it_d
     assert "Building" not in opened.response.content  # the public lobby missed this redraw only
     await host.select(panel.response, ["1"], custom_id=control(panel.response, ":hr:3"))  # the next change redraws it
     assert "Building: off" in opened.response.content
+
+
+async def test_kv5_a_partnership_lobby_says_the_number_of_players_once(
+    simcord_env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]
+) -> None:
+    # Issue 42: the lobby said "2 players at least" beside "Partnerships need exactly four players, not 1."
+    host, other = members[:2]
+    opened = await host.slash(channel, "kasino new", seats=4, target=5)
+    assert opened.response is not None
+    assert "(2 players at least; one of you and computers will do)" in opened.response.content
+    panel = await host.click(opened.response, custom_id=control(opened.response, ":0:houserules"))
+    await host.click(response_of(panel), custom_id=control(response_of(panel), ":hr:5:on"))
+    await other.click(opened.response, custom_id=lobby_button(opened.response, "join"))
+    lobby = opened.response.content
+    assert "Partnerships need exactly four players, not 2." in lobby, lobby
+    assert "2 players at least" not in lobby and "as many players as the house rules above ask" in lobby, lobby
