@@ -249,7 +249,7 @@ def hand_text(record: GameRecord, game: KasinoGame, seat: int, locale: str = SOU
         )
     return "\n".join(
         [
-            say(locale, "kasino.table.panel-turn", title=title, round=view.public.round, move=game.move_count + 1),
+            say(locale, "kasino.table.panel-turn", title=title, round=view.public.round, move=view.public.played + 1),
             *partners,
             f"# {hand}",
             say(locale, "kasino.table.panel-table", items=table_items(view.public.table, names, locale)),

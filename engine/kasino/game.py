@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from engine.base import Game
 
 HAND_SIZE: Final = 4  # K3: cards per player per deal, and cards dealt to the table
+DECK_SIZE: Final = len(new_deck())  # K1: one 52-card deck, dealt whole each round (K3)
 _DECK_ORDER: Final = tuple(new_deck())  # cards are immutable values, so one set serves every round's shuffle
 _CARD_MOVES: Final = (Take, Build, Raise, Double, Place)
 
@@ -235,7 +236,13 @@ class KasinoGame(BaseGame[CardMove, KasinoOwnEvent, KasinoPublicView, KasinoView
             last_round=self._last_round,
             over=self._over,
             settings=self._settings,
+            played=self._played_this_round(),
         )
+
+    def _played_this_round(self) -> int:
+        """K1, K3, K5: a round deals the whole deck, four cards to the table first; every move plays one card."""
+        in_hands = sum(len(hand) for hand in self._hands)
+        return max(0, DECK_SIZE - HAND_SIZE - len(self._stock) - in_hands)
 
     def _view(self, seat: int) -> KasinoView:
         return KasinoView(self.public_view(), seat, tuple(self._hands[seat]), self.legal_moves(seat))

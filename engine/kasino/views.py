@@ -42,6 +42,9 @@ class KasinoPublicView:
     last_round: tuple[SeatScore, ...] | None
     over: bool
     settings: KasinoSettings = field(default=KasinoSettings(), repr=False)
+    # Cards played this round, one per move (K5): the round's own move count, which a panel numbers its turn by.
+    # Out of `repr` too, for the same reason as `settings`.
+    played: int = field(default=0, repr=False)
 
     @property
     def is_over(self) -> bool:

@@ -13,8 +13,8 @@ import simcord
 
 from cogs.garbage.cog import no_use
 from cogs.garbage.cog import public_table as garbage_table
+from cogs.kasino.render import hand_text, score_table
 from cogs.kasino.render import public_table as kasino_table
-from cogs.kasino.render import score_table
 from cogs.leaderboard import _kind_field, leaderboard_embed, shown_rating
 from cogs.runtime.text import CONTENT_LIMIT, RESIGNED_TURNS
 from cogs.runtime.timing import in_words
@@ -332,3 +332,21 @@ async def test_g5_g6d_take_discard_says_when_it_is_of_no_use_and_stays_allowed(
         choices = [cid for cid in custom_ids(table) if is_enabled(table, cid)]
         await player.click(table, custom_id=rng.choice(choices))
     raise AssertionError(f"saw only {seen}")
+
+
+def test_k5_a_kasino_panel_numbers_the_move_within_its_round() -> None:
+    # Issue 42's stale lines: the panel said "round 2, move 53", counting on across rounds.
+    game = KasinoGame.new(2, seed=3)
+    rng = random.Random(3)
+    stub = record_stub("kasino", ["Kari", "Ola"])
+    record = cast("GameRecord", SimpleNamespace(**vars(stub), thread_id=1, channel_id=1))
+    while game.public_view().round == 1:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_moves(seat)))
+    assert game.move_count == 48  # K3: the whole deck, four cards to the table, then one card a move
+    seat = game.to_move
+    assert seat is not None
+    assert "(round 2, move 1):" in hand_text(record, game, seat)
+    game.apply(seat, game.legal_moves(seat)[0])
+    assert "(round 2, move 2):" in hand_text(record, game, 1 - seat)
