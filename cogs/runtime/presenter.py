@@ -123,7 +123,7 @@ class Presenter:
             self._narrations.put((result.record.id, result.record.move_count), (result.seat, result.narration, ended))
 
     async def recent_narration(self, record: GameRecord, game: AnyGame, locale: str = SOURCE_LOCALE) -> tuple[str, ...]:
-        """Every move since the player to move last moved in this round, oldest first, within an embed field.
+        """Every move since the player to move's turn before this one, in this round, oldest first, within a field.
 
         A move that ended a round (one with one-off posts, such as the round's scores) closes the account: the cards
         it names may be in new hands now. The oldest moves are cut first when they do not fit.
@@ -136,6 +136,9 @@ class Presenter:
             return said(record, record.narration, locale)
         moves: list[tuple[int, tuple[Message, ...]]] = []
         replayed: dict[int, Told] | None = None
+        # The latest moves may be the player to move's own: their turn so far (a Garbage Jack waiting for its spot),
+        # which is told too. Their turn before that ends the account.
+        their_turn_so_far = True
         for seq in range(record.move_count, max(0, record.move_count - RECENT_MOVES), -1):
             told = self._narrations.get((record.id, seq))
             if told is None:
@@ -147,8 +150,9 @@ class Presenter:
             seat, lines, ended = told
             if seq == record.move_count:
                 lines = record.narration or lines
-            elif seat == game.to_move or ended:
+            elif ended or (seat == game.to_move and not their_turn_so_far):
                 break
+            their_turn_so_far = their_turn_so_far and seat == game.to_move
             moves.append((seat, lines))
         moves.reverse()
         kept: list[tuple[int, tuple[Message, ...]]] = []
