@@ -117,11 +117,12 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LO
     def adding(cls, record: GameRecord, locale: str = SOURCE_LOCALE) -> ComputerSelect:
         """The menu of the strengths the lobby's kind has; off once every seat is taken."""
         offered = offered_strengths(record.kind)
+        own_words = dict(game_kind(record.kind).player_words)
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=component_id(record.kind, record.id, 0, "cpuadd"),
             placeholder=say(locale, "lobby.add-computer"),
             options=[
-                discord.SelectOption(label=say(locale, words), value=strength)
+                discord.SelectOption(label=say(locale, own_words.get(strength, words)), value=strength)
                 for strength, words in STRENGTH_WORDS.items()
                 if strength in offered
             ],

@@ -143,6 +143,9 @@ class GameKind:
     # Its computer players, optional: (strength, "module:Class") weakest first, resolved by `ai.players` (so the
     # engine imports no player); the lobby offers computers only for the strengths listed here.
     players: tuple[tuple[str, str], ...] = ()
+    # How the lobby's menu describes its computer players, where the shared words (`computers.menu.<strength>`) do
+    # not fit the kind: (strength, message id).
+    player_words: tuple[tuple[str, str], ...] = ()
     cog: str | None = None  # the kind's Discord extension, where it is not `cogs.<name>.cog`
 
     @property

@@ -49,4 +49,9 @@ KIND = GameKind(
         ("medium", "ai.garbage_players:MediumGarbage"),
         ("hard", "ai.garbage_hard:HardGarbage"),
     ),
+    player_words=(
+        ("easy", "garbage.computers.menu.easy"),
+        ("medium", "garbage.computers.menu.medium"),
+        ("hard", "garbage.computers.menu.hard"),
+    ),
 )

@@ -112,6 +112,10 @@ async def test_the_menu_offers_expert_only_for_a_kind_that_has_it(
     assert [o["value"] for o in menu(response_of(garbage), "cpuadd")["options"]] == ["easy", "medium", "hard"]
     opened = await alice.slash(channel, "kasino new")
     assert [o["value"] for o in menu(response_of(opened), "cpuadd")["options"]] == ["easy", "medium", "hard", "expert"]
+    # Each kind's menu describes its own players (issue 42: Garbage's said the Kasino players' "counts cards").
+    garbage_words = [o["label"] for o in menu(response_of(garbage), "cpuadd")["options"]]
+    assert garbage_words[1].startswith("Medium — takes every discard that turns up a card;"), garbage_words
+    assert "counts cards" in menu(response_of(opened), "cpuadd")["options"][1]["label"]
 
 
 async def test_computers_cannot_be_added_after_start_the_menus_go(
