@@ -195,6 +195,9 @@ class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TA
         record, game = await bot.service.load(self.game_id)
         if record.guild_id != interaction.guild_id:
             raise RefusedError(say(private_locale(interaction), "lookup.other-server"))
+        # The button is on the public table, so the seated see it too: told at once, before any menu of seats.
+        if record.seat_of(interaction.user.id) is not None:
+            raise RefusedError(say(private_locale(interaction), "refused.already-seated-here"))
         seats = takeable_seats(record, game)
         if len(seats) == 1:
             await ask_for_seat(bot, interaction, record, seats[0])
