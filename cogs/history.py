@@ -55,7 +55,11 @@ if TYPE_CHECKING:
     from cogs.runtime.host import GameBot
 
 HISTORY_PAGE_TEMPLATE = r"hist:(?P<game_id>[0-9]+):(?P<moves>[0-9]+):(?P<page>[0-9]+):(?P<way>prev|next|back)"
-REPLAY_STEP_TEMPLATE = r"replay:(?P<game_id>[0-9]+):(?P<moves>[0-9]+):(?P<step>[0-9]+):(?P<way>prev|next|open)"
+REPLAY_STEP_TEMPLATE = (
+    r"replay:(?P<game_id>[0-9]+):(?P<moves>[0-9]+):(?P<step>[0-9]+)"
+    r":(?P<way>prev|next|open|first|last|roundprev|roundnext)"
+)
+REPLAY_ARROWS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 REPLAY_ROUND_TEMPLATE = r"replay:(?P<game_id>[0-9]+):(?P<moves>[0-9]+):round"
 SHOWN: tuple[GameStatus, ...] = ("running", "finished", "frozen", "cancelled")  # games that were dealt
 DESCRIPTION_BUDGET = 3500  # characters of an embed's description a history page fills (Discord allows 4096)
@@ -241,14 +245,29 @@ async def replay_page(bot: GameBot, told: Told, step_number: int, locale: str) -
         round=told.round_of(step.number),
     )
     content = clip(f"{headline}\n{table.content}", CONTENT_LIMIT)
-    moves = history.moves
+    moves, at = history.moves, step.number
     view = unkept_view()
-    view.add_item(ReplayButton(record.id, moves, step.number - 1, "prev", disabled=step.number <= 0))
-    view.add_item(ReplayButton(record.id, moves, step.number + 1, "next", disabled=step.number >= moves))
+    # The start, a step back, a step on, the end (the last move); then a whole round either way: a game is dozens
+    # of moves, too many to step through one tap at a time.
+    view.add_item(ReplayButton(record.id, moves, 0, "first", disabled=at <= 0))
+    view.add_item(ReplayButton(record.id, moves, at - 1, "prev", disabled=at <= 0))
+    view.add_item(ReplayButton(record.id, moves, at + 1, "next", disabled=at >= moves))
+    view.add_item(ReplayButton(record.id, moves, moves, "last", disabled=at >= moves))
     back = say(locale, "history.back")
-    view.add_item(HistoryPageButton(record.id, moves, step.number, "back", label=back))
+    view.add_item(HistoryPageButton(record.id, moves, at, "back", label=back))
     if len(told.round_starts) > 1:
-        view.add_item(RoundPick.offering(told, step.number, locale))
+        earlier = [start for start in told.round_starts if start < at]
+        later = [start for start in told.round_starts if start > at]
+        round_back, round_on = say(locale, "history.round-back"), say(locale, "history.round-on")
+        view.add_item(
+            ReplayButton(record.id, moves, earlier[-1] if earlier else 0, "roundprev", label=round_back,
+                         disabled=not earlier)
+        )  # fmt: skip
+        view.add_item(
+            ReplayButton(record.id, moves, later[0] if later else moves, "roundnext", label=round_on,
+                         disabled=not later)
+        )  # fmt: skip
+        view.add_item(RoundPick.offering(told, at, locale))
     return {"content": content, "embed": embed, "view": view, "attachments": files}
 
 
@@ -301,7 +320,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPL
         self, game_id: int, moves: int, step: int, way: str, *, label: str | None = None, disabled: bool = False
     ) -> None:
         step = max(step, 0)
-        shown = label or ("◀" if way == "prev" else "▶")
+        shown = label or REPLAY_ARROWS.get(way, "▶")
         custom_id = f"replay:{game_id}:{moves}:{step}:{way}"
         super().__init__(discord.ui.Button(label=shown, disabled=disabled, custom_id=custom_id))
         self.game_id, self.moves, self.step, self.way = game_id, moves, step, way

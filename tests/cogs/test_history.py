@@ -151,10 +151,20 @@ async def test_k16_history_and_replay_of_a_finished_kasino_game(
     jumped = await carol.select(response_of(step), [last_round["value"]], custom_id=rounds["custom_id"])
     assert jumped.response is not None
     assert f": move {last_round['value']} of {len(moves)} · round {len(rounds['options'])}" in jumped.response.content
-    while enabled(jumped, "▶"):
-        jumped = await click(carol, jumped, "▶")
+    # A whole round back and on, the start and the end, each in one tap (issue 42: a game took dozens of ▶).
+    before_last = rounds["options"][-2]["value"]
+    back_a_round = await click(carol, jumped, "◀◀ Round")
+    said_back = response_of(back_a_round).content
+    assert f": move {before_last} of {len(moves)} · round {len(rounds['options']) - 1}" in said_back, said_back
+    on_a_round = await click(carol, back_a_round, "Round ▶▶")
+    assert f": move {last_round['value']} of {len(moves)}" in response_of(on_a_round).content
+    at_the_deal = await click(carol, on_a_round, "⏮")
+    assert f": move 0 of {len(moves)} · round 1" in response_of(at_the_deal).content
+    assert not enabled(at_the_deal, "⏮") and not enabled(at_the_deal, "◀◀ Round") and enabled(at_the_deal, "Round ▶▶")
+    jumped = await click(carol, at_the_deal, "⏭")
     assert jumped.response is not None
     assert f": move {len(moves)} of {len(moves)}" in jumped.response.content
+    assert not enabled(jumped, "⏭") and not enabled(jumped, "▶") and not enabled(jumped, "Round ▶▶")
     assert f"Kasino #{record.id}** is over." in jumped.response.content
     final = replayed(record, moves, len(moves))
     assert final.to_dict() == record.state
