@@ -235,6 +235,9 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     thread = game_thread(channel, game_id)
     notes = [m for m in thread.history() if "can't send you direct messages" in m.content]
     assert len(notes) == 1 and bob.mention in notes[0].content
+    # The first edit that takes the notice's button away fails: the game is over all the same, and a retry does it.
+    simcord_env.inject_error("PATCH", f"/channels/{thread.id}/messages/{notes[0].id}", status=503,
+                             message="Service Unavailable")  # fmt: skip
     record, _ = await state(simcord_env, game_id)
     bob_seat = record.seat_of(bob.id)
     assert bob_seat is not None
@@ -256,6 +259,9 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     notes = [m for m in thread.history() if "can't send you direct messages" in m.content]
     assert len(notes) == 1  # said once, not at every deal
     assert list(bob.user.dm_channel.history()) == []
+    assert record.status == "finished"
+    await simcord_env.advance_time(60)  # the delivery's retry after the failed edit
+    notes = [m for m in thread.history() if "can't send you direct messages" in m.content]
     # Issue 42: once the game is over, the notice keeps its words but its Show my hand button goes.
     assert notes[0].components == [], components(notes[0])
     assert (await record_of(simcord_env, game_id)).dm_notice_message_id is None

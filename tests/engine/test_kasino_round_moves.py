@@ -9,7 +9,7 @@ from engine.kasino.events import RoundStarted
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_k5_played_counts_the_moves_since_the_round_began(players: int) -> None:
+def test_k1_k3_k5_played_counts_the_moves_since_the_round_began(players: int) -> None:
     game = KasinoGame.new(players, seed=players, settings=KasinoSettings(target=16))
     rng = random.Random(players)
     since_round_began, rounds = 0, 1
